@@ -1,0 +1,53 @@
+// Package chunk turns a parsed symbol tree into the blueprint's CodeChunks:
+// one chunk per symbol at every level, body-bearing children collapsed to
+// signature stubs in the embedding text, and every root statement its own chunk.
+package chunk
+
+import "encoding/json"
+
+// Chunk is the blueprint's CodeChunk (minus the vector and the per-file
+// change-detection fields, which live with the file record in the store).
+type Chunk struct {
+	ID              string   `json:"id"`
+	FilePath        string   `json:"filePath"`
+	RelativePath    string   `json:"relativePath"`
+	NodeKind        string   `json:"nodeKind"`
+	Name            string   `json:"name"`
+	ParentName      string   `json:"parentName,omitempty"`
+	ParentChunkID   string   `json:"parentChunkId"`
+	ChildChunkIDs   []string `json:"childChunkIds"`
+	Depth           int      `json:"depth"`
+	Signature       string   `json:"signature"`
+	FullSource      string   `json:"fullSource"`
+	StartLine       int      `json:"startLine"`
+	EndLine         int      `json:"endLine"`
+	JSDoc           string   `json:"jsdoc,omitempty"`
+	RelevantImports []string `json:"relevantImports"`
+	EmbeddingText   string   `json:"embeddingText"`
+	Breadcrumb      string   `json:"breadcrumb"`
+	Exported        bool     `json:"exported"`
+	Modifiers       []string `json:"modifiers"`
+}
+
+// MarshalJSON writes parentChunkId as null for root chunks, as the blueprint's
+// schema expects, and never writes null arrays.
+func (c Chunk) MarshalJSON() ([]byte, error) {
+	type plain Chunk
+	out := struct {
+		plain
+		ParentChunkID *string `json:"parentChunkId"`
+	}{plain: plain(c)}
+	if c.ParentChunkID != "" {
+		out.ParentChunkID = &c.ParentChunkID
+	}
+	if out.ChildChunkIDs == nil {
+		out.ChildChunkIDs = []string{}
+	}
+	if out.RelevantImports == nil {
+		out.RelevantImports = []string{}
+	}
+	if out.Modifiers == nil {
+		out.Modifiers = []string{}
+	}
+	return json.Marshal(out)
+}

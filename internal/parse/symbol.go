@@ -1,0 +1,83 @@
+// Package parse reads TypeScript and JavaScript with tree-sitter and returns a
+// hierarchical symbol tree: every declaration and every root statement, with
+// 1-based line ranges, kinds, modifiers, signatures and JSDoc.
+package parse
+
+// Kinds of symbols. Root statements that declare nothing still get a kind so
+// that every line of a file belongs to some symbol.
+const (
+	KindFunction    = "function"
+	KindMethod      = "method"
+	KindConstructor = "constructor"
+	KindGetter      = "getter"
+	KindSetter      = "setter"
+	KindProperty    = "property"
+	KindClass       = "class"
+	KindInterface   = "interface"
+	KindType        = "type"
+	KindEnum        = "enum"
+	KindEnumMember  = "enum-member"
+	KindComponent   = "component"
+	KindVariable    = "variable"
+	KindConst       = "const"
+	KindNamespace   = "namespace"
+	KindModule      = "module"
+	KindImport      = "import"
+	KindReExport    = "re-export"
+	KindExpression  = "expression"
+	KindStatement   = "statement"
+	KindComment     = "comment"
+	KindCallback    = "callback"
+	KindStaticBlock = "static-block"
+	KindIndex       = "index-signature"
+	KindCall        = "call-signature"
+)
+
+// Symbol is one node of the symbol tree.
+type Symbol struct {
+	Name       string
+	Kind       string
+	Depth      int
+	ParentName string
+	// StartLine and EndLine are 1-based and inclusive; the range includes
+	// attached leading comments, JSDoc and decorators.
+	StartLine int
+	EndLine   int
+	// StartByte/EndByte delimit the symbol's source text.
+	StartByte int
+	EndByte   int
+	// BodyStartByte is where the collapsible body begins (the "{" of a
+	// function or class body); -1 when the symbol has no body to collapse.
+	BodyStartByte int
+	Signature     string
+	Modifiers     []string
+	Exported      bool
+	JSDoc         string
+	Children      []*Symbol
+}
+
+// BodyBearing reports whether the symbol has a body that a parent chunk
+// collapses to a signature stub.
+func (s *Symbol) BodyBearing() bool { return s.BodyStartByte >= 0 }
+
+// Import is one import binding source: the statement text and the local names
+// it introduces (default, named, namespace or require-bound).
+type Import struct {
+	Statement string
+	Module    string
+	Names     []string
+	StartLine int
+	EndLine   int
+}
+
+// File is a parsed source file.
+type File struct {
+	Path     string
+	Language string // "typescript", "tsx", "javascript"
+	Source   []byte
+	Symbols  []*Symbol // root symbols in source order, non-overlapping by line
+	Imports  []Import
+	// ErrorNodes counts tree-sitter ERROR/MISSING nodes: the file did not parse
+	// cleanly, but its symbols still cover every line.
+	ErrorNodes int
+}
