@@ -46,6 +46,9 @@ type Symbol struct {
 	// StartByte/EndByte delimit the symbol's source text.
 	StartByte int
 	EndByte   int
+	// DeclStartByte is where the declaration itself starts, after attached
+	// comments (decorators and export keywords included).
+	DeclStartByte int
 	// BodyStartByte is where the collapsible body begins (the "{" of a
 	// function or class body); -1 when the symbol has no body to collapse.
 	BodyStartByte int

@@ -1,0 +1,253 @@
+package chunk
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+
+	"github.com/scry-dev/scry/internal/parse"
+)
+
+// MaxEmbeddingBytes bounds a chunk's embedding text: 32,000 tokens at the
+// blueprint's 4 bytes per token. Only data-like declarations with no
+// collapsible children (huge object or array literals) ever reach it; their
+// full source is kept whole, only the text used for embedding is cut.
+const MaxEmbeddingBytes = 32000 * 4
+
+// File parses nothing: it turns an already parsed file into chunks, depth
+// first in source order (a parent before its children).
+func File(f *parse.File, absPath, relPath string) []Chunk {
+	c := &chunker{
+		src:        f.Source,
+		absPath:    absPath,
+		relPath:    relPath,
+		lineStarts: lineStarts(f.Source),
+		imports:    f.Imports,
+	}
+	if len(f.Imports) > 0 {
+		c.importNames = map[string][]int{}
+		for i, imp := range f.Imports {
+			for _, n := range imp.Names {
+				c.importNames[n] = append(c.importNames[n], i)
+			}
+		}
+	}
+	for _, s := range f.Symbols {
+		c.emit(s, nil, relPath, 0)
+	}
+	return c.out
+}
+
+type chunker struct {
+	src         []byte
+	absPath     string
+	relPath     string
+	lineStarts  []int
+	imports     []parse.Import
+	importNames map[string][]int
+	out         []Chunk
+}
+
+func lineStarts(src []byte) []int {
+	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
+	for i, c := range src {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// lines returns the exact text of lines [from, to], without the final newline.
+func (c *chunker) lines(from, to int) string {
+	return string(c.src[c.lineStart(from):c.lineEnd(to)])
+}
+
+func (c *chunker) lineStart(l int) int { return c.lineStarts[l-1] }
+
+func (c *chunker) lineEnd(l int) int {
+	if l < len(c.lineStarts) {
+		return c.lineStarts[l] - 1
+	}
+	return len(c.src)
+}
+
+// visibleChildren folds children that occupy exactly their parent's lines
+// into the parent (they would duplicate its chunk) and lifts their own
+// children in their place.
+func visibleChildren(s *parse.Symbol) []*parse.Symbol {
+	var out []*parse.Symbol
+	var walk func(children []*parse.Symbol)
+	walk = func(children []*parse.Symbol) {
+		for _, ch := range children {
+			if ch.StartLine == s.StartLine && ch.EndLine == s.EndLine {
+				walk(ch.Children)
+				continue
+			}
+			out = append(out, ch)
+		}
+	}
+	walk(s.Children)
+	return out
+}
+
+func (c *chunker) emit(s *parse.Symbol, parent *Chunk, breadcrumbParent string, depth int) string {
+	breadcrumb := breadcrumbParent + " > " + s.Name
+	ch := Chunk{
+		FilePath:     c.absPath,
+		RelativePath: c.relPath,
+		NodeKind:     s.Kind,
+		Name:         s.Name,
+		Depth:        depth,
+		Signature:    s.Signature,
+		FullSource:   c.lines(s.StartLine, s.EndLine),
+		StartLine:    s.StartLine,
+		EndLine:      s.EndLine,
+		JSDoc:        s.JSDoc,
+		Breadcrumb:   breadcrumb,
+		Exported:     s.Exported,
+		Modifiers:    s.Modifiers,
+	}
+	if parent != nil {
+		ch.ParentName = parent.Name
+		ch.ParentChunkID = parent.ID
+	}
+	ch.ID = chunkID(c.relPath, s.Kind, s.Name, s.StartLine, breadcrumbParent)
+	children := visibleChildren(s)
+	ch.EmbeddingText = c.embeddingText(s, children, ch.FullSource)
+	if s.Kind != parse.KindImport && s.Kind != parse.KindComment {
+		ch.RelevantImports = c.relevantImports(ch.FullSource)
+	}
+	idx := len(c.out)
+	c.out = append(c.out, ch)
+	var ids []string
+	for _, child := range children {
+		ids = append(ids, c.emit(child, &c.out[idx], breadcrumb, depth+1))
+	}
+	c.out[idx].ChildChunkIDs = ids
+	return ch.ID
+}
+
+func chunkID(relPath, kind, name string, startLine int, parentChain string) string {
+	h := sha256.New()
+	for _, part := range []string{relPath, kind, name, strconv.Itoa(startLine), parentChain} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// embeddingText is the symbol's source with each multi-line body-bearing
+// child replaced by its signature and a semicolon.
+func (c *chunker) embeddingText(s *parse.Symbol, children []*parse.Symbol, full string) string {
+	var sb strings.Builder
+	next := s.StartLine
+	collapsed := false
+	for _, ch := range children {
+		if !ch.BodyBearing() || ch.StartLine == ch.EndLine || ch.BodyStartByte <= ch.DeclStartByte {
+			continue
+		}
+		if ch.StartLine > next {
+			sb.WriteString(c.lines(next, ch.StartLine-1))
+			sb.WriteByte('\n')
+		}
+		declLine := lineOf(c.lineStarts, ch.DeclStartByte)
+		stub := strings.TrimRight(string(c.src[c.lineStart(declLine):ch.BodyStartByte]), " \t\r\n")
+		sb.WriteString(stub)
+		sb.WriteString(";\n")
+		next = ch.EndLine + 1
+		collapsed = true
+	}
+	if !collapsed {
+		return capText(full)
+	}
+	if next <= s.EndLine {
+		sb.WriteString(c.lines(next, s.EndLine))
+	} else {
+		return capText(strings.TrimSuffix(sb.String(), "\n"))
+	}
+	return capText(sb.String())
+}
+
+func lineOf(starts []int, off int) int {
+	lo, hi := 0, len(starts)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if starts[m] > off {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
+}
+
+func capText(s string) string {
+	if len(s) <= MaxEmbeddingBytes {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:MaxEmbeddingBytes], '\n')
+	if cut <= 0 {
+		cut = MaxEmbeddingBytes
+		for cut > 0 && (s[cut]&0xC0) == 0x80 {
+			cut--
+		}
+	}
+	return s[:cut]
+}
+
+// relevantImports lists the import statements whose bound names occur as
+// whole identifiers in the source.
+func (c *chunker) relevantImports(source string) []string {
+	if len(c.importNames) == 0 {
+		return nil
+	}
+	used := make([]bool, len(c.imports))
+	any := false
+	forEachIdentifier(source, func(id string) {
+		for _, i := range c.importNames[id] {
+			used[i] = true
+			any = true
+		}
+	})
+	if !any {
+		return nil
+	}
+	var out []string
+	for i, u := range used {
+		if u {
+			out = append(out, c.imports[i].Statement)
+		}
+	}
+	return out
+}
+
+func isIdentStart(b byte) bool {
+	return b == '_' || b == '$' || (b|0x20) >= 'a' && (b|0x20) <= 'z' || b >= 0x80
+}
+
+func isIdentPart(b byte) bool { return isIdentStart(b) || b >= '0' && b <= '9' }
+
+func forEachIdentifier(s string, fn func(string)) {
+	for i := 0; i < len(s); {
+		if !isIdentStart(s[i]) {
+			if isIdentPart(s[i]) {
+				// digits: skip the whole number-like token
+				for i < len(s) && isIdentPart(s[i]) {
+					i++
+				}
+				continue
+			}
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && isIdentPart(s[j]) {
+			j++
+		}
+		fn(s[i:j])
+		i = j
+	}
+}

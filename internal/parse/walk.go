@@ -1,0 +1,136 @@
+package parse
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Layouts and functions from tree-sitter's api.h (linked in through the Go
+// binding); declared here so the walk below runs entirely in C.
+typedef struct { uint32_t context[4]; const void *id; const void *tree; } scry_node;
+typedef struct { const void *tree; const void *id; uint32_t context[3]; } scry_cursor;
+scry_cursor ts_tree_cursor_new(scry_node);
+void ts_tree_cursor_delete(scry_cursor *);
+scry_node ts_tree_cursor_current_node(const scry_cursor *);
+_Bool ts_tree_cursor_goto_first_child(scry_cursor *);
+_Bool ts_tree_cursor_goto_next_sibling(scry_cursor *);
+_Bool ts_tree_cursor_goto_parent(scry_cursor *);
+uint16_t ts_node_symbol(scry_node);
+uint32_t ts_node_start_byte(scry_node);
+uint32_t ts_node_end_byte(scry_node);
+
+typedef struct { scry_node node; uint32_t start, end; uint16_t symbol; } scry_candidate;
+
+// scry_collect walks the whole tree once and returns, in preorder, every node
+// whose symbol is marked 1 in want; it does not descend into nodes marked 1
+// in skip.
+static scry_candidate *scry_collect(scry_node root, const uint8_t *want, const uint8_t *skip, uint32_t nsym, size_t *count) {
+	size_t cap = 1024, n = 0;
+	scry_candidate *out = malloc(cap * sizeof *out);
+	scry_cursor c = ts_tree_cursor_new(root);
+	for (;;) {
+		scry_node node = ts_tree_cursor_current_node(&c);
+		uint16_t sym = ts_node_symbol(node);
+		int descend = !(sym < nsym && skip[sym]);
+		if (sym < nsym && want[sym]) {
+			if (n == cap) {
+				cap *= 2;
+				out = realloc(out, cap * sizeof *out);
+			}
+			out[n].node = node;
+			out[n].start = ts_node_start_byte(node);
+			out[n].end = ts_node_end_byte(node);
+			out[n].symbol = sym;
+			n++;
+		}
+		if (descend && ts_tree_cursor_goto_first_child(&c)) continue;
+		while (!ts_tree_cursor_goto_next_sibling(&c)) {
+			if (!ts_tree_cursor_goto_parent(&c)) {
+				ts_tree_cursor_delete(&c);
+				*count = n;
+				return out;
+			}
+		}
+	}
+}
+*/
+import "C"
+
+import (
+	"sort"
+	"unsafe"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// candidate is a node that may declare a nested symbol.
+type candidate struct {
+	node       sitter.Node
+	start, end int
+	kind       kind
+}
+
+func isCandidate(k kind) bool {
+	switch k {
+	case kFunctionDecl, kGeneratorFunctionDecl, kClassDecl, kAbstractClassDecl, kLexical, kVariable,
+		kClass, kArrowFunction, kFunctionExpression, kGeneratorFunction:
+		return true
+	}
+	return false
+}
+
+// collect finds every candidate of the tree in one C walk: a Go walk costs
+// several cgo calls per node, as much as the parse itself on large files.
+func (b *builder) collect(root *sitter.Node) {
+	n := len(b.g.kinds)
+	want := make([]byte, n)
+	skip := make([]byte, n)
+	for id, k := range b.g.kinds {
+		if isCandidate(k) {
+			want[id] = 1
+		}
+		if k == kSkip || k == kString || k == kComment {
+			skip[id] = 1
+		}
+	}
+	var count C.size_t
+	// sitter.Node is a struct holding exactly one C TSNode.
+	rootNode := *(*C.scry_node)(unsafe.Pointer(root))
+	ptr := C.scry_collect(rootNode, (*C.uint8_t)(unsafe.Pointer(&want[0])), (*C.uint8_t)(unsafe.Pointer(&skip[0])), C.uint32_t(n), &count)
+	defer C.free(unsafe.Pointer(ptr))
+	raw := unsafe.Slice(ptr, int(count))
+	b.cands = make([]candidate, len(raw))
+	for i := range raw {
+		b.cands[i] = candidate{
+			node:  *(*sitter.Node)(unsafe.Pointer(&raw[i].node)),
+			start: int(raw[i].start),
+			end:   int(raw[i].end),
+			kind:  b.g.kinds[raw[i].symbol],
+		}
+	}
+}
+
+// nested finds the declarations inside n (a function body, an expression, a
+// field initialiser): named functions, classes, function-valued variables and
+// multi-line callbacks. Each becomes a child symbol whose own children come
+// from the candidates inside it.
+func (b *builder) nested(n *sitter.Node) []*Symbol {
+	if n == nil {
+		return nil
+	}
+	start, end, id := int(n.StartByte()), int(n.EndByte()), n.Id()
+	i := sort.Search(len(b.cands), func(i int) bool { return b.cands[i].start >= start })
+	var out []*Symbol
+	taken := -1
+	for ; i < len(b.cands) && b.cands[i].start < end; i++ {
+		c := &b.cands[i]
+		if c.start < taken || c.end > end || c.node.Id() == id {
+			continue
+		}
+		if s := b.nestedSymbol(&c.node, c.kind); s != nil {
+			out = append(out, s)
+			taken = c.end
+		}
+	}
+	return mergeSameLine(out)
+}
