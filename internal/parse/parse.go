@@ -260,7 +260,7 @@ func (b *builder) statements(nodes []sitter.Node, parent string, depth int) []*S
 			s.Name = commentName(b.src[s.StartByte:s.EndByte])
 		}
 	}
-	out = mergeSameLine(out)
+	out = mergeSameLine(mergeOverloads(out))
 	setDepth(out, parent, depth)
 	return out
 }

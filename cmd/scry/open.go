@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/index"
+)
+
+// workspaceFlags are shared by every command that works on an index.
+type workspaceFlags struct {
+	root      string
+	indexPath string
+	include   []string
+	exclude   []string
+	maxSize   int64
+}
+
+func (w *workspaceFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&w.root, "root", "", "workspace root (default: the current directory)")
+	cmd.Flags().StringVar(&w.indexPath, "index", "", "index file (default: in the user cache directory)")
+	cmd.Flags().StringSliceVar(&w.include, "include", nil, "only index files matching these globs (relative to the root)")
+	cmd.Flags().StringSliceVar(&w.exclude, "exclude", nil, "skip files matching these globs (relative to the root)")
+	cmd.Flags().Int64Var(&w.maxSize, "max-file-size", 0, "skip files larger than this many bytes (default 1 MiB)")
+}
+
+// open opens the workspace's index; progress goes to stderr as a bar when it
+// is a terminal, and nowhere otherwise.
+func (w *workspaceFlags) open(progress bool) (*engine.Engine, func(), error) {
+	opt := engine.Options{Root: w.root, IndexPath: w.indexPath}
+	opt.Index.Workspace.Include = w.include
+	opt.Index.Workspace.Exclude = w.exclude
+	opt.Index.Workspace.MaxFileSize = w.maxSize
+	var bar *progressbar.ProgressBar
+	if progress && term.IsTerminal(int(os.Stderr.Fd())) {
+		opt.Index.Progress = func(done, total int) {
+			if total < 50 {
+				return
+			}
+			if bar == nil {
+				bar = progressbar.NewOptions(total,
+					progressbar.OptionSetWriter(os.Stderr),
+					progressbar.OptionSetDescription("indexing"),
+					progressbar.OptionShowCount(),
+					progressbar.OptionShowIts(),
+					progressbar.OptionSetItsString("files"),
+					progressbar.OptionSetPredictTime(true),
+					progressbar.OptionClearOnFinish(),
+				)
+			}
+			bar.Set(done)
+		}
+	}
+	e, err := engine.Open(opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return e, func() {
+		if bar != nil {
+			bar.Finish()
+		}
+		e.Close()
+	}, nil
+}
+
+func syncOrFail(ctx context.Context, e *engine.Engine) (index.Summary, error) {
+	sum, err := e.Sync(ctx)
+	if err != nil {
+		return sum, fmt.Errorf("sync %s: %w", e.Root.Dir(), err)
+	}
+	return sum, nil
+}

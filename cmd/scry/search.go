@@ -1,0 +1,161 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/search"
+)
+
+// tuningFlags override the config file and environment.
+type tuningFlags struct {
+	threshold, rerankWeight, vectorWeight float64
+	budget, candidates, callDepth         int
+}
+
+func (t *tuningFlags) register(cmd *cobra.Command) {
+	d := config.Default()
+	cmd.Flags().Float64Var(&t.threshold, "threshold", d.Threshold, "minimum relevance score (0..1) a result needs (env SCRY_THRESHOLD)")
+	cmd.Flags().IntVar(&t.budget, "budget", d.Budget, "token budget for the returned source (env SCRY_BUDGET)")
+	cmd.Flags().Float64Var(&t.rerankWeight, "rerank-weight", d.RerankWeight, "weight of the reranker score (env SCRY_RERANK_WEIGHT)")
+	cmd.Flags().Float64Var(&t.vectorWeight, "vector-weight", d.VectorWeight, "weight of the first-stage score (env SCRY_VECTOR_WEIGHT)")
+	cmd.Flags().IntVar(&t.candidates, "candidates", d.Candidates, "first-stage candidates to rerank (env SCRY_CANDIDATES)")
+	cmd.Flags().IntVar(&t.callDepth, "call-depth", d.CallDepth, "call-tree depth: 1, N, or -1 for transitive (env SCRY_CALL_DEPTH)")
+}
+
+// apply lays the flags the user set over cfg.
+func (t *tuningFlags) apply(cmd *cobra.Command, cfg *config.Config) error {
+	f := cmd.Flags()
+	if f.Changed("threshold") {
+		cfg.Threshold = t.threshold
+	}
+	if f.Changed("budget") {
+		cfg.Budget = t.budget
+	}
+	if f.Changed("rerank-weight") {
+		cfg.RerankWeight = t.rerankWeight
+	}
+	if f.Changed("vector-weight") {
+		cfg.VectorWeight = t.vectorWeight
+	}
+	if f.Changed("candidates") {
+		cfg.Candidates = t.candidates
+	}
+	if f.Changed("call-depth") {
+		cfg.CallDepth = t.callDepth
+	}
+	return cfg.Validate()
+}
+
+func paramsOf(cfg config.Config) search.Params {
+	return search.Params{
+		RerankWeight: cfg.RerankWeight,
+		VectorWeight: cfg.VectorWeight,
+		Threshold:    cfg.Threshold,
+		Budget:       cfg.Budget,
+		Candidates:   cfg.Candidates,
+	}
+}
+
+// jsonResult is the stable `results` entry of `scry search --json`.
+type jsonResult struct {
+	File       string  `json:"file"`
+	StartLine  int     `json:"start_line"`
+	EndLine    int     `json:"end_line"`
+	Name       string  `json:"name"`
+	Breadcrumb string  `json:"breadcrumb"`
+	Kind       string  `json:"kind"`
+	Score      float64 `json:"score"`
+}
+
+func newSearchCmd() *cobra.Command {
+	var ws workspaceFlags
+	var tf tuningFlags
+	var asJSON bool
+	var k int
+	var paths, langs []string
+	cmd := &cobra.Command{
+		Use:   "search [flags] QUERY",
+		Short: "Find the symbols that answer a question or a symbol path",
+		Long: `search brings the index up to date, then answers QUERY: plain words run the
+ranked pipeline (BM25F candidates, reranking, blend, relevance gate and token
+budget); "symbol = [file >] [Parent >] name" looks a symbol up exactly.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, done, err := ws.open(true)
+			if err != nil {
+				return err
+			}
+			defer done()
+			cfg, err := config.Load(e.Root.Dir(), os.Getenv)
+			if err != nil {
+				return err
+			}
+			if err := tf.apply(cmd, &cfg); err != nil {
+				return err
+			}
+			if _, err := syncOrFail(cmd.Context(), e); err != nil {
+				return err
+			}
+			for _, p := range paths {
+				if _, _, err := e.Root.Resolve(strings.TrimSuffix(globBase(p), "/")); err != nil {
+					return fmt.Errorf("--path %s: %w", p, err)
+				}
+			}
+			prm := paramsOf(cfg)
+			prm.Limit = k
+			pl := search.Pipeline{Store: e.Store}
+			resp, err := pl.Search(cmd.Context(), search.Request{Query: strings.Join(args, " "), Paths: paths, Languages: langs, Params: prm})
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				res := make([]jsonResult, len(resp.Results))
+				for i, r := range resp.Results {
+					c := r.Chunk
+					res[i] = jsonResult{File: c.RelativePath, StartLine: c.StartLine, EndLine: c.EndLine, Name: c.Name, Breadcrumb: c.Breadcrumb, Kind: c.NodeKind, Score: round3(r.Score)}
+				}
+				enc := json.NewEncoder(out)
+				enc.SetEscapeHTML(false)
+				return enc.Encode(map[string]any{"query": resp.Query, "results": res})
+			}
+			if len(resp.Results) == 0 {
+				fmt.Fprintf(out, "No results for %q\n", resp.Query)
+				return nil
+			}
+			for i, r := range resp.Results {
+				c := r.Chunk
+				fmt.Fprintf(out, "[%d] %.3f %s:%d-%d %s %s\n", i+1, r.Score, c.RelativePath, c.StartLine, c.EndLine, c.NodeKind, c.Breadcrumb)
+			}
+			return nil
+		},
+	}
+	ws.register(cmd)
+	tf.register(cmd)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: {query, results: [{file, start_line, end_line, name, breadcrumb, kind, score}]}")
+	cmd.Flags().IntVarP(&k, "k", "k", 0, "at most this many results (default: as many as pass the gate and fit the budget)")
+	cmd.Flags().StringArrayVar(&paths, "path", nil, "only files under this path or matching this glob (repeatable)")
+	cmd.Flags().StringArrayVar(&langs, "lang", nil, "only this language: typescript, tsx, javascript (repeatable)")
+	return cmd
+}
+
+func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
+
+// globBase is the literal directory part of a path pattern, which must lie
+// inside the workspace.
+func globBase(p string) string {
+	if i := strings.IndexAny(p, "*?[{"); i >= 0 {
+		p = p[:i]
+		if j := strings.LastIndex(p, "/"); j >= 0 {
+			return p[:j+1]
+		}
+		return "."
+	}
+	return p
+}

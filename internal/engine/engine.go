@@ -1,0 +1,82 @@
+// Package engine wires one workspace's parts together (root, store,
+// indexer, search) so that the CLI and the MCP server share one way of
+// opening and querying a workspace.
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/workspace"
+)
+
+// Options say where the workspace and its index are.
+type Options struct {
+	Root      string // workspace directory; "" means the current directory
+	IndexPath string // "" means DefaultIndexPath(root)
+	Index     index.Options
+}
+
+// Engine is an open workspace.
+type Engine struct {
+	Root    *workspace.Root
+	Store   *store.Store
+	Indexer *index.Indexer
+}
+
+// Open opens (creating if needed) the index of a workspace.
+func Open(opt Options) (*Engine, error) {
+	dir := opt.Root
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("open workspace: %w", err)
+		}
+		dir = wd
+	}
+	root, err := workspace.NewRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
+	}
+	path := opt.IndexPath
+	if path == "" {
+		if path, err = DefaultIndexPath(root.Dir()); err != nil {
+			return nil, err
+		}
+	}
+	st, err := store.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open index for %s: %w", root.Dir(), err)
+	}
+	return &Engine{Root: root, Store: st, Indexer: index.New(root, st, opt.Index)}, nil
+}
+
+// Sync brings the index up to date with the workspace.
+func (e *Engine) Sync(ctx context.Context) (index.Summary, error) {
+	return e.Indexer.Sync(ctx)
+}
+
+// Close releases the index.
+func (e *Engine) Close() error { return e.Store.Close() }
+
+// DefaultIndexPath is where a workspace's index lives unless told otherwise:
+// the user cache directory, keyed by a hash of the root's real path, so that
+// scry never writes into the workspace itself.
+func DefaultIndexPath(root string) (string, error) {
+	base := os.Getenv("SCRY_CACHE_DIR")
+	if base == "" {
+		d, err := os.UserCacheDir()
+		if err != nil {
+			return "", fmt.Errorf("index location: %w (use --index)", err)
+		}
+		base = filepath.Join(d, "scry")
+	}
+	h := sha256.Sum256([]byte(root))
+	return filepath.Join(base, "indexes", hex.EncodeToString(h[:8]), "index.db"), nil
+}

@@ -1,0 +1,387 @@
+// Package index keeps a workspace's store in step with its files: mtime as
+// the cheap trigger, a SHA-256 content hash as the check, one transaction per
+// changed file, and the signature cascade that marks dependent chunks for
+// re-embedding.
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/parse"
+	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/workspace"
+)
+
+// Options tune a sync.
+type Options struct {
+	Workspace workspace.Options
+	// Progress, when set, is called as files are examined (done of total).
+	Progress func(done, total int)
+	// Workers parse files in parallel; 0 means one per CPU.
+	Workers int
+}
+
+// Summary counts what a sync did.
+type Summary struct {
+	Files     int            // supported files found under the root
+	Indexed   int            // new or changed files parsed and stored
+	Unchanged int            // mtime and size matched: not read
+	Touched   int            // mtime changed, content hash matched: only mtime updated
+	Removed   int            // files gone from the workspace (or now skipped)
+	Skipped   map[string]int // by reason
+	Chunks    int            // chunks written by this sync
+	Bytes     int64          // bytes parsed by this sync
+	Reembed   int            // chunks in other files marked by the signature cascade
+	// SyntaxErrors counts indexed files that tree-sitter could not fully
+	// parse; they are still chunked line for line.
+	SyntaxErrors int
+	Duration     time.Duration
+}
+
+// SkippedTotal is the number of files left out for any reason.
+func (s Summary) SkippedTotal() int {
+	n := 0
+	for _, c := range s.Skipped {
+		n += c
+	}
+	return n
+}
+
+func (s Summary) String() string {
+	out := fmt.Sprintf("%d files: indexed %d (%d chunks), unchanged %d, touched %d, removed %d, skipped %d",
+		s.Files, s.Indexed, s.Chunks, s.Unchanged, s.Touched, s.Removed, s.SkippedTotal())
+	if len(s.Skipped) > 0 {
+		reasons := make([]string, 0, len(s.Skipped))
+		for r := range s.Skipped {
+			reasons = append(reasons, r)
+		}
+		sort.Strings(reasons)
+		out += " ("
+		for i, r := range reasons {
+			if i > 0 {
+				out += ", "
+			}
+			out += fmt.Sprintf("%s %d", r, s.Skipped[r])
+		}
+		out += ")"
+	}
+	if s.SyntaxErrors > 0 {
+		out += fmt.Sprintf(", %d with syntax errors", s.SyntaxErrors)
+	}
+	if s.Reembed > 0 {
+		out += fmt.Sprintf(", %d chunks marked for re-embedding", s.Reembed)
+	}
+	return out + fmt.Sprintf(" in %s", s.Duration.Round(time.Millisecond))
+}
+
+// Indexer syncs one workspace root into one store. Syncs are serialised
+// within the process and, through a lock file beside the index, across
+// processes: a second process waits, then finds everything up to date.
+type Indexer struct {
+	root  *workspace.Root
+	store *store.Store
+	opt   Options
+	mu    sync.Mutex
+}
+
+// New returns an indexer for root writing into st.
+func New(root *workspace.Root, st *store.Store, opt Options) *Indexer {
+	return &Indexer{root: root, store: st, opt: opt}
+}
+
+// Store returns the store the indexer writes.
+func (ix *Indexer) Store() *store.Store { return ix.store }
+
+// Root returns the workspace root.
+func (ix *Indexer) Root() *workspace.Root { return ix.root }
+
+type job struct {
+	file workspace.File
+	prev *store.FileRecord
+}
+
+type result struct {
+	job     job
+	skip    string // content check failed: reason
+	hash    string
+	touched bool // hash matched the previous record
+	parsed  *parse.File
+	chunks  []chunk.Chunk
+	err     error
+}
+
+// Sync brings the store up to date with the files under the root.
+func (ix *Indexer) Sync(ctx context.Context) (Summary, error) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	unlock, err := lockFile(ix.store.Path() + ".lock")
+	if err != nil {
+		return Summary{}, fmt.Errorf("index: %w", err)
+	}
+	defer unlock()
+
+	start := time.Now()
+	sum := Summary{Skipped: map[string]int{}}
+	found, err := workspace.Discover(ix.root.Dir(), ix.opt.Workspace)
+	if err != nil {
+		return sum, fmt.Errorf("index: %w", err)
+	}
+	for r, n := range found.SkipCounts() {
+		sum.Skipped[r] += n
+	}
+	sum.Files = len(found.Files)
+	known, err := ix.store.Files()
+	if err != nil {
+		return sum, fmt.Errorf("index: %w", err)
+	}
+
+	var jobs []job
+	seen := make(map[string]bool, len(found.Files))
+	for _, f := range found.Files {
+		seen[f.Rel] = true
+		prev, ok := known[f.Rel]
+		if ok && prev.Mtime == f.ModTime && prev.Size == f.Size {
+			sum.Unchanged++
+			continue
+		}
+		j := job{file: f}
+		if ok {
+			p := prev
+			j.prev = &p
+		}
+		jobs = append(jobs, j)
+	}
+
+	total := len(jobs)
+	done := 0
+	progress := func() {
+		if ix.opt.Progress != nil {
+			ix.opt.Progress(done, total)
+		}
+	}
+	progress()
+
+	var changed []store.ChunkSig // signatures that changed or disappeared
+	results := ix.process(ctx, jobs)
+	for r := range results {
+		done++
+		progress()
+		if r.err != nil {
+			err = errors.Join(err, r.err)
+			continue
+		}
+		rel := r.job.file.Rel
+		switch {
+		case r.skip != "":
+			sum.Skipped[r.skip]++
+			seen[rel] = false // indexed before, unreadable now: drop it below
+		case r.touched:
+			if e := ix.store.TouchFile(rel, r.job.file.ModTime); e != nil {
+				err = errors.Join(err, e)
+				continue
+			}
+			sum.Touched++
+		default:
+			rec := store.FileRecord{
+				Path:        rel,
+				Mtime:       r.job.file.ModTime,
+				Size:        r.job.file.Size,
+				ContentHash: r.hash,
+				Language:    r.parsed.Language,
+			}
+			old, e := ix.store.ReplaceFile(rec, r.chunks)
+			if e != nil {
+				err = errors.Join(err, e)
+				continue
+			}
+			changed = append(changed, changedSignatures(old, r.chunks)...)
+			sum.Indexed++
+			sum.Chunks += len(r.chunks)
+			sum.Bytes += int64(len(r.parsed.Source))
+			if r.parsed.ErrorNodes > 0 {
+				sum.SyntaxErrors++
+			}
+		}
+	}
+	if ctx.Err() != nil {
+		return sum, fmt.Errorf("index: %w", ctx.Err())
+	}
+
+	for rel := range known {
+		if seen[rel] {
+			continue
+		}
+		old, e := ix.store.ChunksByFile(rel)
+		if e == nil {
+			for _, c := range old {
+				changed = append(changed, store.ChunkSig{ID: c.ID, Breadcrumb: c.Breadcrumb, Name: c.Name, Signature: c.Signature})
+			}
+		}
+		if e := ix.store.DeleteFile(rel); e != nil {
+			err = errors.Join(err, e)
+			continue
+		}
+		sum.Removed++
+	}
+
+	n, e := ix.cascade(changed)
+	sum.Reembed = n
+	err = errors.Join(err, e)
+	sum.Duration = time.Since(start)
+	if err != nil {
+		return sum, fmt.Errorf("index: %w", err)
+	}
+	return sum, nil
+}
+
+// process reads, hashes, parses and chunks the jobs on worker goroutines and
+// streams results back; writes stay on the caller's goroutine so that each
+// file is one store transaction and nothing interleaves.
+func (ix *Indexer) process(ctx context.Context, jobs []job) <-chan result {
+	workers := ix.opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	in := make(chan job)
+	out := make(chan result, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range in {
+				out <- ix.prepare(j)
+			}
+		}()
+	}
+	go func() {
+		defer close(in)
+		for _, j := range jobs {
+			select {
+			case in <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(out)
+	}()
+	return out
+}
+
+func (ix *Indexer) prepare(j job) result {
+	r := result{job: j}
+	src, err := os.ReadFile(j.file.Path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			r.skip = "vanished"
+			return r
+		}
+		r.skip = workspace.SkipUnreadable
+		return r
+	}
+	if reason := workspace.CheckContent(j.file.Rel, src); reason != "" {
+		r.skip = reason
+		return r
+	}
+	sum := sha256.Sum256(src)
+	r.hash = hex.EncodeToString(sum[:])
+	if j.prev != nil && j.prev.ContentHash == r.hash {
+		r.touched = true
+		return r
+	}
+	f, err := parse.Parse(j.file.Path, src, "")
+	if err != nil {
+		r.err = fmt.Errorf("index %s: %w", j.file.Rel, err)
+		return r
+	}
+	r.parsed = f
+	r.chunks = chunk.File(f, j.file.Path, j.file.Rel)
+	return r
+}
+
+// changedSignatures lists the old declarations whose signature differs in the
+// new chunks, or that are gone.
+func changedSignatures(old []store.ChunkSig, chunks []chunk.Chunk) []store.ChunkSig {
+	now := make(map[string]string, len(chunks))
+	for _, c := range chunks {
+		now[c.Breadcrumb] = c.Signature
+	}
+	var out []store.ChunkSig
+	for _, o := range old {
+		if sig, ok := now[o.Breadcrumb]; !ok || sig != o.Signature {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// cascade marks for re-embedding the chunks in other files whose embedding
+// text names a declaration whose signature changed.
+func (ix *Indexer) cascade(changed []store.ChunkSig) (int, error) {
+	done := map[string]bool{}
+	var ids []string
+	for _, c := range changed {
+		if !cascades(c.Name) || done[c.Name] {
+			continue
+		}
+		done[c.Name] = true
+		file := fileOf(c.Breadcrumb)
+		refs, err := ix.store.ChunksReferencing(c.Name, file)
+		if err != nil {
+			return 0, err
+		}
+		ids = append(ids, refs...)
+	}
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	sort.Strings(ids)
+	ids = dedupe(ids)
+	return len(ids), ix.store.MarkNeedsEmbedding(ids)
+}
+
+// cascades reports whether a name is an identifier other code can mention.
+func cascades(name string) bool {
+	if name == "" || name == "default" || name == "constructor" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '#') {
+			return false
+		}
+	}
+	return true
+}
+
+func fileOf(breadcrumb string) string {
+	for i := 0; i+2 < len(breadcrumb); i++ {
+		if breadcrumb[i] == ' ' && breadcrumb[i+1] == '>' && breadcrumb[i+2] == ' ' {
+			return breadcrumb[:i]
+		}
+	}
+	return breadcrumb
+}
+
+func dedupe(sorted []string) []string {
+	out := sorted[:0]
+	for i, s := range sorted {
+		if i == 0 || s != sorted[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,276 @@
+// Package search is scry's retrieval pipeline: first-stage candidates
+// (BM25F, and vectors when an embedder is configured), a reranker, the
+// blueprint's blend, and the dual constraint that selects results — a
+// relevance gate and a token budget, never padding with noise.
+package search
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/rerank"
+	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/terms"
+	"github.com/scry-dev/scry/internal/tokens"
+)
+
+// Params are the blueprint's scoring and selection parameters.
+type Params struct {
+	RerankWeight float64 // weight of the reranker's score in the blend
+	VectorWeight float64 // weight of the first-stage score in the blend
+	Threshold    float64 // minimumRelevanceThreshold: results below are dropped
+	Budget       int     // maxTokenBudget: tokens of source the results may use
+	Candidates   int     // maxVectorCandidates: first-stage candidates to rerank
+	// Limit caps the number of results after selection (0: no cap).
+	Limit int
+}
+
+// DefaultParams are the blueprint's defaults.
+func DefaultParams() Params {
+	return Params{RerankWeight: 0.65, VectorWeight: 0.35, Threshold: 0.5, Budget: 8000, Candidates: 40}
+}
+
+// Request is one query.
+type Request struct {
+	Query     string
+	Paths     []string // files, directories or globs relative to the root
+	Languages []string
+	Params    Params
+}
+
+// Result is one selected chunk.
+type Result struct {
+	Chunk      chunk.Chunk
+	Score      float64 // final blended score in [0,1]
+	Rerank     float64
+	FirstStage float64 // normalised to [0,1]
+	Tokens     int     // tokens of the chunk's full source
+}
+
+// Response is the pipeline's answer.
+type Response struct {
+	Query      string
+	Symbol     *SymbolPath // set for `symbol = ...` lookups
+	Results    []Result
+	Candidates int // first-stage candidates considered
+	Reranker   string
+}
+
+// Pipeline runs queries against one store.
+type Pipeline struct {
+	Store    *store.Store
+	Reranker rerank.Reranker // nil: the built-in reranker
+}
+
+// maxQueryBytes bounds a natural-language query; beyond this it is a paste,
+// not a question, and only inflates the term list.
+const maxQueryBytes = 8192
+
+// Search answers a query: an exact symbol lookup for `symbol = ...`,
+// otherwise the ranked pipeline.
+func (p *Pipeline) Search(ctx context.Context, req Request) (Response, error) {
+	resp := Response{Query: req.Query}
+	if strings.TrimSpace(req.Query) == "" {
+		return resp, fmt.Errorf("search: empty query")
+	}
+	sp, isSymbol, err := ParseSymbolQuery(req.Query)
+	if err != nil {
+		return resp, fmt.Errorf("search: %w", err)
+	}
+	if isSymbol {
+		resp.Symbol = &sp
+		chunks, err := LookupSymbol(p.Store, sp, req.Paths, req.Languages)
+		if err != nil {
+			return resp, fmt.Errorf("search: %w", err)
+		}
+		for _, c := range chunks {
+			resp.Results = append(resp.Results, Result{Chunk: c, Score: 1, Rerank: 1, FirstStage: 1, Tokens: tokens.Count(c.FullSource)})
+		}
+		resp.Candidates = len(chunks)
+		resp.Results = mergeNested(resp.Results)
+		return resp, nil
+	}
+	if len(req.Query) > maxQueryBytes {
+		return resp, fmt.Errorf("search: query too long (%d bytes, at most %d)", len(req.Query), maxQueryBytes)
+	}
+	prm := req.Params
+	cands, err := p.candidates(req, prm.Candidates)
+	if err != nil {
+		return resp, err
+	}
+	resp.Candidates = len(cands)
+	rr := p.Reranker
+	if rr == nil {
+		rr = rerank.Builtin{}
+	}
+	resp.Reranker = rr.Name()
+	if len(cands) == 0 {
+		return resp, nil
+	}
+	docs := make([]rerank.Doc, len(cands))
+	for i, c := range cands {
+		docs[i] = DocOf(c.Chunk)
+	}
+	rscores, err := rr.Rerank(ctx, req.Query, docs)
+	if err != nil {
+		return resp, fmt.Errorf("search: rerank with %s: %w", rr.Name(), err)
+	}
+	scored := Blend(cands, rscores, prm)
+	resp.Results = Select(scored, prm)
+	return resp, nil
+}
+
+// DocOf is the reranker's view of a chunk.
+func DocOf(c chunk.Chunk) rerank.Doc {
+	return rerank.Doc{
+		Name:       c.Name,
+		Kind:       c.NodeKind,
+		Breadcrumb: c.Breadcrumb,
+		Path:       c.RelativePath,
+		Signature:  c.Signature,
+		JSDoc:      c.JSDoc,
+		Text:       c.EmbeddingText,
+		Lines:      c.EndLine - c.StartLine + 1,
+	}
+}
+
+// candidates returns first-stage candidates with FirstStage normalised to
+// [0,1] by the best score.
+func (p *Pipeline) candidates(req Request, n int) ([]Result, error) {
+	if n <= 0 {
+		n = DefaultParams().Candidates
+	}
+	langs := make([]string, len(req.Languages))
+	for i, l := range req.Languages {
+		langs[i] = NormalizeLanguage(l)
+	}
+	hits, err := p.Store.Search(store.Query{Terms: terms.Query(req.Query), Paths: req.Paths, Languages: langs, Limit: n})
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	out := make([]Result, len(hits))
+	top := 0.0
+	for _, h := range hits {
+		if h.Score > top {
+			top = h.Score
+		}
+	}
+	for i, h := range hits {
+		fs := 0.0
+		if top > 0 {
+			fs = h.Score / top
+		}
+		out[i] = Result{Chunk: h.Chunk, FirstStage: fs}
+	}
+	return out, nil
+}
+
+// Blend computes final = rerankWeight·rerank + vectorWeight·firstStage (both
+// in [0,1]; weights normalised so that the final score stays in [0,1]) and
+// sorts best first.
+func Blend(cands []Result, rerankScores []float64, prm Params) []Result {
+	rw, vw := prm.RerankWeight, prm.VectorWeight
+	if rw < 0 {
+		rw = 0
+	}
+	if vw < 0 {
+		vw = 0
+	}
+	if sum := rw + vw; sum > 0 {
+		rw, vw = rw/sum, vw/sum
+	} else {
+		rw, vw = 0.65, 0.35
+	}
+	out := make([]Result, len(cands))
+	for i, c := range cands {
+		c.Rerank = clamp01(rerankScores[i])
+		c.FirstStage = clamp01(c.FirstStage)
+		c.Score = rw*c.Rerank + vw*c.FirstStage
+		out[i] = c
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out
+}
+
+func clamp01(x float64) float64 {
+	if x < 0 {
+		return 0
+	}
+	if x > 1 {
+		return 1
+	}
+	return x
+}
+
+// Select applies the dual constraint to results sorted best first: only
+// scores at or above the threshold, and only as many as fit in the token
+// budget. A result whose ancestor is already selected adds nothing (the
+// ancestor shows it); a result that contains already-selected results
+// replaces them when the budget allows.
+func Select(sorted []Result, prm Params) []Result {
+	var out []Result
+	used := 0
+	for _, r := range sorted {
+		if r.Score < prm.Threshold {
+			break
+		}
+		if prm.Limit > 0 && len(out) >= prm.Limit {
+			break
+		}
+		if r.Tokens == 0 {
+			r.Tokens = tokens.Count(r.Chunk.FullSource)
+		}
+		if within(out, r) {
+			continue
+		}
+		freed := 0
+		var keep []Result
+		for _, s := range out {
+			if contains(r.Chunk, s.Chunk) {
+				freed += s.Tokens
+				if s.Score > r.Score {
+					r.Score = s.Score
+				}
+				continue
+			}
+			keep = append(keep, s)
+		}
+		if prm.Budget > 0 && used-freed+r.Tokens > prm.Budget {
+			continue
+		}
+		used = used - freed + r.Tokens
+		out = append(keep, r)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out
+}
+
+func within(selected []Result, r Result) bool {
+	for _, s := range selected {
+		if contains(s.Chunk, r.Chunk) {
+			return true
+		}
+	}
+	return false
+}
+
+// contains reports whether chunk a's source includes chunk b's.
+func contains(a, b chunk.Chunk) bool {
+	return a.RelativePath == b.RelativePath && a.ID != b.ID &&
+		a.StartLine <= b.StartLine && b.EndLine <= a.EndLine && a.Depth < b.Depth
+}
+
+// mergeNested keeps only the outermost of nested results (symbol lookups can
+// match a symbol and a same-named symbol inside it).
+func mergeNested(rs []Result) []Result {
+	var out []Result
+	for _, r := range rs {
+		if !within(rs, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -1,0 +1,169 @@
+package search
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/parse"
+	"github.com/scry-dev/scry/internal/store"
+)
+
+// SymbolPath is a parsed `symbol = [file >] [Parent >]... name` query.
+type SymbolPath struct {
+	File    string   // relative path or path suffix; "" for any file
+	Parents []string // enclosing symbols, outermost first
+	Name    string
+}
+
+func (p SymbolPath) String() string {
+	parts := append([]string{}, p.Parents...)
+	parts = append(parts, p.Name)
+	if p.File != "" {
+		parts = append([]string{p.File}, parts...)
+	}
+	return strings.Join(parts, " > ")
+}
+
+// maxSymbolQuery bounds the symbol path an agent can send; real paths are a
+// few hundred bytes at most.
+const maxSymbolQuery = 4096
+
+// ParseSymbolQuery recognises the `symbol = ` prefix. It returns ok=false for
+// natural-language queries, and an error for a symbol query that names no
+// symbol.
+func ParseSymbolQuery(q string) (SymbolPath, bool, error) {
+	t := strings.TrimSpace(q)
+	rest, ok := cutPrefixFold(t, "symbol")
+	if !ok {
+		return SymbolPath{}, false, nil
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	if !strings.HasPrefix(rest, "=") {
+		return SymbolPath{}, false, nil
+	}
+	return ParseSymbolPath(rest[1:])
+}
+
+// ParseSymbolPath parses `[file >] [Parent >]... name`; `Parent.name` is
+// accepted for a single segment too.
+func ParseSymbolPath(s string) (SymbolPath, bool, error) {
+	if len(s) > maxSymbolQuery {
+		return SymbolPath{}, true, fmt.Errorf("symbol path too long (%d bytes, at most %d)", len(s), maxSymbolQuery)
+	}
+	var segs []string
+	for _, seg := range strings.Split(s, ">") {
+		if seg = strings.TrimSpace(seg); seg != "" {
+			segs = append(segs, seg)
+		}
+	}
+	if len(segs) == 0 {
+		return SymbolPath{}, true, fmt.Errorf("symbol query names no symbol: use `symbol = Name` or `symbol = file.ts > Parent > name`")
+	}
+	var p SymbolPath
+	if looksLikeFile(segs[0]) && len(segs) > 1 {
+		p.File = strings.TrimPrefix(strings.ReplaceAll(segs[0], "\\", "/"), "./")
+		segs = segs[1:]
+	}
+	if len(segs) == 1 && p.File == "" && strings.Contains(segs[0], ".") && !strings.HasPrefix(segs[0], ".") && !looksLikeFile(segs[0]) {
+		// TokenService.validateToken
+		dot := strings.Split(segs[0], ".")
+		segs = dot
+	}
+	p.Name = segs[len(segs)-1]
+	p.Parents = segs[:len(segs)-1]
+	return p, true, nil
+}
+
+func looksLikeFile(s string) bool {
+	return strings.Contains(s, "/") || parse.LanguageOf(s) != ""
+}
+
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if len(s) < len(prefix) || !strings.EqualFold(s[:len(prefix)], prefix) {
+		return "", false
+	}
+	return s[len(prefix):], true
+}
+
+// LookupSymbol finds the chunks a symbol path names exactly: every match when
+// the name is ambiguous, none (not an error) when nothing matches.
+func LookupSymbol(st *store.Store, p SymbolPath, paths, languages []string) ([]chunk.Chunk, error) {
+	cands, err := st.ChunksByName(p.Name)
+	if err != nil {
+		return nil, fmt.Errorf("lookup %s: %w", p, err)
+	}
+	var out []chunk.Chunk
+	for _, c := range cands {
+		if p.File != "" && c.RelativePath != p.File && !strings.HasSuffix(c.RelativePath, "/"+p.File) {
+			continue
+		}
+		if !parentsMatch(c.Breadcrumb, p.Parents) {
+			continue
+		}
+		if !matchesFilters(c.RelativePath, paths, languages) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// parentsMatch checks that the breadcrumb (file > ... > parent > name) ends
+// with the given parents directly above the name.
+func parentsMatch(breadcrumb string, parents []string) bool {
+	if len(parents) == 0 {
+		return true
+	}
+	segs := strings.Split(breadcrumb, " > ")
+	if len(segs) < len(parents)+2 { // file, parents..., name
+		return false
+	}
+	above := segs[len(segs)-1-len(parents) : len(segs)-1]
+	for i := range parents {
+		if above[i] != parents[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func matchesFilters(rel string, paths, languages []string) bool {
+	if len(paths) > 0 {
+		ok := false
+		for _, p := range paths {
+			if store.PathMatch(p, rel) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	if len(languages) > 0 {
+		lang := parse.LanguageOf(rel)
+		ok := false
+		for _, l := range languages {
+			if NormalizeLanguage(l) == lang {
+				ok = true
+			}
+		}
+		return ok
+	}
+	return true
+}
+
+// NormalizeLanguage maps the names agents use ("ts", "TypeScript", "jsx") to
+// scry's language names.
+func NormalizeLanguage(l string) string {
+	switch strings.ToLower(strings.TrimSpace(l)) {
+	case "ts", "typescript", "mts", "cts":
+		return parse.LangTypeScript
+	case "tsx":
+		return parse.LangTSX
+	case "js", "javascript", "jsx", "mjs", "cjs":
+		return parse.LangJavaScript
+	}
+	return strings.ToLower(strings.TrimSpace(l))
+}

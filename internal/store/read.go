@@ -1,0 +1,232 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/terms"
+)
+
+// chunkCols are the columns scanChunk reads, for a chunks table aliased c.
+const chunkCols = `c.id, c.file_path, c.relative_path, c.node_kind, c.name, c.parent_name,
+	c.parent_chunk_id, c.child_chunk_ids, c.depth, c.signature, c.full_source, c.start_line,
+	c.end_line, c.jsdoc, c.relevant_imports, c.embedding_text, c.breadcrumb, c.exported,
+	c.modifiers`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanChunk(sc scanner, extra ...any) (chunk.Chunk, error) {
+	var c chunk.Chunk
+	var children, imports, modifiers string
+	dest := append([]any{&c.ID, &c.FilePath, &c.RelativePath, &c.NodeKind, &c.Name, &c.ParentName,
+		&c.ParentChunkID, &children, &c.Depth, &c.Signature, &c.FullSource, &c.StartLine,
+		&c.EndLine, &c.JSDoc, &imports, &c.EmbeddingText, &c.Breadcrumb, &c.Exported,
+		&modifiers}, extra...)
+	if err := sc.Scan(dest...); err != nil {
+		return c, err
+	}
+	var err error
+	if c.ChildChunkIDs, err = parseList(children); err != nil {
+		return c, fmt.Errorf("chunk %s: child ids: %w", c.ID, err)
+	}
+	if c.RelevantImports, err = parseList(imports); err != nil {
+		return c, fmt.Errorf("chunk %s: imports: %w", c.ID, err)
+	}
+	if c.Modifiers, err = parseList(modifiers); err != nil {
+		return c, fmt.Errorf("chunk %s: modifiers: %w", c.ID, err)
+	}
+	return c, nil
+}
+
+// parseList returns nil for an empty list, so a chunk reads back as it was
+// written (the chunker leaves empty lists nil).
+func parseList(s string) ([]string, error) {
+	if s == "" || s == "[]" {
+		return nil, nil
+	}
+	var v []string
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func (s *Store) queryChunks(q string, args ...any) ([]chunk.Chunk, error) {
+	rows, err := s.db.QueryContext(context.Background(), q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []chunk.Chunk
+	for rows.Next() {
+		c, err := scanChunk(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// Chunk returns one chunk by id; the error wraps ErrNotFound when it does
+// not exist.
+func (s *Store) Chunk(id string) (chunk.Chunk, error) {
+	row := s.db.QueryRowContext(context.Background(), `SELECT `+chunkCols+` FROM chunks c WHERE c.id = ?`, id)
+	c, err := scanChunk(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return chunk.Chunk{}, fmt.Errorf("store: chunk %s: %w", id, err)
+	}
+	return c, nil
+}
+
+// ChunksByFile returns a file's chunks ordered by start line, then depth
+// (a parent before the children that start on its line).
+func (s *Store) ChunksByFile(p string) ([]chunk.Chunk, error) {
+	out, err := s.queryChunks(`SELECT `+chunkCols+` FROM chunks c WHERE c.relative_path = ?
+		ORDER BY c.start_line, c.depth, c.seq`, p)
+	if err != nil {
+		return nil, fmt.Errorf("store: chunks of %s: %w", p, err)
+	}
+	return out, nil
+}
+
+// ChunksByName returns the chunks whose name is exactly name, ordered by
+// file and line.
+func (s *Store) ChunksByName(name string) ([]chunk.Chunk, error) {
+	out, err := s.queryChunks(`SELECT `+chunkCols+` FROM chunks c WHERE c.name = ?
+		ORDER BY c.relative_path, c.start_line, c.depth, c.seq`, name)
+	if err != nil {
+		return nil, fmt.Errorf("store: chunks named %s: %w", name, err)
+	}
+	return out, nil
+}
+
+// Files returns every file record keyed by path, for sync diffing.
+func (s *Store) Files() (map[string]FileRecord, error) {
+	list, err := s.files()
+	if err != nil {
+		return nil, fmt.Errorf("store: files: %w", err)
+	}
+	out := make(map[string]FileRecord, len(list))
+	for _, f := range list {
+		out[f.Path] = f
+	}
+	return out, nil
+}
+
+// AllFiles returns every file record ordered by path.
+func (s *Store) AllFiles() ([]FileRecord, error) {
+	list, err := s.files()
+	if err != nil {
+		return nil, fmt.Errorf("store: all files: %w", err)
+	}
+	return list, nil
+}
+
+func (s *Store) files() ([]FileRecord, error) {
+	rows, err := s.db.QueryContext(context.Background(),
+		`SELECT path, mtime, size, content_hash, language, indexed_at FROM files ORDER BY path`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []FileRecord
+	for rows.Next() {
+		var f FileRecord
+		if err := rows.Scan(&f.Path, &f.Mtime, &f.Size, &f.ContentHash, &f.Language, &f.IndexedAt); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// Stats counts files and chunks.
+func (s *Store) Stats() (files, chunks int, err error) {
+	err = s.db.QueryRowContext(context.Background(),
+		`SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM chunks)`).Scan(&files, &chunks)
+	if err != nil {
+		return 0, 0, fmt.Errorf("store: stats: %w", err)
+	}
+	return files, chunks, nil
+}
+
+// ChunksReferencing returns the ids of the chunks outside excludeFile whose
+// embedding text contains name as a whole identifier (not as part of a
+// longer one), in index order. The signature cascade uses it to find the
+// chunks whose embedding mentions a symbol whose signature changed.
+func (s *Store) ChunksReferencing(name, excludeFile string) ([]string, error) {
+	if name == "" {
+		return nil, nil
+	}
+	var q string
+	var args []any
+	if ts := terms.Query(name); len(ts) > 0 {
+		// Every term of the name is in the idents column of a chunk whose
+		// embedding text contains it, so the AND of them is a sound
+		// pre-filter; the boundary check below makes it exact.
+		q = `SELECT c.id, c.embedding_text FROM chunks_fts JOIN chunks c ON c.seq = chunks_fts.rowid
+			WHERE chunks_fts MATCH ? AND c.relative_path != ? ORDER BY c.seq`
+		args = []any{"idents : (" + ftsTerms(ts, " AND ") + ")", excludeFile}
+	} else {
+		// Names that yield no terms ("$", "_", "x") cannot use the index.
+		q = `SELECT c.id, c.embedding_text FROM chunks c
+			WHERE c.relative_path != ? AND instr(c.embedding_text, ?) > 0 ORDER BY c.seq`
+		args = []any{excludeFile, name}
+	}
+	rows, err := s.db.QueryContext(context.Background(), q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: chunks referencing %s: %w", name, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id, text string
+		if err := rows.Scan(&id, &text); err != nil {
+			return nil, fmt.Errorf("store: chunks referencing %s: %w", name, err)
+		}
+		if containsIdent(text, name) {
+			out = append(out, id)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: chunks referencing %s: %w", name, err)
+	}
+	return out, nil
+}
+
+// containsIdent reports whether name occurs in text with no identifier
+// character right before or after it.
+func containsIdent(text, name string) bool {
+	for off := 0; ; {
+		i := strings.Index(text[off:], name)
+		if i < 0 {
+			return false
+		}
+		start, end := off+i, off+i+len(name)
+		before, _ := utf8.DecodeLastRuneInString(text[:start])
+		after, _ := utf8.DecodeRuneInString(text[end:])
+		if !isIdentRune(before) && !isIdentRune(after) {
+			return true
+		}
+		off = start + 1
+	}
+}
+
+func isIdentRune(r rune) bool {
+	if r == utf8.RuneError {
+		return false
+	}
+	return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r) ||
+		unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r)
+}

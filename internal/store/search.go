@@ -1,0 +1,225 @@
+package store
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/scry-dev/scry/internal/chunk"
+	"modernc.org/sqlite"
+)
+
+// Query is a lexical search.
+type Query struct {
+	// Terms are already normalised by terms.Query. Any string is safe: each
+	// term is matched as a quoted string, never parsed as FTS syntax.
+	Terms []string
+	// Paths restricts hits to files matching any of these patterns,
+	// relative to the root (see PathMatch).
+	Paths []string
+	// Languages restricts hits to files of these languages (exact match
+	// on FileRecord.Language).
+	Languages []string
+	// Limit is the maximum number of hits; DefaultLimit when <= 0.
+	Limit int
+}
+
+// DefaultLimit is the number of hits Search returns when Query.Limit is unset.
+const DefaultLimit = 50
+
+// Hit is one search result.
+type Hit struct {
+	Chunk    chunk.Chunk
+	Score    float64 // BM25F, higher is better; comparable within one query only
+	Language string  // of the chunk's file
+}
+
+// Column weights for bm25(), in FTS column order. A query word in the name is
+// the strongest evidence; the breadcrumb carries the file and parent names
+// (and the name again); the signature says what the symbol takes and
+// returns; idents (the chunk's own identifiers and JSDoc) outweighs the
+// whole body so that containers are not ranked for their children's code.
+// FTS5's bm25 sums weighted term frequencies and normalises by the whole
+// row's length, so long chunks are damped relative to short ones.
+const bm25Weights = "10.0, 6.0, 4.0, 3.0, 1.0, 5.0" // name, breadcrumb, signature, jsdoc, body, idents
+
+// Search ranks chunks by BM25F over the full-text columns. Terms are ORed so
+// that chunks matching only some of them still rank (below those matching
+// more). Path and language filters are applied inside the query, so Limit
+// counts only matching chunks. Hits are best first.
+func (s *Store) Search(q Query) ([]Hit, error) {
+	match := ftsTerms(q.Terms, " OR ")
+	if match == "" {
+		return nil, nil
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	args := []any{match}
+	var where strings.Builder
+	if len(q.Paths) > 0 {
+		where.WriteString(" AND (")
+		for i, p := range q.Paths {
+			if !doublestar.ValidatePattern(normPattern(p)) {
+				return nil, fmt.Errorf("store: search: bad path pattern %q", p)
+			}
+			if i > 0 {
+				where.WriteString(" OR ")
+			}
+			where.WriteString("path_match(?, c.relative_path)")
+			args = append(args, p)
+		}
+		where.WriteString(")")
+	}
+	join := ""
+	if len(q.Languages) > 0 {
+		join = " JOIN files lf ON lf.path = c.relative_path"
+		where.WriteString(" AND lf.language IN (" + placeholders(len(q.Languages)) + ")")
+		for _, l := range q.Languages {
+			args = append(args, l)
+		}
+	}
+	args = append(args, limit)
+
+	// The inner query ranks and cuts to the limit touching only the FTS
+	// index and the filter columns; the full rows (with their large text
+	// columns) are read for the survivors only.
+	query := `WITH top AS (
+			SELECT chunks_fts.rowid AS seq, bm25(chunks_fts, ` + bm25Weights + `) AS rank
+			FROM chunks_fts JOIN chunks c ON c.seq = chunks_fts.rowid` + join + `
+			WHERE chunks_fts MATCH ?` + where.String() + `
+			ORDER BY rank, seq LIMIT ?)
+		SELECT ` + chunkCols + `, f.language, top.rank
+		FROM top JOIN chunks c ON c.seq = top.seq JOIN files f ON f.path = c.relative_path
+		ORDER BY top.rank, top.seq`
+	rows, err := s.db.QueryContext(context.Background(), query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: search: %w", err)
+	}
+	defer rows.Close()
+	var hits []Hit
+	for rows.Next() {
+		var h Hit
+		var rank float64
+		if h.Chunk, err = scanChunk(rows, &h.Language, &rank); err != nil {
+			return nil, fmt.Errorf("store: search: %w", err)
+		}
+		// bm25() is negative, lower is better.
+		h.Score = -rank
+		hits = append(hits, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: search: %w", err)
+	}
+	return hits, nil
+}
+
+// ftsTerms quotes each term as an FTS5 string joined by op. Inside double
+// quotes FTS5 syntax (NEAR, AND, *, -, ^, :, parentheses) is plain text to
+// the tokenizer; embedded quotes are doubled. NUL is replaced because FTS5
+// reads the expression as a C string and would see an unterminated quote. A
+// term that tokenises to nothing matches nothing, harmlessly.
+func ftsTerms(ts []string, op string) string {
+	var b strings.Builder
+	seen := make(map[string]bool, len(ts))
+	for _, t := range ts {
+		t = strings.ReplaceAll(t, "\x00", " ")
+		if strings.TrimSpace(t) == "" || seen[t] {
+			continue
+		}
+		seen[t] = true
+		if b.Len() > 0 {
+			b.WriteString(op)
+		}
+		b.WriteByte('"')
+		b.WriteString(strings.ReplaceAll(t, `"`, `""`))
+		b.WriteByte('"')
+	}
+	return b.String()
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
+
+func init() {
+	sqlite.MustRegisterDeterministicScalarFunction("path_match", 2,
+		func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+			pattern, ok1 := textArg(args[0])
+			p, ok2 := textArg(args[1])
+			if !ok1 || !ok2 {
+				return int64(0), nil
+			}
+			if PathMatch(pattern, p) {
+				return int64(1), nil
+			}
+			return int64(0), nil
+		})
+}
+
+func textArg(v driver.Value) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case []byte:
+		return string(v), true
+	}
+	return "", false
+}
+
+// normPattern strips what does not change a pattern's meaning relative to
+// the root: surrounding space, a leading "./" or "/", repeated slashes.
+func normPattern(p string) string {
+	p = strings.TrimSpace(p)
+	for {
+		switch {
+		case strings.HasPrefix(p, "./"):
+			p = p[2:]
+		case strings.HasPrefix(p, "/"):
+			p = p[1:]
+		case strings.Contains(p, "//"):
+			p = strings.ReplaceAll(p, "//", "/")
+		default:
+			return p
+		}
+	}
+}
+
+// PathMatch reports whether a slash-separated path relative to the root
+// matches a filter pattern:
+//   - "" and "." match everything;
+//   - a pattern without glob characters is a file or a directory relative to
+//     the root: "src/auth" matches src/auth itself and everything below it;
+//     a trailing slash ("src/auth/") matches only what is below;
+//   - a glob is a doublestar pattern; one without a slash matches at any
+//     depth ("*.ts" is "**/*.ts"), and a glob that matches a directory
+//     matches everything below it ("src/*/auth" matches src/x/auth/a.ts).
+//
+// An invalid glob matches nothing.
+func PathMatch(pattern, p string) bool {
+	pattern = normPattern(pattern)
+	if pattern == "" || pattern == "." {
+		return true
+	}
+	dirOnly := strings.HasSuffix(pattern, "/")
+	pattern = strings.TrimRight(pattern, "/")
+	if pattern == "" {
+		return true
+	}
+	if !strings.ContainsAny(pattern, `*?[{\`) {
+		return (!dirOnly && p == pattern) || strings.HasPrefix(p, pattern+"/")
+	}
+	if !strings.Contains(pattern, "/") {
+		pattern = "**/" + pattern
+	}
+	if !dirOnly {
+		if ok, _ := doublestar.Match(pattern, p); ok {
+			return true
+		}
+	}
+	ok, _ := doublestar.Match(pattern+"/**", p)
+	return ok
+}

@@ -1,0 +1,330 @@
+// Package store keeps one workspace's index in one SQLite file: file records,
+// chunks, a full-text index over them and embedding vectors.
+//
+// One *Store is safe for one writer and any number of concurrent readers.
+// Several processes may open the same file: WAL lets readers run beside a
+// writer, and busy_timeout plus BEGIN IMMEDIATE make writers queue instead of
+// failing or deadlocking.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// SchemaVersion is stored in meta.schema_version. Bump it whenever the schema
+// or the terms normalisation changes: an index of any other version is
+// dropped and rebuilt on Open, since it is only a cache of the workspace.
+const SchemaVersion = 1
+
+// applicationID marks the file as a scry index (PRAGMA application_id, "scry"),
+// so that Open never drops the tables of some other application's database
+// given by mistake as --index.
+const applicationID = 0x73637279
+
+// ErrNotFound is returned (wrapped) when a requested chunk, file or vector
+// does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Store is an open index.
+type Store struct {
+	db   *sql.DB
+	path string
+	// wmu serialises this process's writers so they never wait on each
+	// other inside SQLite's busy handler; other processes are held off by
+	// BEGIN IMMEDIATE + busy_timeout.
+	wmu sync.Mutex
+}
+
+// FileRecord is what the store knows about one indexed file.
+type FileRecord struct {
+	Path        string // relative to the workspace root, slash-separated
+	Mtime       int64  // unix nanoseconds
+	Size        int64
+	ContentHash string
+	Language    string
+	IndexedAt   int64 // unix nanoseconds; ReplaceFile sets it when zero
+}
+
+// Open opens or creates the index at path, creating parent directories. An
+// index written with another schema version is rebuilt empty.
+func Open(path string) (*Store, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	db, err := sql.Open("sqlite", dsn(abs))
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	// Every new connection replays the DSN pragmas; keep a few idle so
+	// concurrent readers do not pay that each time.
+	db.SetMaxIdleConns(4)
+	s := &Store{db: db, path: abs}
+	if err := s.ensureSchema(context.Background()); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// dsn builds a file: URI so that any character in the path ('?', '#', '%')
+// survives; the driver would otherwise cut a plain path at the first '?'.
+func dsn(abs string) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	q := url.Values{}
+	// busy_timeout first so the other pragmas already wait on a busy file.
+	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	// NORMAL under WAL cannot corrupt the file, only lose the last commits
+	// on power loss; the index is rebuildable, so durability per commit is
+	// not worth an fsync each.
+	q.Add("_pragma", "synchronous(NORMAL)")
+	// Writers take the write lock at BEGIN, so the busy handler applies;
+	// a deferred transaction upgrading from read to write would get
+	// SQLITE_BUSY at once when another process is writing.
+	q.Set("_txlock", "immediate")
+	return (&url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}).String()
+}
+
+// Path returns the absolute path of the index file.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the index.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("store: close %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Optimize merges the full-text index segments and refreshes the planner's
+// statistics. Worth calling after a large batch of writes (a full index).
+func (s *Store) Optimize() error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	ctx := context.Background()
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')`); err != nil {
+		return fmt.Errorf("store: optimize: %w", err)
+	}
+	if _, err := s.db.ExecContext(ctx, `PRAGMA optimize`); err != nil {
+		return fmt.Errorf("store: optimize: %w", err)
+	}
+	return nil
+}
+
+// The FTS table is contentless (content='') with contentless_delete=1:
+//   - every column holds derived text (terms.Split output), not a copy of a
+//     chunks column, so an external-content table would have nothing to
+//     point at, and its 'delete' command would need the old derived text
+//     recomputed exactly at delete time;
+//   - storing the text again inside FTS would double the body size on disk;
+//   - bm25() needs only the index and the per-row column sizes, which a
+//     contentless table keeps; snippet()/highlight() are not needed because
+//     callers render from chunks.full_source.
+//
+// contentless_delete lets a plain DELETE by rowid remove a row, which the
+// trigger on chunks relies on.
+//
+// chunks.seq is an explicit INTEGER PRIMARY KEY because it is the FTS rowid:
+// an implicit rowid may be renumbered by VACUUM, which would silently detach
+// the FTS rows. The large text columns come last so that filters on the
+// early columns never read their overflow pages.
+var schema = []string{
+	`CREATE TABLE meta (
+		key   TEXT PRIMARY KEY,
+		value TEXT NOT NULL
+	) WITHOUT ROWID`,
+	`CREATE TABLE files (
+		path         TEXT PRIMARY KEY,
+		mtime        INTEGER NOT NULL,
+		size         INTEGER NOT NULL,
+		content_hash TEXT NOT NULL,
+		language     TEXT NOT NULL,
+		indexed_at   INTEGER NOT NULL
+	) WITHOUT ROWID`,
+	`CREATE TABLE chunks (
+		seq              INTEGER PRIMARY KEY,
+		id               TEXT NOT NULL UNIQUE,
+		relative_path    TEXT NOT NULL REFERENCES files(path) ON DELETE CASCADE,
+		start_line       INTEGER NOT NULL,
+		end_line         INTEGER NOT NULL,
+		depth            INTEGER NOT NULL,
+		node_kind        TEXT NOT NULL,
+		name             TEXT NOT NULL,
+		parent_name      TEXT NOT NULL,
+		parent_chunk_id  TEXT NOT NULL,
+		exported         INTEGER NOT NULL,
+		needs_embedding  INTEGER NOT NULL DEFAULT 1,
+		last_modified    INTEGER NOT NULL,
+		content_hash     TEXT NOT NULL,
+		file_path        TEXT NOT NULL,
+		breadcrumb       TEXT NOT NULL,
+		child_chunk_ids  TEXT NOT NULL,
+		modifiers        TEXT NOT NULL,
+		relevant_imports TEXT NOT NULL,
+		signature        TEXT NOT NULL,
+		jsdoc            TEXT NOT NULL,
+		embedding_text   TEXT NOT NULL,
+		full_source      TEXT NOT NULL
+	)`,
+	`CREATE INDEX chunks_by_file ON chunks(relative_path, start_line, depth)`,
+	`CREATE INDEX chunks_by_name ON chunks(name)`,
+	`CREATE INDEX chunks_needing_embedding ON chunks(seq) WHERE needs_embedding = 1`,
+	`CREATE VIRTUAL TABLE chunks_fts USING fts5(
+		name, breadcrumb, signature, jsdoc, body, idents,
+		content = '',
+		contentless_delete = 1,
+		tokenize = 'unicode61 remove_diacritics 2'
+	)`,
+	`CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN
+		DELETE FROM chunks_fts WHERE rowid = old.seq;
+	END`,
+	`CREATE TABLE vectors (
+		chunk_id TEXT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+		model    TEXT NOT NULL,
+		dim      INTEGER NOT NULL,
+		data     BLOB NOT NULL,
+		PRIMARY KEY (chunk_id, model)
+	) WITHOUT ROWID`,
+	`CREATE INDEX vectors_by_model ON vectors(model)`,
+}
+
+// ensureSchema checks the version under the write lock, so that two
+// processes opening an old index at once rebuild it once.
+func (s *Store) ensureSchema(ctx context.Context) (err error) {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	// Dropping tables with foreign keys on would run cascading deletes
+	// through whatever an old schema looked like; the pragma is a no-op
+	// inside a transaction, so it is switched here and restored after.
+	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		return err
+	}
+	defer func() {
+		if _, ferr := conn.ExecContext(ctx, `PRAGMA foreign_keys = ON`); ferr != nil && err == nil {
+			err = ferr
+		}
+	}()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+
+	var appID int64
+	if err := tx.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&appID); err != nil {
+		return err
+	}
+	var objects int
+	if err := tx.QueryRowContext(ctx,
+		`SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite\_%' ESCAPE '\'`).Scan(&objects); err != nil {
+		return err
+	}
+	if objects > 0 && appID != applicationID {
+		return errors.New("not a scry index (refusing to overwrite it)")
+	}
+	if objects > 0 {
+		var v string
+		err := tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&v)
+		if err == nil && v == strconv.Itoa(SchemaVersion) {
+			return tx.Commit()
+		}
+		if err := dropAll(ctx, tx); err != nil {
+			return fmt.Errorf("drop old schema: %w", err)
+		}
+	}
+	for _, stmt := range schema {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("create schema: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('schema_version', ?)`,
+		strconv.Itoa(SchemaVersion)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `PRAGMA application_id = `+strconv.Itoa(applicationID)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// dropAll removes every schema object. Virtual tables go before plain tables
+// because dropping one also drops its shadow tables.
+func dropAll(ctx context.Context, tx *sql.Tx) error {
+	list := func(where string) ([][2]string, error) {
+		rows, err := tx.QueryContext(ctx, `SELECT type, name FROM sqlite_master
+			WHERE name NOT LIKE 'sqlite\_%' ESCAPE '\' AND `+where)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		var out [][2]string
+		for rows.Next() {
+			var typ, name string
+			if err := rows.Scan(&typ, &name); err != nil {
+				return nil, err
+			}
+			out = append(out, [2]string{typ, name})
+		}
+		return out, rows.Err()
+	}
+	for _, where := range []string{
+		`type IN ('trigger', 'view')`,
+		`type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'`,
+		`type = 'table'`,
+	} {
+		objs, err := list(where)
+		if err != nil {
+			return err
+		}
+		for _, o := range objs {
+			stmt := "DROP " + strings.ToUpper(o[0]) + " IF EXISTS " + quoteIdent(o[1])
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func quoteIdent(s string) string {
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// write runs fn in one immediate transaction, serialised with this
+// process's other writers.
+func (s *Store) write(fn func(ctx context.Context, tx *sql.Tx) error) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	ctx := context.Background()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(ctx, tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}

@@ -1,0 +1,681 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/terms"
+)
+
+func openTemp(t testing.TB) *Store {
+	t.Helper()
+	s, err := Open(filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func fn(file, name string, line int, body string) chunk.Chunk {
+	sig := "function " + name + "()"
+	src := sig + " {\n" + body + "\n}"
+	return chunk.Chunk{
+		ID:            fmt.Sprintf("%s#%s@%d", file, name, line),
+		FilePath:      "/ws/" + file,
+		RelativePath:  file,
+		NodeKind:      "function",
+		Name:          name,
+		Signature:     sig,
+		FullSource:    src,
+		StartLine:     line,
+		EndLine:       line + 2,
+		EmbeddingText: src,
+		Breadcrumb:    file + " > " + name,
+		Exported:      true,
+	}
+}
+
+func rec(file string) FileRecord {
+	return FileRecord{Path: file, Mtime: 100, Size: 10, ContentHash: "h-" + file, Language: "typescript"}
+}
+
+func mustReplace(t testing.TB, s *Store, r FileRecord, cs ...chunk.Chunk) []ChunkSig {
+	t.Helper()
+	old, err := s.ReplaceFile(r, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return old
+}
+
+func search(t testing.TB, s *Store, q string, mod func(*Query)) []Hit {
+	t.Helper()
+	query := Query{Terms: terms.Query(q)}
+	if mod != nil {
+		mod(&query)
+	}
+	hits, err := s.Search(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hits
+}
+
+func hitIDs(hits []Hit) []string {
+	var ids []string
+	for _, h := range hits {
+		ids = append(ids, h.Chunk.ID)
+	}
+	return ids
+}
+
+func count(t testing.TB, s *Store, q string) int {
+	t.Helper()
+	var n int
+	if err := s.db.QueryRow(q).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// ftsConsistent checks that the FTS table has exactly one row per chunk and
+// passes its own integrity check.
+func ftsConsistent(t testing.TB, s *Store) {
+	t.Helper()
+	if _, err := s.db.Exec(`INSERT INTO chunks_fts(chunks_fts, rank) VALUES('integrity-check', 0)`); err != nil {
+		t.Fatalf("fts integrity: %v", err)
+	}
+	orphans := count(t, s, `SELECT count(*) FROM chunks_fts WHERE rowid NOT IN (SELECT seq FROM chunks)`)
+	missing := count(t, s, `SELECT count(*) FROM chunks WHERE seq NOT IN (SELECT rowid FROM chunks_fts)`)
+	if orphans != 0 || missing != 0 {
+		t.Fatalf("fts rows: %d orphaned, %d missing", orphans, missing)
+	}
+}
+
+func TestReplaceFileRoundTrip(t *testing.T) {
+	s := openTemp(t)
+	class := chunk.Chunk{
+		ID: "a.ts#Auth@1", FilePath: "/ws/src/a.ts", RelativePath: "src/a.ts", NodeKind: "class",
+		Name: "Auth", Signature: "export class Auth", FullSource: "export class Auth {\n  check(): boolean { return true }\n}",
+		StartLine: 1, EndLine: 3, JSDoc: "/** Auth checks. */", RelevantImports: []string{"import x from 'y';"},
+		EmbeddingText: "export class Auth {\n  check(): boolean { ... }\n}", Breadcrumb: "src/a.ts > Auth",
+		Exported: true, Modifiers: []string{"export"}, ChildChunkIDs: []string{"a.ts#check@2"},
+	}
+	method := chunk.Chunk{
+		ID: "a.ts#check@2", FilePath: "/ws/src/a.ts", RelativePath: "src/a.ts", NodeKind: "method",
+		Name: "check", ParentName: "Auth", ParentChunkID: class.ID, Depth: 1,
+		Signature: "check(): boolean", FullSource: "check(): boolean { return true }", StartLine: 2, EndLine: 2,
+		EmbeddingText: "check(): boolean { return true }", Breadcrumb: "src/a.ts > Auth > check",
+	}
+	r := rec("src/a.ts")
+	r.IndexedAt = 42
+	if old := mustReplace(t, s, r, method, class); len(old) != 0 {
+		t.Fatalf("first replace returned old chunks %v", old)
+	}
+
+	got, err := s.ChunksByFile("src/a.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []chunk.Chunk{class, method}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("ChunksByFile:\n got %+v\nwant %+v", got, want)
+	}
+	one, err := s.Chunk(method.ID)
+	if err != nil || !reflect.DeepEqual(one, method) {
+		t.Fatalf("Chunk = %+v, %v", one, err)
+	}
+	byName, err := s.ChunksByName("check")
+	if err != nil || len(byName) != 1 || byName[0].ID != method.ID {
+		t.Fatalf("ChunksByName = %+v, %v", byName, err)
+	}
+	if _, err := s.Chunk("nope"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("missing chunk: %v", err)
+	}
+	files, err := s.Files()
+	if err != nil || !reflect.DeepEqual(files, map[string]FileRecord{"src/a.ts": r}) {
+		t.Fatalf("Files = %+v, %v", files, err)
+	}
+
+	// A chunk with no relative path takes the file's.
+	bare := fn("src/a.ts", "fresh", 10, "")
+	bare.RelativePath = ""
+	old := mustReplace(t, s, rec("src/a.ts"), bare)
+	wantOld := []ChunkSig{
+		{ID: class.ID, Breadcrumb: class.Breadcrumb, Name: "Auth", Signature: class.Signature},
+		{ID: method.ID, Breadcrumb: method.Breadcrumb, Name: "check", Signature: method.Signature},
+	}
+	if !reflect.DeepEqual(old, wantOld) {
+		t.Fatalf("old sigs:\n got %+v\nwant %+v", old, wantOld)
+	}
+	if got, _ := s.ChunksByFile("src/a.ts"); len(got) != 1 || got[0].RelativePath != "src/a.ts" {
+		t.Fatalf("after replace: %+v", got)
+	}
+	if f, c, err := s.Stats(); err != nil || f != 1 || c != 1 {
+		t.Fatalf("Stats = %d, %d, %v", f, c, err)
+	}
+	ftsConsistent(t, s)
+	if hits := search(t, s, "check boolean", nil); len(hits) != 0 {
+		t.Fatalf("replaced chunks still found: %v", hitIDs(hits))
+	}
+}
+
+func TestReplaceFileRejectsBadInput(t *testing.T) {
+	s := openTemp(t)
+	for _, p := range []string{"", ".", "/abs.ts", "../up.ts", "a//b.ts", "a/./b.ts", `a\b.ts`} {
+		if _, err := s.ReplaceFile(rec(p), nil); err == nil {
+			t.Errorf("path %q accepted", p)
+		}
+	}
+	if _, err := s.ReplaceFile(rec("a.ts"), []chunk.Chunk{fn("b.ts", "x", 1, "")}); err == nil {
+		t.Error("chunk of another file accepted")
+	}
+}
+
+func TestFailedReplaceKeepsPreviousState(t *testing.T) {
+	s := openTemp(t)
+	mustReplace(t, s, rec("a.ts"), fn("a.ts", "alpha", 1, "one"), fn("a.ts", "beta", 5, "two"))
+	mustReplace(t, s, rec("b.ts"), fn("b.ts", "gamma", 1, "three"))
+	if err := s.PutVector("a.ts#alpha@1", "m", []float32{1, 2}); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := s.ChunksByFile("a.ts")
+
+	newRec := rec("a.ts")
+	newRec.ContentHash = "changed"
+	// The second chunk repeats an id: the UNIQUE constraint fails after the
+	// old chunks were deleted and the first new one inserted.
+	dup := fn("a.ts", "delta", 1, "")
+	bad := []chunk.Chunk{dup, dup}
+	if _, err := s.ReplaceFile(newRec, bad); err == nil || !strings.Contains(err.Error(), "store: replace a.ts") {
+		t.Fatalf("duplicate ids: err = %v", err)
+	}
+	// An id already used by another file fails the same way.
+	if _, err := s.ReplaceFile(newRec, []chunk.Chunk{fn("a.ts", "delta", 1, ""), {ID: "b.ts#gamma@1", RelativePath: "a.ts"}}); err == nil {
+		t.Fatal("id of another file accepted")
+	}
+
+	after, _ := s.ChunksByFile("a.ts")
+	if !reflect.DeepEqual(before, after) {
+		t.Fatalf("chunks changed by a failed replace:\n before %+v\n after %+v", before, after)
+	}
+	files, _ := s.Files()
+	if files["a.ts"].ContentHash != "h-a.ts" {
+		t.Fatalf("file record changed by a failed replace: %+v", files["a.ts"])
+	}
+	if v, err := s.GetVector("a.ts#alpha@1", "m"); err != nil || len(v) != 2 {
+		t.Fatalf("vector lost by a failed replace: %v %v", v, err)
+	}
+	ftsConsistent(t, s)
+	if hits := search(t, s, "alpha", nil); len(hits) != 1 {
+		t.Fatalf("search after failed replace: %v", hitIDs(hits))
+	}
+	// The store is still writable.
+	mustReplace(t, s, newRec, fn("a.ts", "delta", 1, ""))
+}
+
+func TestTouchAndDeleteFile(t *testing.T) {
+	s := openTemp(t)
+	mustReplace(t, s, rec("a.ts"), fn("a.ts", "alpha", 1, "one"))
+	mustReplace(t, s, rec("b.ts"), fn("b.ts", "beta", 1, "alpha"))
+	if err := s.PutVector("a.ts#alpha@1", "m", []float32{1}); err != nil {
+		t.Fatal(err)
+	}
+
+	if err := s.TouchFile("a.ts", 999); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := s.Files()
+	if got := files["a.ts"]; got.Mtime != 999 || got.ContentHash != "h-a.ts" {
+		t.Fatalf("after touch: %+v", got)
+	}
+	if n := count(t, s, `SELECT count(*) FROM chunks WHERE relative_path = 'a.ts' AND last_modified = 999`); n != 1 {
+		t.Fatalf("chunk last_modified not updated")
+	}
+	if err := s.TouchFile("nope.ts", 1); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("touch unknown: %v", err)
+	}
+
+	if err := s.DeleteFile("a.ts"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteFile("never-indexed.ts"); err != nil {
+		t.Fatal(err)
+	}
+	all, _ := s.AllFiles()
+	if len(all) != 1 || all[0].Path != "b.ts" {
+		t.Fatalf("AllFiles = %+v", all)
+	}
+	if _, err := s.Chunk("a.ts#alpha@1"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("deleted chunk: %v", err)
+	}
+	if _, err := s.GetVector("a.ts#alpha@1", "m"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("vector of a deleted chunk: %v", err)
+	}
+	ftsConsistent(t, s)
+	if ids := hitIDs(search(t, s, "alpha", nil)); !slices.Equal(ids, []string{"b.ts#beta@1"}) {
+		t.Fatalf("search after delete: %v", ids)
+	}
+}
+
+func TestSchemaVersionRebuild(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "deep", "er", "index.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustReplace(t, s, rec("a.ts"), fn("a.ts", "alpha", 1, ""))
+	s.Close()
+
+	// Same version: the data survives.
+	s, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, c, _ := s.Stats(); c != 1 {
+		t.Fatalf("reopen lost chunks: %d", c)
+	}
+	// Another version, plus an object the current schema does not have.
+	if _, err := s.db.Exec(`UPDATE meta SET value = '0' WHERE key = 'schema_version'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.Exec(`CREATE TABLE leftover(x)`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	s, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if f, c, err := s.Stats(); err != nil || f != 0 || c != 0 {
+		t.Fatalf("after rebuild: %d files, %d chunks, %v", f, c, err)
+	}
+	if n := count(t, s, `SELECT count(*) FROM sqlite_master WHERE name = 'leftover'`); n != 0 {
+		t.Fatal("rebuild kept an old table")
+	}
+	var v string
+	if err := s.db.QueryRow(`SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&v); err != nil || v != fmt.Sprint(SchemaVersion) {
+		t.Fatalf("schema_version = %q, %v", v, err)
+	}
+	mustReplace(t, s, rec("a.ts"), fn("a.ts", "alpha", 1, ""))
+	ftsConsistent(t, s)
+}
+
+func TestOpenRefusesForeignDatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "other.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`CREATE TABLE precious(x); INSERT INTO precious VALUES (1)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if s, err := Open(path); err == nil {
+		s.Close()
+		t.Fatal("opened another application's database")
+	}
+	db, _ = sql.Open("sqlite", path)
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM precious`).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("foreign table damaged: %d, %v", n, err)
+	}
+}
+
+func TestOpenOddPath(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "we?ird #dir%20", "index.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Path() != path {
+		t.Fatalf("Path() = %q", s.Path())
+	}
+	mustReplace(t, s, rec("a.ts"), fn("a.ts", "alpha", 1, ""))
+	if _, err := filepath.Glob(path); err != nil {
+		t.Fatal(err)
+	}
+	var file string
+	if err := s.db.QueryRow(`SELECT file FROM pragma_database_list WHERE name = 'main'`).Scan(&file); err != nil || file != path {
+		t.Fatalf("database file = %q, %v", file, err)
+	}
+}
+
+func TestSearchNameAboveBody(t *testing.T) {
+	s := openTemp(t)
+	mustReplace(t, s, rec("a.ts"),
+		fn("a.ts", "loadConfig", 1, "return readSettings(path)"),
+		fn("a.ts", "readSettings", 10, "// reads the settings file\nreturn parse(fs.readFileSync(p))"),
+		fn("a.ts", "unrelated", 20, "return 1"),
+	)
+	hits := search(t, s, "settings", nil)
+	if ids := hitIDs(hits); !slices.Equal(ids, []string{"a.ts#readSettings@10", "a.ts#loadConfig@1"}) {
+		t.Fatalf("hits = %v", ids)
+	}
+	if !(hits[0].Score > hits[1].Score && hits[1].Score > 0) {
+		t.Fatalf("scores not descending and positive: %v, %v", hits[0].Score, hits[1].Score)
+	}
+	if hits[0].Language != "typescript" {
+		t.Fatalf("language = %q", hits[0].Language)
+	}
+}
+
+func TestSearchSplitIdentifiers(t *testing.T) {
+	s := openTemp(t)
+	mustReplace(t, s, rec("auth.ts"),
+		fn("auth.ts", "validateToken", 1, "return jwt.verify(t)"),
+		fn("auth.ts", "tokenize", 10, "return s.split(' ')"),
+		fn("auth.ts", "isValid", 20, "return x != null"),
+	)
+	for _, q := range []string{"validate token", "token validation", "validateToken", "VALIDATE_TOKEN", "validating tokens"} {
+		hits := search(t, s, q, nil)
+		if len(hits) == 0 || hits[0].Chunk.Name != "validateToken" {
+			t.Errorf("%q: hits = %v", q, hitIDs(hits))
+		}
+	}
+	// Partial matches still rank, below the full match.
+	if ids := hitIDs(search(t, s, "validate token", nil)); len(ids) != 3 {
+		t.Errorf("OR semantics: hits = %v", ids)
+	}
+}
+
+func TestSearchPathAndLanguageFilters(t *testing.T) {
+	s := openTemp(t)
+	// Strong matches everywhere except in the filtered-for places, which
+	// hold weak (body-only) matches: a post-filter on a Limit-1 result
+	// would return nothing.
+	strong := func(file string, i int) chunk.Chunk { return fn(file, "refreshSession", i, "refresh session") }
+	weak := func(file string) chunk.Chunk { return fn(file, "other", 1, "// calls refresh session later") }
+	for i := range 20 {
+		mustReplace(t, s, rec(fmt.Sprintf("lib/x%d.ts", i)), strong(fmt.Sprintf("lib/x%d.ts", i), 1))
+	}
+	mustReplace(t, s, rec("src/auth/session.ts"), weak("src/auth/session.ts"))
+	mustReplace(t, s, rec("src/authz.ts"), strong("src/authz.ts", 1))
+	mustReplace(t, s, rec("src/ui/view.tsx"), weak("src/ui/view.tsx"))
+	js := FileRecord{Path: "scripts/run.js", Language: "javascript"}
+	mustReplace(t, s, js, weak("scripts/run.js"))
+
+	tests := []struct {
+		paths, langs []string
+		want         []string
+	}{
+		{paths: []string{"src/auth/session.ts"}, want: []string{"src/auth/session.ts"}},
+		{paths: []string{"src/auth"}, want: []string{"src/auth/session.ts"}},
+		{paths: []string{"src/auth/"}, want: []string{"src/auth/session.ts"}},
+		{paths: []string{"./src/auth"}, want: []string{"src/auth/session.ts"}},
+		{paths: []string{"src/**/*.tsx"}, want: []string{"src/ui/view.tsx"}},
+		{paths: []string{"*.tsx"}, want: []string{"src/ui/view.tsx"}},
+		{paths: []string{"*.tsx", "scripts"}, want: []string{"scripts/run.js", "src/ui/view.tsx"}},
+		{paths: []string{"src/*/session.ts"}, want: []string{"src/auth/session.ts"}},
+		{paths: []string{"src/a*"}, want: []string{"src/auth/session.ts", "src/authz.ts"}},
+		{langs: []string{"javascript"}, want: []string{"scripts/run.js"}},
+		{paths: []string{"src"}, langs: []string{"javascript"}, want: nil},
+	}
+	for _, tt := range tests {
+		for _, limit := range []int{1, 100} {
+			hits := search(t, s, "refresh session", func(q *Query) {
+				q.Paths, q.Languages, q.Limit = tt.paths, tt.langs, limit
+			})
+			var files []string
+			for _, h := range hits {
+				files = append(files, h.Chunk.RelativePath)
+			}
+			slices.Sort(files)
+			want := tt.want
+			if limit == 1 && len(want) > 1 {
+				if len(files) != 1 || !slices.Contains(want, files[0]) {
+					t.Errorf("paths %q langs %q limit 1: got %q", tt.paths, tt.langs, files)
+				}
+				continue
+			}
+			if !slices.Equal(files, want) {
+				t.Errorf("paths %q langs %q limit %d: got %q want %q", tt.paths, tt.langs, limit, files, want)
+			}
+		}
+	}
+	if _, err := s.Search(Query{Terms: []string{"x"}, Paths: []string{"src/[a"}}); err == nil {
+		t.Error("bad glob accepted")
+	}
+}
+
+func TestPathMatch(t *testing.T) {
+	tests := []struct {
+		pattern, path string
+		want          bool
+	}{
+		{"", "a/b.ts", true},
+		{".", "a/b.ts", true},
+		{"src/auth.ts", "src/auth.ts", true},
+		{"src/auth.ts", "src/auth.tsx", false},
+		{"src/auth", "src/auth/a.ts", true},
+		{"src/auth", "src/auth", true},
+		{"src/auth", "src/authz/a.ts", false},
+		{"src/auth", "src/auth.ts", false},
+		{"src/auth/", "src/auth/deep/a.ts", true},
+		{"src/auth/", "src/auth", false},
+		{"/src/auth", "src/auth/a.ts", true},
+		{"./src//auth", "src/auth/a.ts", true},
+		{"auth", "src/auth/a.ts", false},
+		{"*.ts", "a.ts", true},
+		{"*.ts", "deep/er/a.ts", true},
+		{"*.ts", "a.tsx", false},
+		{"src/*.ts", "src/a.ts", true},
+		{"src/*.ts", "src/x/a.ts", false},
+		{"src/**/*.ts", "src/x/y/a.ts", true},
+		{"src/**/*.ts", "src/a.ts", true},
+		{"src/*", "src/x/y/a.ts", true},
+		{"**/test/**", "pkg/test/a.ts", true},
+		{"{src,lib}/*.ts", "lib/a.ts", true},
+		{"src/[a", "src/[a", false},
+	}
+	for _, tt := range tests {
+		if got := PathMatch(tt.pattern, tt.path); got != tt.want {
+			t.Errorf("PathMatch(%q, %q) = %v", tt.pattern, tt.path, got)
+		}
+	}
+}
+
+func TestSearchInjectionSafe(t *testing.T) {
+	s := openTemp(t)
+	mustReplace(t, s, rec("a.ts"), fn("a.ts", "nearby", 1, "AND OR NOT near"))
+	evil := []string{
+		`"`, `""`, `"nearby`, `nearby"`, `a"b`, `*`, `near*`, `NEAR`, `NEAR(a b)`, `NEAR("a" "b", 2)`,
+		`-`, `-nearby`, `(`, `)`, `(nearby`, `name:nearby`, `{name}:x`, `^nearby`, `AND`, `OR`, `NOT`,
+		`a OR b`, `+`, `'`, `;DROP TABLE chunks;--`, "\x00", "",
+	}
+	for _, e := range evil {
+		for _, ts := range [][]string{{e}, {e, "nearby"}, terms.Query(e)} {
+			if _, err := s.Search(Query{Terms: ts}); err != nil {
+				t.Errorf("terms %q: %v", ts, err)
+			}
+		}
+	}
+	// Operators are words, not syntax.
+	if ids := hitIDs(search(t, s, "", func(q *Query) { q.Terms = []string{"NEAR"} })); len(ids) != 1 {
+		t.Errorf("NEAR as a word: %v", ids)
+	}
+	if _, err := s.ChunksReferencing(`near" OR "x`, ""); err != nil {
+		t.Error(err)
+	}
+	if hits := search(t, s, "", func(q *Query) { q.Terms = nil }); hits != nil {
+		t.Errorf("empty query: %v", hits)
+	}
+}
+
+func TestChunksReferencing(t *testing.T) {
+	s := openTemp(t)
+	mustReplace(t, s, rec("auth.ts"), fn("auth.ts", "validateToken", 1, "return verify(t)"))
+	mustReplace(t, s, rec("api.ts"),
+		fn("api.ts", "handler", 1, "if (!validateToken(req.token)) throw new Error()"),
+		fn("api.ts", "other", 10, "revalidateTokenCache(); validateTokens(); validate(token)"),
+		fn("api.ts", "member", 20, "return auth.validateToken;"),
+	)
+	mustReplace(t, s, rec("x.ts"),
+		fn("x.ts", "dollar", 1, "const y = $ + 1"),
+		fn("x.ts", "dollar2", 10, "const y = $x + 1"),
+		fn("x.ts", "verifier", 20, "verify(x)"),
+	)
+	tests := []struct {
+		name, exclude string
+		want          []string
+	}{
+		{"validateToken", "auth.ts", []string{"api.ts#handler@1", "api.ts#member@20"}},
+		{"validateToken", "", []string{"auth.ts#validateToken@1", "api.ts#handler@1", "api.ts#member@20"}},
+		{"verify", "", []string{"auth.ts#validateToken@1", "x.ts#verifier@20"}},
+		{"$", "", []string{"x.ts#dollar@1"}},
+		{"nothing", "", nil},
+	}
+	for _, tt := range tests {
+		got, err := s.ChunksReferencing(tt.name, tt.exclude)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("ChunksReferencing(%q, %q) = %q, want %q", tt.name, tt.exclude, got, tt.want)
+		}
+	}
+}
+
+func TestNeedsEmbedding(t *testing.T) {
+	s := openTemp(t)
+	mustReplace(t, s, rec("a.ts"), fn("a.ts", "a1", 1, ""), fn("a.ts", "a2", 5, ""))
+	ids, err := s.NeedsEmbedding()
+	if err != nil || !slices.Equal(ids, []string{"a.ts#a1@1", "a.ts#a2@5"}) {
+		t.Fatalf("new chunks: %v %v", ids, err)
+	}
+	if err := s.ClearNeedsEmbedding(ids); err != nil {
+		t.Fatal(err)
+	}
+	if ids, _ := s.NeedsEmbedding(); len(ids) != 0 {
+		t.Fatalf("after clear: %v", ids)
+	}
+	if err := s.MarkNeedsEmbedding([]string{"a.ts#a2@5", "unknown"}); err != nil {
+		t.Fatal(err)
+	}
+	if ids, _ := s.NeedsEmbedding(); !slices.Equal(ids, []string{"a.ts#a2@5"}) {
+		t.Fatalf("after mark: %v", ids)
+	}
+}
+
+func TestVectors(t *testing.T) {
+	s := openTemp(t)
+	mustReplace(t, s, rec("a.ts"), fn("a.ts", "a1", 1, ""), fn("a.ts", "a2", 5, ""))
+	if err := s.PutVectors("m1", []Vector{{"a.ts#a2@5", []float32{0.5, -1}}, {"a.ts#a1@1", []float32{1, 2}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutVector("a.ts#a1@1", "m2", []float32{3, 4, 5}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutVector("a.ts#a1@1", "m1", []float32{7, 8}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.VectorsByModel("m1")
+	want := []Vector{{"a.ts#a1@1", []float32{7, 8}}, {"a.ts#a2@5", []float32{0.5, -1}}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("VectorsByModel = %v, %v", got, err)
+	}
+	if v, err := s.GetVector("a.ts#a1@1", "m2"); err != nil || !slices.Equal(v, []float32{3, 4, 5}) {
+		t.Fatalf("GetVector = %v, %v", v, err)
+	}
+	if _, err := s.GetVector("a.ts#a2@5", "m2"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("missing vector: %v", err)
+	}
+	if err := s.PutVector("gone", "m1", []float32{1}); err == nil {
+		t.Fatal("vector for a missing chunk accepted")
+	}
+	// Replacing the file drops its vectors.
+	mustReplace(t, s, rec("a.ts"), fn("a.ts", "a1", 1, ""))
+	if got, _ := s.VectorsByModel("m1"); len(got) != 0 {
+		t.Fatalf("vectors survived replace: %v", got)
+	}
+}
+
+// One writer and several readers on one Store, and a second Store (as a
+// second process would) writing to the same file.
+func TestConcurrentAccess(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	s1, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s1.Close()
+	s2, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+
+	const files = 30
+	var wg sync.WaitGroup
+	errs := make(chan error, 100)
+	writer := func(s *Store, prefix string) {
+		defer wg.Done()
+		for i := range files {
+			p := fmt.Sprintf("%s/f%d.ts", prefix, i)
+			cs := []chunk.Chunk{fn(p, "sharedName", 1, "common words here"), fn(p, fmt.Sprintf("own%d", i), 5, "")}
+			if _, err := s.ReplaceFile(rec(p), cs); err != nil {
+				errs <- err
+				return
+			}
+			if i%3 == 0 {
+				if err := s.DeleteFile(p); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}
+	}
+	reader := func(s *Store) {
+		defer wg.Done()
+		for range 40 {
+			hits, err := s.Search(Query{Terms: terms.Query("shared name common"), Limit: 10})
+			if err != nil {
+				errs <- err
+				return
+			}
+			for _, h := range hits {
+				if h.Chunk.Name != "sharedName" && !strings.HasPrefix(h.Chunk.Name, "own") {
+					errs <- fmt.Errorf("torn hit %+v", h.Chunk)
+					return
+				}
+			}
+			if _, _, err := s.Stats(); err != nil {
+				errs <- err
+				return
+			}
+		}
+	}
+	wg.Add(5)
+	go writer(s1, "p1")
+	go writer(s2, "p2")
+	go reader(s1)
+	go reader(s1)
+	go reader(s2)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	f, c, err := s1.Stats()
+	wantFiles := 2 * (files - files/3)
+	if err != nil || f != wantFiles || c != 2*wantFiles {
+		t.Fatalf("Stats = %d files, %d chunks, %v; want %d, %d", f, c, err, wantFiles, 2*wantFiles)
+	}
+	ftsConsistent(t, s2)
+	var ok string
+	if err := s2.db.QueryRow(`PRAGMA integrity_check`).Scan(&ok); err != nil || ok != "ok" {
+		t.Fatalf("integrity_check = %q, %v", ok, err)
+	}
+}

@@ -1,0 +1,115 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Vector is one chunk's embedding under some model.
+type Vector struct {
+	ChunkID string
+	Data    []float32
+}
+
+// PutVectors stores embeddings of one model in one transaction, replacing
+// any previous vector of the same chunk and model. A vector for a chunk that
+// no longer exists (replaced while it was being embedded) fails the whole
+// batch with a foreign-key error rather than leaving an orphan.
+func (s *Store) PutVectors(model string, vecs []Vector) error {
+	if len(vecs) == 0 {
+		return nil
+	}
+	err := s.write(func(ctx context.Context, tx *sql.Tx) error {
+		st, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO vectors(chunk_id, model, dim, data) VALUES (?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for _, v := range vecs {
+			if _, err := st.ExecContext(ctx, v.ChunkID, model, len(v.Data), encodeVector(v.Data)); err != nil {
+				return fmt.Errorf("chunk %s: %w", v.ChunkID, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("store: put vectors (%s): %w", model, err)
+	}
+	return nil
+}
+
+// PutVector stores one embedding.
+func (s *Store) PutVector(chunkID, model string, data []float32) error {
+	return s.PutVectors(model, []Vector{{ChunkID: chunkID, Data: data}})
+}
+
+// GetVector returns a chunk's embedding under model; the error wraps
+// ErrNotFound when there is none.
+func (s *Store) GetVector(chunkID, model string) ([]float32, error) {
+	var dim int
+	var blob []byte
+	err := s.db.QueryRowContext(context.Background(),
+		`SELECT dim, data FROM vectors WHERE chunk_id = ? AND model = ?`, chunkID, model).Scan(&dim, &blob)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err == nil {
+		var v []float32
+		if v, err = decodeVector(blob, dim); err == nil {
+			return v, nil
+		}
+	}
+	return nil, fmt.Errorf("store: vector %s (%s): %w", chunkID, model, err)
+}
+
+// VectorsByModel returns every embedding stored under model, ordered by
+// chunk id, to be loaded into memory for a flat scan.
+func (s *Store) VectorsByModel(model string) ([]Vector, error) {
+	rows, err := s.db.QueryContext(context.Background(),
+		`SELECT chunk_id, dim, data FROM vectors WHERE model = ? ORDER BY chunk_id`, model)
+	if err != nil {
+		return nil, fmt.Errorf("store: vectors (%s): %w", model, err)
+	}
+	defer rows.Close()
+	var out []Vector
+	for rows.Next() {
+		var v Vector
+		var dim int
+		var blob []byte
+		if err := rows.Scan(&v.ChunkID, &dim, &blob); err != nil {
+			return nil, fmt.Errorf("store: vectors (%s): %w", model, err)
+		}
+		if v.Data, err = decodeVector(blob, dim); err != nil {
+			return nil, fmt.Errorf("store: vectors (%s): chunk %s: %w", model, v.ChunkID, err)
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: vectors (%s): %w", model, err)
+	}
+	return out, nil
+}
+
+// Vectors are little-endian float32, so the file reads the same on any host.
+func encodeVector(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+	}
+	return b
+}
+
+func decodeVector(b []byte, dim int) ([]float32, error) {
+	if len(b) != 4*dim {
+		return nil, fmt.Errorf("vector of %d bytes for dimension %d", len(b), dim)
+	}
+	v := make([]float32, dim)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v, nil
+}

@@ -1,0 +1,283 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/terms"
+)
+
+// ChunkSig is what the indexer needs of a replaced chunk to detect signature
+// changes.
+type ChunkSig struct {
+	ID         string
+	Breadcrumb string
+	Name       string
+	Signature  string
+}
+
+// ReplaceFile stores a file's new chunks in place of its old ones, in one
+// transaction: the old chunks go with their full-text rows and vectors, the
+// new ones are inserted (marked as needing embedding), and the file record
+// is upserted. It returns the old chunks' signatures, in line order.
+//
+// A chunk's RelativePath must be rec.Path or empty (then rec.Path is stored).
+func (s *Store) ReplaceFile(rec FileRecord, chunks []chunk.Chunk) ([]ChunkSig, error) {
+	if err := checkRelPath(rec.Path); err != nil {
+		return nil, fmt.Errorf("store: replace %s: %w", rec.Path, err)
+	}
+	for i := range chunks {
+		if rp := chunks[i].RelativePath; rp != "" && rp != rec.Path {
+			return nil, fmt.Errorf("store: replace %s: chunk %s has relative path %q",
+				rec.Path, chunks[i].ID, rp)
+		}
+	}
+	if rec.IndexedAt == 0 {
+		rec.IndexedAt = time.Now().UnixNano()
+	}
+	var old []ChunkSig
+	err := s.write(func(ctx context.Context, tx *sql.Tx) error {
+		var err error
+		if old, err = oldSigs(ctx, tx, rec.Path); err != nil {
+			return err
+		}
+		// The delete trigger removes the FTS rows; the vectors go by
+		// foreign-key cascade.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE relative_path = ?`, rec.Path); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO files(path, mtime, size, content_hash, language, indexed_at)
+			VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT(path) DO UPDATE SET mtime = excluded.mtime, size = excluded.size,
+				content_hash = excluded.content_hash, language = excluded.language,
+				indexed_at = excluded.indexed_at`,
+			rec.Path, rec.Mtime, rec.Size, rec.ContentHash, rec.Language, rec.IndexedAt); err != nil {
+			return err
+		}
+		return insertChunks(ctx, tx, rec, chunks)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: replace %s: %w", rec.Path, err)
+	}
+	return old, nil
+}
+
+// checkRelPath rejects paths that are not clean, relative and slash
+// separated: a second spelling of one file would index it twice.
+func checkRelPath(p string) error {
+	switch {
+	case p == "" || p == ".":
+		return fmt.Errorf("empty path")
+	case strings.HasPrefix(p, "/"), p == "..", strings.HasPrefix(p, "../"):
+		return fmt.Errorf("path %q is not relative to the root", p)
+	case strings.Contains(p, `\`), path.Clean(p) != p:
+		return fmt.Errorf("path %q is not clean and slash-separated", p)
+	}
+	return nil
+}
+
+func oldSigs(ctx context.Context, tx *sql.Tx, file string) ([]ChunkSig, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, breadcrumb, name, signature FROM chunks
+		WHERE relative_path = ? ORDER BY start_line, depth, seq`, file)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ChunkSig
+	for rows.Next() {
+		var c ChunkSig
+		if err := rows.Scan(&c.ID, &c.Breadcrumb, &c.Name, &c.Signature); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+func insertChunks(ctx context.Context, tx *sql.Tx, rec FileRecord, chunks []chunk.Chunk) error {
+	if len(chunks) == 0 {
+		return nil
+	}
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO chunks(
+		id, relative_path, start_line, end_line, depth, node_kind, name, parent_name,
+		parent_chunk_id, exported, needs_embedding, last_modified, content_hash, file_path,
+		breadcrumb, child_chunk_ids, modifiers, relevant_imports, signature, jsdoc,
+		embedding_text, full_source)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	fts, err := tx.PrepareContext(ctx, `INSERT INTO chunks_fts(rowid, name, breadcrumb, signature, jsdoc, body, idents)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer fts.Close()
+	for i := range chunks {
+		c := &chunks[i]
+		res, err := ins.ExecContext(ctx,
+			c.ID, rec.Path, c.StartLine, c.EndLine, c.Depth, c.NodeKind, c.Name, c.ParentName,
+			c.ParentChunkID, c.Exported, rec.Mtime, rec.ContentHash, c.FilePath,
+			c.Breadcrumb, jsonList(c.ChildChunkIDs), jsonList(c.Modifiers), jsonList(c.RelevantImports),
+			c.Signature, c.JSDoc, c.EmbeddingText, c.FullSource)
+		if err != nil {
+			return fmt.Errorf("chunk %s: %w", c.ID, err)
+		}
+		seq, err := res.LastInsertId()
+		if err != nil {
+			return fmt.Errorf("chunk %s: %w", c.ID, err)
+		}
+		f := ftsFields(c)
+		if _, err := fts.ExecContext(ctx, seq, f[0], f[1], f[2], f[3], f[4], f[5]); err != nil {
+			return fmt.Errorf("chunk %s: full-text row: %w", c.ID, err)
+		}
+	}
+	return nil
+}
+
+// ftsFields returns the FTS column texts of a chunk. Every column holds
+// terms.Split output, not raw text: queries arrive as terms.Query output
+// (stemmed sub-words plus whole identifiers), and raw text tokenised by
+// unicode61 would only meet them where stemming happens to change nothing
+// ("validating" would never match "valid"). The split of name and breadcrumb
+// is what lets "validate token" find validateToken; the whole identifier
+// kept by Split lets a query naming validateToken rank it first.
+//
+// body covers the full source (children included); idents covers the
+// chunk's own surface: name, signature, JSDoc and the embedding text, where
+// children are collapsed to stubs. idents is weighted above body so that a
+// class is found for what it declares rather than for every word in its
+// methods.
+func ftsFields(c *chunk.Chunk) [6]string {
+	join := func(s string) string { return strings.Join(terms.Split(s), " ") }
+	return [6]string{
+		join(c.Name),
+		join(c.Breadcrumb),
+		join(c.Signature),
+		join(c.JSDoc),
+		join(c.FullSource),
+		join(c.Name + "\n" + c.Signature + "\n" + c.JSDoc + "\n" + c.EmbeddingText),
+	}
+}
+
+func jsonList(v []string) string {
+	if len(v) == 0 {
+		return "[]"
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		// json.Marshal of a []string cannot fail.
+		panic(err)
+	}
+	return string(b)
+}
+
+// TouchFile records a new mtime for a file whose content hash did not
+// change, so the next sync skips it without re-parsing.
+func (s *Store) TouchFile(p string, mtime int64) error {
+	err := s.write(func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE files SET mtime = ? WHERE path = ?`, mtime, p)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return ErrNotFound
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE chunks SET last_modified = ? WHERE relative_path = ?`, mtime, p)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store: touch %s: %w", p, err)
+	}
+	return nil
+}
+
+// DeleteFile removes a file with its chunks, their full-text rows and
+// vectors. Deleting an unknown file is not an error.
+func (s *Store) DeleteFile(p string) error {
+	err := s.write(func(ctx context.Context, tx *sql.Tx) error {
+		// Chunks first and explicitly, rather than leaning on the cascade,
+		// so the order of effects is the same as in ReplaceFile.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE relative_path = ?`, p); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM files WHERE path = ?`, p)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store: delete %s: %w", p, err)
+	}
+	return nil
+}
+
+// MarkNeedsEmbedding flags chunks for (re-)embedding, e.g. the neighbours of
+// a chunk whose signature changed. Unknown ids are ignored.
+func (s *Store) MarkNeedsEmbedding(ids []string) error {
+	if err := s.setNeedsEmbedding(ids, 1); err != nil {
+		return fmt.Errorf("store: mark needs embedding: %w", err)
+	}
+	return nil
+}
+
+// ClearNeedsEmbedding unflags chunks once their vectors are stored.
+func (s *Store) ClearNeedsEmbedding(ids []string) error {
+	if err := s.setNeedsEmbedding(ids, 0); err != nil {
+		return fmt.Errorf("store: clear needs embedding: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) setNeedsEmbedding(ids []string, v int) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	return s.write(func(ctx context.Context, tx *sql.Tx) error {
+		st, err := tx.PrepareContext(ctx, `UPDATE chunks SET needs_embedding = ? WHERE id = ?`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for _, id := range ids {
+			if _, err := st.ExecContext(ctx, v, id); err != nil {
+				return fmt.Errorf("chunk %s: %w", id, err)
+			}
+		}
+		return nil
+	})
+}
+
+// NeedsEmbedding returns the ids of the chunks flagged for embedding, in
+// insertion order. New chunks start flagged.
+func (s *Store) NeedsEmbedding() ([]string, error) {
+	ids, err := s.queryStrings(`SELECT id FROM chunks WHERE needs_embedding = 1 ORDER BY seq`)
+	if err != nil {
+		return nil, fmt.Errorf("store: needs embedding: %w", err)
+	}
+	return ids, nil
+}
+
+func (s *Store) queryStrings(q string, args ...any) ([]string, error) {
+	rows, err := s.db.QueryContext(context.Background(), q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}

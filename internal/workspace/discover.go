@@ -1,0 +1,252 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+)
+
+// Discover lists the candidate files under root. It reads directory listings,
+// ignore files and file metadata, never file contents: callers pass the bytes
+// they read to CheckContent.
+//
+// Nested .gitignore files and .git/info/exclude are honoured with git's
+// precedence; DefaultExcludes are pruned; Options.Include and Options.Exclude
+// narrow the result. Symlinks are followed only to targets inside the root,
+// and a file or directory reachable through several paths is listed once:
+// under its real path when that is walked, else under the first link the walk
+// meets (the others are skipped as SkipSymlinkDuplicate).
+func Discover(root string, opt Options) (Result, error) {
+	r, err := NewRoot(root)
+	if err != nil {
+		return Result{}, fmt.Errorf("discover %s: %w", root, err)
+	}
+	res, err := discover(r, opt)
+	if err != nil {
+		return Result{}, fmt.Errorf("discover %s: %w", root, err)
+	}
+	return res, nil
+}
+
+func discover(r *Root, opt Options) (Result, error) {
+	include, err := compileGlobs(r, "include", opt.Include)
+	if err != nil {
+		return Result{}, err
+	}
+	exclude, err := compileGlobs(r, "exclude", opt.Exclude)
+	if err != nil {
+		return Result{}, err
+	}
+	w := &walker{
+		root:    r,
+		include: include,
+		exclude: exclude,
+		maxSize: opt.MaxFileSize,
+		visited: make(map[string]bool),
+		seen:    make(map[string]bool),
+	}
+	if w.maxSize == 0 {
+		w.maxSize = DefaultMaxFileSize
+	}
+
+	var rules *ignoreSet
+	if data, err := os.ReadFile(filepath.Join(r.dir, ".git", "info", "exclude")); err == nil {
+		rules = rules.with("", data)
+	}
+	if err := w.walkDir(r.dir, "", rules, nil, r.dir); err != nil {
+		return Result{}, err
+	}
+	// Links are followed only once the real tree is known, so that a target
+	// reachable without the link is listed under its own path.
+	for len(w.links) > 0 {
+		l := w.links[0]
+		w.links = w.links[1:]
+		w.followLink(l)
+	}
+
+	slices.SortFunc(w.files, func(a, b File) int { return strings.Compare(a.Rel, b.Rel) })
+	slices.SortFunc(w.skipped, func(a, b Skip) int { return strings.Compare(a.Rel, b.Rel) })
+	return Result{Files: w.files, Skipped: w.skipped}, nil
+}
+
+type walker struct {
+	root             *Root
+	include, exclude []glob
+	maxSize          int64
+
+	files   []File
+	skipped []Skip
+	visited map[string]bool // real paths of directories walked
+	seen    map[string]bool // real paths of files listed or skipped
+	links   []pendingLink
+}
+
+// segment is a stretch of real directories on the way down to a directory:
+// from top down to bottom. A walk that crossed links has one segment per
+// link, which is how a link back into any of them is recognised as a loop.
+type segment struct{ top, bottom string }
+
+type pendingLink struct {
+	rel   string // slash-separated path of the link relative to the root
+	real  string // real path of the directory holding the link, joined with its name
+	rules *ignoreSet
+	path  []segment // how the walk reached the directory holding the link
+}
+
+func (w *walker) skip(rel, reason string) {
+	w.skipped = append(w.skipped, Skip{Rel: rel, Reason: reason})
+}
+
+// walkDir lists the real directory dir, found at rel. top is the real
+// directory its segment starts from (the root, or the last link's target).
+func (w *walker) walkDir(dir, rel string, rules *ignoreSet, chain []segment, top string) error {
+	w.visited[dir] = true
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if rel == "" {
+			return err
+		}
+		w.skip(rel, SkipUnreadable)
+		return nil
+	}
+	for _, e := range entries {
+		if e.Name() == ".gitignore" && e.Type().IsRegular() {
+			if data, err := os.ReadFile(filepath.Join(dir, ".gitignore")); err == nil {
+				rules = rules.with(rel, data)
+			}
+			break
+		}
+	}
+	here := append(chain[:len(chain):len(chain)], segment{top: top, bottom: dir})
+	for _, e := range entries {
+		name := e.Name()
+		childRel := path.Join(rel, name)
+		childReal := filepath.Join(dir, name)
+		switch t := e.Type(); {
+		case t&fs.ModeSymlink != 0:
+			w.links = append(w.links, pendingLink{rel: childRel, real: childReal, rules: rules, path: here})
+		case t.IsDir():
+			if w.prunedDir(childRel, name, rules) {
+				continue
+			}
+			if w.visited[childReal] {
+				// Only possible below a followed link whose target overlaps a
+				// tree walked before.
+				w.skip(childRel, SkipSymlinkDuplicate)
+				continue
+			}
+			if err := w.walkDir(childReal, childRel, rules, chain, top); err != nil {
+				return err
+			}
+		case t.IsRegular():
+			w.addFile(childRel, childReal, rules, e.Info)
+		}
+	}
+	return nil
+}
+
+// selected applies Options.Include and Options.Exclude to a file.
+func (w *walker) selected(rel string) bool {
+	if matchAny(w.exclude, rel) {
+		return false
+	}
+	return len(w.include) == 0 || matchAny(w.include, rel)
+}
+
+func (w *walker) prunedDir(rel, name string, rules *ignoreSet) bool {
+	return isDefaultExcluded(name) || rules.ignored(rel, true) || matchAny(w.exclude, rel)
+}
+
+// addFile considers the regular file real, found at rel. info is called only
+// for candidates, since a stat per file is most of the cost of discovery.
+func (w *walker) addFile(rel, real string, rules *ignoreSet, info func() (fs.FileInfo, error)) {
+	name := path.Base(rel)
+	if !IsSupported(name) || rules.ignored(rel, false) || !w.selected(rel) {
+		return
+	}
+	if w.seen[real] {
+		w.skip(rel, SkipSymlinkDuplicate)
+		return
+	}
+	w.seen[real] = true
+	if isMinifiedName(name) {
+		w.skip(rel, SkipMinified)
+		return
+	}
+	fi, err := info()
+	if err != nil {
+		w.skip(rel, SkipUnreadable)
+		return
+	}
+	if w.maxSize > 0 && fi.Size() > w.maxSize {
+		w.skip(rel, SkipTooLarge)
+		return
+	}
+	w.files = append(w.files, File{
+		Path:    filepath.Join(w.root.dir, filepath.FromSlash(rel)),
+		Rel:     rel,
+		Size:    fi.Size(),
+		ModTime: fi.ModTime().UnixNano(),
+	})
+}
+
+func (w *walker) followLink(l pendingLink) {
+	name := path.Base(l.rel)
+	fi, err := os.Stat(l.real)
+	if err != nil {
+		// Whether the link was meant as a file or a directory is unknown, so
+		// only file rules can be tried.
+		switch {
+		case l.rules.ignored(l.rel, false):
+		case errors.Is(err, syscall.ELOOP):
+			w.skip(l.rel, SkipSymlinkLoop)
+		case IsSupported(name) && w.selected(l.rel):
+			w.skip(l.rel, SkipUnreadable)
+		}
+		return
+	}
+	isDir := fi.IsDir()
+	if isDir && w.prunedDir(l.rel, name, l.rules) {
+		return
+	}
+	if !isDir && (!fi.Mode().IsRegular() || !IsSupported(name) || l.rules.ignored(l.rel, false) || !w.selected(l.rel)) {
+		return
+	}
+	target, err := filepath.EvalSymlinks(l.real)
+	if err != nil {
+		w.skip(l.rel, SkipUnreadable)
+		return
+	}
+	if _, ok := within(w.root.dir, target); !ok {
+		w.skip(l.rel, SkipSymlinkOutside)
+		return
+	}
+	if !isDir {
+		w.addFile(l.rel, target, l.rules, func() (fs.FileInfo, error) { return fi, nil })
+		return
+	}
+	for _, s := range l.path {
+		if isAncestorOrSelf(target, s.bottom) && isAncestorOrSelf(s.top, target) {
+			w.skip(l.rel, SkipSymlinkLoop)
+			return
+		}
+	}
+	if w.visited[target] {
+		w.skip(l.rel, SkipSymlinkDuplicate)
+		return
+	}
+	// Errors below the root are recorded as skips, so none comes back here.
+	_ = w.walkDir(target, l.rel, l.rules, l.path, target)
+}
+
+// isAncestorOrSelf reports whether dir is p or one of its ancestors.
+func isAncestorOrSelf(dir, p string) bool {
+	_, ok := within(dir, p)
+	return ok
+}
