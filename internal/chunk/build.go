@@ -67,11 +67,17 @@ func (c *chunker) lines(from, to int) string {
 
 func (c *chunker) lineStart(l int) int { return c.lineStarts[l-1] }
 
+// lineEnd is the offset just past line l's text, before its terminator
+// ("\n" or "\r\n").
 func (c *chunker) lineEnd(l int) int {
+	end := len(c.src)
 	if l < len(c.lineStarts) {
-		return c.lineStarts[l] - 1
+		end = c.lineStarts[l] - 1
 	}
-	return len(c.src)
+	if end > c.lineStart(l) && c.src[end-1] == '\r' {
+		end--
+	}
+	return end
 }
 
 // visibleChildren folds children that occupy exactly their parent's lines
@@ -146,14 +152,15 @@ func (c *chunker) embeddingText(s *parse.Symbol, children []*parse.Symbol, full 
 	next := s.StartLine
 	collapsed := false
 	for _, ch := range children {
-		if !ch.BodyBearing() || ch.StartLine == ch.EndLine || ch.BodyStartByte <= ch.DeclStartByte {
+		declLine := lineOf(c.lineStarts, ch.DeclStartByte)
+		// A declaration on one line (its JSDoc aside) is its own signature.
+		if !ch.BodyBearing() || declLine >= ch.EndLine || ch.BodyStartByte <= ch.DeclStartByte {
 			continue
 		}
 		if ch.StartLine > next {
 			sb.WriteString(c.lines(next, ch.StartLine-1))
 			sb.WriteByte('\n')
 		}
-		declLine := lineOf(c.lineStarts, ch.DeclStartByte)
 		stub := strings.TrimRight(string(c.src[c.lineStart(declLine):ch.BodyStartByte]), " \t\r\n")
 		sb.WriteString(stub)
 		sb.WriteString(";\n")

@@ -99,6 +99,8 @@ func Parse(path string, src []byte, lang string) (*File, error) {
 	defer tree.Close()
 
 	b := &builder{
+		path:       path,
+		lang:       lang,
 		src:        src,
 		g:          g,
 		lineStarts: lineStarts(src),
@@ -121,6 +123,8 @@ func Parse(path string, src []byte, lang string) (*File, error) {
 }
 
 type builder struct {
+	path       string
+	lang       string
 	src        []byte
 	g          *grammar
 	lineStarts []int
@@ -231,6 +235,14 @@ func (b *builder) statements(nodes []sitter.Node, parent string, depth int) []*S
 			}
 			continue
 		}
+		if depth == 0 && parent == "" && n.HasError() {
+			if recovered := b.recoverRegion(n); recovered != nil {
+				b.errors++
+				flushComments()
+				out = append(out, recovered...)
+				continue
+			}
+		}
 		s := b.statement(n, parent, depth)
 		if s == nil {
 			continue
@@ -302,10 +314,12 @@ func mergeSameLine(in []*Symbol) []*Symbol {
 			}
 			prev.Children = append(prev.Children, s.Children...)
 			prev.Exported = prev.Exported || s.Exported
-			prev.Signature = ""
-			// Two bodies cannot collapse into one stub; the merged symbol is
-			// shown whole by its parent.
-			prev.BodyStartByte = -1
+			// A parent collapses the merged symbol at the first body it
+			// holds; the rest of that line is in the symbol's own chunk.
+			if prev.BodyStartByte < 0 {
+				prev.BodyStartByte = s.BodyStartByte
+				prev.Signature = s.Signature
+			}
 		}
 		extend(prev, s)
 	}
@@ -316,7 +330,18 @@ func setDepth(syms []*Symbol, parent string, depth int) {
 	for _, s := range syms {
 		s.Depth = depth
 		s.ParentName = parent
+		// Children can come from several places (statements, members,
+		// nested functions inside an error region): order them and keep
+		// siblings off each other's lines whatever their origin.
+		sort.SliceStable(s.Children, func(i, j int) bool { return s.Children[i].StartLine < s.Children[j].StartLine })
+		s.Children = mergeSameLine(s.Children)
 		setDepth(s.Children, s.Name, depth+1)
+		// A declaration holding nested functions without a body of its own
+		// (a property or const bound to a call with callbacks) collapses at
+		// its first nested body.
+		if s.BodyStartByte < 0 && len(s.Children) > 0 && s.Children[0].BodyStartByte > s.DeclStartByte {
+			s.BodyStartByte = s.Children[0].BodyStartByte
+		}
 	}
 }
 
@@ -501,9 +526,22 @@ func (b *builder) function(n *sitter.Node, name, k string) *Symbol {
 	s := b.newSymbol(n, name, k)
 	b.functionModifiers(n, s)
 	if body := n.ChildByFieldName("body"); body != nil {
-		if b.kindOf(body) == kStatementBlock {
-			s.BodyStartByte = int(body.StartByte())
+		// An arrow's expression body is a body too: a parent shows the
+		// arrow's signature, not its multi-line expression. A curried
+		// arrow's signature runs to its innermost body.
+		inner := body
+		for {
+			k := b.kindOf(inner)
+			if k != kArrowFunction && k != kFunctionExpression {
+				break
+			}
+			next := inner.ChildByFieldName("body")
+			if next == nil {
+				break
+			}
+			inner = next
 		}
+		s.BodyStartByte = int(inner.StartByte())
 		s.Children = b.nested(body)
 	}
 	if b.jsxAware && k == KindFunction && isComponentName(name) && b.containsJSX(n) {
@@ -691,6 +729,11 @@ func (b *builder) field(n *sitter.Node) *Symbol {
 			s.BodyStartByte = fn.BodyStartByte
 			s.Children = fn.Children
 			s.Modifiers = append(s.Modifiers, fn.Modifiers...)
+		case kClass:
+			c := b.class(v, name)
+			s.Kind = c.Kind
+			s.BodyStartByte = c.BodyStartByte
+			s.Children = c.Children
 		default:
 			s.Children = b.nested(v)
 		}

@@ -1,0 +1,300 @@
+package index_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/workspace"
+)
+
+// fixture is a small workspace for the blueprint's phase 7 scenarios.
+var fixture = map[string]string{
+	"src/auth/token.ts": `import { hmac } from '../crypto';
+
+/** Validates a signed token. */
+export function validateToken(token: string): boolean {
+  return hmac(token).length > 0;
+}
+`,
+	"src/crypto.ts": `export function hmac(data: string): string {
+  return data.split('').reverse().join('');
+}
+`,
+	"src/middleware.ts": `import { validateToken } from './auth/token';
+
+export class AuthMiddleware {
+  verify(header: string): boolean {
+    return validateToken(header.slice(7));
+  }
+}
+`,
+	"src/config.ts": `export const TOKEN_EXPIRY = 3600;
+export const ISSUER = 'scry';
+`,
+	"src/app.js": `const { AuthMiddleware } = require('./middleware');
+module.exports = function start() {
+  return new AuthMiddleware();
+};
+`,
+}
+
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for rel, content := range files {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+type env struct {
+	root string
+	st   *store.Store
+	ix   *index.Indexer
+}
+
+func newEnv(t *testing.T, files map[string]string) *env {
+	t.Helper()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "ws")
+	writeFiles(t, root, files)
+	r, err := workspace.NewRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(filepath.Join(dir, "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return &env{root: r.Dir(), st: st, ix: index.New(r, st, index.Options{})}
+}
+
+func (e *env) sync(t *testing.T) index.Summary {
+	t.Helper()
+	sum, err := e.ix.Sync(context.Background())
+	if err != nil {
+		t.Fatalf("sync: %v", err)
+	}
+	return sum
+}
+
+func (e *env) chunkIDs(t *testing.T, rel string) []string {
+	t.Helper()
+	cs, err := e.st.ChunksByFile(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, c := range cs {
+		ids = append(ids, c.ID)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+func TestInitialBuild(t *testing.T) {
+	e := newEnv(t, fixture)
+	sum := e.sync(t)
+	if sum.Files != 5 || sum.Indexed != 5 || sum.Unchanged != 0 {
+		t.Fatalf("initial build: %+v", sum)
+	}
+	files, chunks, err := e.st.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files != 5 || chunks != sum.Chunks || chunks < 10 {
+		t.Fatalf("store has %d files, %d chunks; sync wrote %d", files, chunks, sum.Chunks)
+	}
+	for rel := range fixture {
+		if len(e.chunkIDs(t, rel)) == 0 {
+			t.Errorf("%s has no chunks", rel)
+		}
+	}
+}
+
+func TestNoChange(t *testing.T) {
+	e := newEnv(t, fixture)
+	e.sync(t)
+	sum := e.sync(t)
+	if sum.Indexed != 0 || sum.Touched != 0 || sum.Unchanged != 5 || sum.Chunks != 0 {
+		t.Fatalf("second sync re-parsed: %+v", sum)
+	}
+}
+
+func TestMtimeOnly(t *testing.T) {
+	e := newEnv(t, fixture)
+	e.sync(t)
+	before := e.chunkIDs(t, "src/crypto.ts")
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(e.root, "src/crypto.ts"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	sum := e.sync(t)
+	if sum.Touched != 1 || sum.Indexed != 0 {
+		t.Fatalf("touch without change: %+v", sum)
+	}
+	if got := e.chunkIDs(t, "src/crypto.ts"); !equal(got, before) {
+		t.Fatalf("chunks changed on a touch: %v -> %v", before, got)
+	}
+	recs, err := e.st.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if recs["src/crypto.ts"].Mtime != later.UnixNano() {
+		t.Fatalf("mtime not updated: %d, want %d", recs["src/crypto.ts"].Mtime, later.UnixNano())
+	}
+	if sum := e.sync(t); sum.Unchanged != 5 {
+		t.Fatalf("third sync: %+v", sum)
+	}
+}
+
+func TestContentChange(t *testing.T) {
+	e := newEnv(t, fixture)
+	e.sync(t)
+	before := e.chunkIDs(t, "src/config.ts")
+	writeFiles(t, e.root, map[string]string{"src/config.ts": "export const TOKEN_EXPIRY = 7200;\n\n\nexport const AUDIENCE = 'api';\n"})
+	sum := e.sync(t)
+	if sum.Indexed != 1 || sum.Unchanged != 4 {
+		t.Fatalf("content change: %+v", sum)
+	}
+	after, err := e.st.ChunksByFile("src/config.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, c := range after {
+		names[c.Name] = true
+		for _, old := range before {
+			if c.ID == old && c.Name != "TOKEN_EXPIRY" {
+				t.Errorf("old chunk %s survived", old)
+			}
+		}
+	}
+	if !names["AUDIENCE"] || names["ISSUER"] {
+		t.Fatalf("chunks after change: %v", names)
+	}
+}
+
+func TestFileAddedAndRemoved(t *testing.T) {
+	e := newEnv(t, fixture)
+	e.sync(t)
+	writeFiles(t, e.root, map[string]string{"src/new.ts": "export function added(): void {}\n"})
+	sum := e.sync(t)
+	if sum.Indexed != 1 || sum.Unchanged != 5 || sum.Files != 6 {
+		t.Fatalf("file added: %+v", sum)
+	}
+	if len(e.chunkIDs(t, "src/new.ts")) == 0 {
+		t.Fatal("added file not indexed")
+	}
+	if err := os.Remove(filepath.Join(e.root, "src/crypto.ts")); err != nil {
+		t.Fatal(err)
+	}
+	sum = e.sync(t)
+	if sum.Removed != 1 || sum.Indexed != 0 {
+		t.Fatalf("file removed: %+v", sum)
+	}
+	if ids := e.chunkIDs(t, "src/crypto.ts"); len(ids) != 0 {
+		t.Fatalf("removed file still has chunks: %v", ids)
+	}
+	if recs, _ := e.st.Files(); len(recs) != 5 {
+		t.Fatalf("file records: %d", len(recs))
+	}
+}
+
+// TestSignatureCascade changes validateToken's signature: exactly the chunks
+// in other files whose embedding text names validateToken are marked for
+// re-embedding, besides the changed file's own new chunks.
+func TestSignatureCascade(t *testing.T) {
+	e := newEnv(t, fixture)
+	e.sync(t)
+	all, err := e.st.NeedsEmbedding()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.st.ClearNeedsEmbedding(all); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, e.root, map[string]string{"src/auth/token.ts": `import { hmac } from '../crypto';
+
+/** Validates a signed token against an audience. */
+export function validateToken(token: string, audience: string): boolean {
+  return hmac(token).length > 0 && audience !== '';
+}
+`})
+	sum := e.sync(t)
+	marked, err := e.st.NeedsEmbedding()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for _, id := range e.chunkIDs(t, "src/auth/token.ts") {
+		want[id] = true
+	}
+	// middleware.ts: the import, the class (its embedding text is the
+	// collapsed class, which does not name validateToken), and the method.
+	mw, _ := e.st.ChunksByFile("src/middleware.ts")
+	dependents := 0
+	for _, c := range mw {
+		if c.NodeKind == "import" || c.Name == "verify" {
+			want[c.ID] = true
+			dependents++
+		}
+	}
+	if dependents != 2 {
+		t.Fatalf("fixture: expected 2 dependent chunks in middleware.ts, found %d", dependents)
+	}
+	got := map[string]bool{}
+	for _, id := range marked {
+		got[id] = true
+	}
+	for id := range want {
+		if !got[id] {
+			c, _ := e.st.Chunk(id)
+			t.Errorf("not marked: %s", c.Breadcrumb)
+		}
+	}
+	for id := range got {
+		if !want[id] {
+			c, _ := e.st.Chunk(id)
+			t.Errorf("marked but independent: %s", c.Breadcrumb)
+		}
+	}
+	if sum.Reembed != dependents {
+		t.Errorf("summary Reembed = %d, want %d", sum.Reembed, dependents)
+	}
+}
+
+func TestSkippedContentIsCounted(t *testing.T) {
+	e := newEnv(t, map[string]string{
+		"ok.ts":     "export const a = 1;\n",
+		"binary.ts": "export const b = 1;\x00\x00\x00\n",
+		"latin1.js": "const s = '\xe9t\xe9';\n",
+	})
+	sum := e.sync(t)
+	if sum.Indexed != 1 || sum.Skipped[workspace.SkipBinary] != 1 || sum.Skipped[workspace.SkipNotUTF8] != 1 {
+		t.Fatalf("skips: %+v", sum)
+	}
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

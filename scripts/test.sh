@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it: installs the test dependencies, then
+# vet, and the race-enabled tests with every real-part test required (none
+# may skip for a missing corpus, compiler or MCP client).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/testdeps.sh
+# shellcheck disable=SC1091
+source .cache/testdeps/env
+export SCRY_REQUIRE_CORPUS=1 SCRY_REQUIRE_TSGO=1 SCRY_REQUIRE_MCP=1
+unformatted=$(gofmt -l cmd internal)
+if [ -n "$unformatted" ]; then echo "gofmt needed: $unformatted" >&2; exit 1; fi
+go vet ./...
+go test -race -timeout 25m ./...
+# Fuzz targets, each for a bounded time.
+for target in "FuzzParseChunk ./internal/chunkcheck" "FuzzSymbolQuery ./internal/search" "FuzzSplit ./internal/terms"; do
+  set -- $target
+  if go test -list "^$1\$" "$2" 2>/dev/null | grep -q "^$1\$"; then
+    go test -run '^$' -fuzz "^$1\$" -fuzztime 15s "$2"
+  fi
+done
