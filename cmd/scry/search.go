@@ -3,12 +3,14 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/search"
 )
 
@@ -109,30 +111,15 @@ budget); "symbol = [file >] [Parent >] name" looks a symbol up exactly.`,
 			}
 			prm := paramsOf(cfg)
 			prm.Limit = k
-			pl := search.Pipeline{Store: e.Store}
-			resp, err := pl.Search(cmd.Context(), search.Request{Query: strings.Join(args, " "), Paths: paths, Languages: langs, Params: prm})
+			ans, err := e.Search(cmd.Context(), search.Request{Query: strings.Join(args, " "), Paths: paths, Languages: langs, Params: prm}, cfg.CallDepth)
 			if err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
-				res := make([]jsonResult, len(resp.Results))
-				for i, r := range resp.Results {
-					c := r.Chunk
-					res[i] = jsonResult{File: c.RelativePath, StartLine: c.StartLine, EndLine: c.EndLine, Name: c.Name, Breadcrumb: c.Breadcrumb, Kind: c.NodeKind, Score: round3(r.Score)}
-				}
-				enc := json.NewEncoder(out)
-				enc.SetEscapeHTML(false)
-				return enc.Encode(map[string]any{"query": resp.Query, "results": res})
+				return writeSearchJSON(out, ans)
 			}
-			if len(resp.Results) == 0 {
-				fmt.Fprintf(out, "No results for %q\n", resp.Query)
-				return nil
-			}
-			for i, r := range resp.Results {
-				c := r.Chunk
-				fmt.Fprintf(out, "[%d] %.3f %s:%d-%d %s %s\n", i+1, r.Score, c.RelativePath, c.StartLine, c.EndLine, c.NodeKind, c.Breadcrumb)
-			}
+			fmt.Fprintln(out, ans.Text())
 			return nil
 		},
 	}
@@ -143,6 +130,36 @@ budget); "symbol = [file >] [Parent >] name" looks a symbol up exactly.`,
 	cmd.Flags().StringArrayVar(&paths, "path", nil, "only files under this path or matching this glob (repeatable)")
 	cmd.Flags().StringArrayVar(&langs, "lang", nil, "only this language: typescript, tsx, javascript (repeatable)")
 	return cmd
+}
+
+type jsonSnapshot struct {
+	File     string  `json:"file"`
+	Priority float64 `json:"priority"`
+	Text     string  `json:"text"`
+}
+
+// writeSearchJSON prints the stable contract: results best first, then the
+// graph and snapshots exactly as an agent receives them.
+func writeSearchJSON(w io.Writer, ans engine.Answer) error {
+	res := make([]jsonResult, len(ans.Response.Results))
+	for i, r := range ans.Response.Results {
+		c := r.Chunk
+		res[i] = jsonResult{File: c.RelativePath, StartLine: c.StartLine, EndLine: c.EndLine, Name: c.Name, Breadcrumb: c.Breadcrumb, Kind: c.NodeKind, Score: round3(r.Score)}
+	}
+	snaps := make([]jsonSnapshot, len(ans.Snapshots))
+	for i, s := range ans.Snapshots {
+		snaps[i] = jsonSnapshot{File: s.File, Priority: s.Priority, Text: s.Text}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(map[string]any{
+		"query":     ans.Response.Query,
+		"results":   res,
+		"graph":     ans.Graph,
+		"snapshots": snaps,
+		"tokens":    ans.Tokens,
+		"budget":    ans.Budget,
+	})
 }
 
 func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/rerank"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/workspace"
 )
@@ -28,6 +29,11 @@ type Engine struct {
 	Root    *workspace.Root
 	Store   *store.Store
 	Indexer *index.Indexer
+	// Reranker overrides the built-in reranker when set.
+	Reranker rerank.Reranker
+	// Describer answers structure from the compiler when set; without it
+	// the index answers syntactically and says so.
+	Describer Describer
 }
 
 // Open opens (creating if needed) the index of a workspace.

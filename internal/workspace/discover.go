@@ -48,6 +48,7 @@ func discover(r *Root, opt Options) (Result, error) {
 		include: include,
 		exclude: exclude,
 		maxSize: opt.MaxFileSize,
+		all:     opt.AllFiles,
 		visited: make(map[string]bool),
 		seen:    make(map[string]bool),
 	}
@@ -76,6 +77,7 @@ func discover(r *Root, opt Options) (Result, error) {
 }
 
 type walker struct {
+	all              bool // every extension, not only sources
 	root             *Root
 	include, exclude []glob
 	maxSize          int64
@@ -167,7 +169,7 @@ func (w *walker) prunedDir(rel, name string, rules *ignoreSet) bool {
 // for candidates, since a stat per file is most of the cost of discovery.
 func (w *walker) addFile(rel, real string, rules *ignoreSet, info func() (fs.FileInfo, error)) {
 	name := path.Base(rel)
-	if !IsSupported(name) || rules.ignored(rel, false) || !w.selected(rel) {
+	if !w.wanted(name) || rules.ignored(rel, false) || !w.selected(rel) {
 		return
 	}
 	if w.seen[real] {
@@ -206,7 +208,7 @@ func (w *walker) followLink(l pendingLink) {
 		case l.rules.ignored(l.rel, false):
 		case errors.Is(err, syscall.ELOOP):
 			w.skip(l.rel, SkipSymlinkLoop)
-		case IsSupported(name) && w.selected(l.rel):
+		case w.wanted(name) && w.selected(l.rel):
 			w.skip(l.rel, SkipUnreadable)
 		}
 		return
@@ -215,7 +217,7 @@ func (w *walker) followLink(l pendingLink) {
 	if isDir && w.prunedDir(l.rel, name, l.rules) {
 		return
 	}
-	if !isDir && (!fi.Mode().IsRegular() || !IsSupported(name) || l.rules.ignored(l.rel, false) || !w.selected(l.rel)) {
+	if !isDir && (!fi.Mode().IsRegular() || !w.wanted(name) || l.rules.ignored(l.rel, false) || !w.selected(l.rel)) {
 		return
 	}
 	target, err := filepath.EvalSymlinks(l.real)
@@ -249,4 +251,10 @@ func (w *walker) followLink(l pendingLink) {
 func isAncestorOrSelf(dir, p string) bool {
 	_, ok := within(dir, p)
 	return ok
+}
+
+// wanted reports whether a file name is a candidate: a supported source file,
+// or any file when the caller asked for every file (text search).
+func (w *walker) wanted(name string) bool {
+	return w.all || IsSupported(name)
 }

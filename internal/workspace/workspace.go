@@ -55,6 +55,9 @@ type Options struct {
 	// MaxFileSize in bytes; 0 means DefaultMaxFileSize, a negative value means
 	// no limit.
 	MaxFileSize int64
+	// AllFiles lists files of every extension, not only TypeScript and
+	// JavaScript sources (for text search and file finding).
+	AllFiles bool
 }
 
 // File is a discovered candidate for indexing.

@@ -1,0 +1,160 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/graph"
+	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/snapshot"
+)
+
+// Describer fills a result's structural metadata for the connection graph.
+// The compiler-backed one comes from the TypeScript 7 server; the syntactic
+// one (from the index alone) marks everything it says as approximate.
+type Describer interface {
+	Describe(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error)
+}
+
+// Answer is what a search returns to an agent: the connection graph, then
+// one smart snapshot per file in score order.
+type Answer struct {
+	Response  search.Response
+	Graph     string
+	Snapshots []Snapshot
+	Tokens    int // tokens of the whole answer (graph + snapshots)
+	Budget    int
+	// Approximate is set when structure came from syntax, not the compiler.
+	Approximate bool
+}
+
+// Snapshot is one file's smart structural snapshot.
+type Snapshot struct {
+	File     string
+	Text     string
+	Score    float64 // best final score among the file's results
+	Priority float64 // MCP annotation priority, non-increasing in order
+}
+
+// Search runs the pipeline and renders its answer. The token budget bounds
+// the whole answer: when the graph and snapshots outgrow it (snapshots add
+// the imports and fields a symbol needs), the lowest-scored results go first.
+func (e *Engine) Search(ctx context.Context, req search.Request, callDepth int) (Answer, error) {
+	pl := search.Pipeline{Store: e.Store, Reranker: e.Reranker}
+	resp, err := pl.Search(ctx, req)
+	if err != nil {
+		return Answer{}, err
+	}
+	budget := req.Params.Budget
+	results := resp.Results
+	descs := make(map[string]graph.Result, len(results))
+	approx := false
+	for _, r := range results {
+		d, err := e.describe(ctx, r.Chunk, callDepth)
+		if err != nil {
+			return Answer{}, err
+		}
+		approx = approx || d.Approximate
+		descs[r.Chunk.ID] = d
+	}
+	sources := map[string][]byte{}
+	for {
+		ans, err := e.render(req.Query, results, descs, sources, budget)
+		if err != nil {
+			return Answer{}, err
+		}
+		// Symbol lookups answer exactly what was asked, whatever its size.
+		if budget <= 0 || ans.Tokens <= budget || len(results) <= 1 || resp.Symbol != nil {
+			resp.Results = results
+			ans.Response = resp
+			ans.Approximate = approx
+			return ans, nil
+		}
+		results = results[:len(results)-1]
+	}
+}
+
+func (e *Engine) describe(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
+	if e.Describer != nil {
+		d, err := e.Describer.Describe(ctx, c, callDepth)
+		if err == nil {
+			return d, nil
+		}
+		// The compiler failed for this symbol (crashed, timed out): answer
+		// from syntax rather than not at all, and say so.
+	}
+	return e.syntactic().Describe(ctx, c, callDepth)
+}
+
+func (e *Engine) render(query string, results []search.Result, descs map[string]graph.Result, sources map[string][]byte, budget int) (Answer, error) {
+	ans := Answer{Budget: budget}
+	type fileGroup struct {
+		file    string
+		score   float64
+		targets []snapshot.Target
+	}
+	var groups []*fileGroup
+	byFile := map[string]*fileGroup{}
+	in := graph.Input{Query: query, Budget: budget}
+	for _, r := range results {
+		c := r.Chunk
+		g, ok := byFile[c.RelativePath]
+		if !ok {
+			g = &fileGroup{file: c.RelativePath, score: r.Score}
+			byFile[c.RelativePath] = g
+			groups = append(groups, g)
+		}
+		g.targets = append(g.targets, snapshot.Target{StartLine: c.StartLine, EndLine: c.EndLine})
+		in.Results = append(in.Results, descs[c.ID])
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return groups[i].score > groups[j].score })
+	var texts []string
+	prev := 1.0
+	for _, g := range groups {
+		src, ok := sources[g.file]
+		if !ok {
+			abs, _, err := e.Root.Resolve(g.file)
+			if err != nil {
+				return ans, fmt.Errorf("snapshot %s: %w", g.file, err)
+			}
+			if src, err = os.ReadFile(abs); err != nil {
+				return ans, fmt.Errorf("snapshot %s: %w", g.file, err)
+			}
+			sources[g.file] = src
+		}
+		text, err := snapshot.Build(g.file, src, g.targets)
+		if err != nil {
+			return ans, fmt.Errorf("snapshot %s: %w", g.file, err)
+		}
+		p := math.Round(g.score*100) / 100
+		if p > prev {
+			p = prev
+		}
+		if p > 0.99 {
+			p = 0.99
+		}
+		if p < 0.01 {
+			p = 0.01
+		}
+		prev = p
+		ans.Snapshots = append(ans.Snapshots, Snapshot{File: g.file, Text: text, Score: g.score, Priority: p})
+		texts = append(texts, text)
+	}
+	ans.Graph, ans.Tokens = graph.Render(in, texts...)
+	return ans, nil
+}
+
+// Text renders the answer as the CLI prints it: the graph, then each
+// snapshot, separated by blank lines.
+func (a Answer) Text() string {
+	parts := []string{a.Graph}
+	for _, s := range a.Snapshots {
+		parts = append(parts, s.Text)
+	}
+	return strings.Join(parts, "\n\n")
+}

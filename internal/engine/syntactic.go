@@ -1,0 +1,154 @@
+package engine
+
+import (
+	"context"
+	"strings"
+
+	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/graph"
+	"github.com/scry-dev/scry/internal/store"
+)
+
+// syntactic describes a symbol from the index alone: names, signatures and
+// text matches stand in for the compiler's resolution, so every answer is
+// marked approximate.
+type syntactic struct{ st *store.Store }
+
+func (e *Engine) syntactic() syntactic { return syntactic{e.Store} }
+
+// containerKinds are kinds whose members are shown as Parent.member.
+var containerKinds = map[string]bool{"class": true, "interface": true, "namespace": true, "module": true, "component": true, "enum": true}
+
+// DisplayName is how the graph names a chunk: Parent.name for members.
+func DisplayName(c chunk.Chunk) string {
+	if c.ParentName != "" && c.Depth > 0 {
+		return c.ParentName + "." + c.Name
+	}
+	return c.Name
+}
+
+// NameLine is the line of the chunk's name, past its JSDoc and decorators.
+func NameLine(c chunk.Chunk) int {
+	for i, line := range strings.Split(c.FullSource, "\n") {
+		if containsWord(line, c.Name) {
+			return c.StartLine + i
+		}
+	}
+	return c.StartLine
+}
+
+func (s syntactic) Describe(_ context.Context, c chunk.Chunk, _ int) (graph.Result, error) {
+	r := graph.Result{
+		Name:        DisplayName(c),
+		File:        c.RelativePath,
+		Line:        NameLine(c),
+		StartLine:   c.StartLine,
+		EndLine:     c.EndLine,
+		Kind:        c.NodeKind,
+		Modifiers:   c.Modifiers,
+		Signature:   c.Signature,
+		RefFiles:    -1,
+		Approximate: true,
+	}
+	if containerKinds[c.NodeKind] {
+		children, err := s.st.ChunksByFile(c.RelativePath)
+		if err != nil {
+			return r, err
+		}
+		for _, ch := range children {
+			if ch.ParentChunkID != c.ID {
+				continue
+			}
+			switch ch.NodeKind {
+			case "method", "function", "getter", "setter", "constructor":
+				r.Members = append(r.Members, ch.Name+"()")
+			default:
+				r.Members = append(r.Members, ch.Name)
+			}
+		}
+	}
+	if isIdent(c.Name) {
+		if files, err := s.st.FilesReferencing(c.Name, c.RelativePath); err == nil {
+			r.RefFiles = len(files)
+		}
+	}
+	r.Calls = s.calls(c)
+	return r, nil
+}
+
+// calls finds `name(` in the chunk's own code (children collapsed) and
+// resolves each name to a declaration in the index: one in the same file
+// first, else the only one of that name.
+func (s syntactic) calls(c chunk.Chunk) []graph.Call {
+	seen := map[string]bool{}
+	var out []graph.Call
+	text := c.EmbeddingText
+	for i := 0; i < len(text) && len(out) < 12; i++ {
+		if text[i] != '(' {
+			continue
+		}
+		j := i
+		for j > 0 && isIdentByte(text[j-1]) {
+			j--
+		}
+		name := text[j:i]
+		if name == "" || seen[name] || keywords[name] || name == c.Name || j > 0 && text[j-1] == '.' && !strings.HasSuffix(text[:j], "this.") {
+			continue
+		}
+		seen[name] = true
+		cands, err := s.st.FindSymbols(store.SymbolQuery{Name: name, Match: store.MatchExact, Kinds: []string{"function", "method", "class", "component", "constructor"}, Limit: 5})
+		if err != nil || len(cands) == 0 {
+			continue
+		}
+		pick := -1
+		for k, cand := range cands {
+			if cand.RelativePath == c.RelativePath {
+				pick = k
+				break
+			}
+		}
+		if pick < 0 && len(cands) == 1 {
+			pick = 0
+		}
+		if pick < 0 {
+			continue
+		}
+		t := cands[pick]
+		out = append(out, graph.Call{Name: DisplayName(t), File: t.RelativePath, Line: NameLine(t)})
+	}
+	return out
+}
+
+var keywords = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "catch": true, "function": true, "return": true, "typeof": true, "await": true, "new": true, "super": true, "import": true, "require": true, "constructor": true}
+
+func isIdentByte(b byte) bool {
+	return b == '_' || b == '$' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+func isIdent(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isIdentByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func containsWord(line, word string) bool {
+	for i := 0; ; {
+		k := strings.Index(line[i:], word)
+		if k < 0 {
+			return false
+		}
+		k += i
+		before := k == 0 || !isIdentByte(line[k-1])
+		after := k+len(word) >= len(line) || !isIdentByte(line[k+len(word)])
+		if before && after {
+			return true
+		}
+		i = k + 1
+	}
+}

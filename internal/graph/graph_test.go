@@ -1,0 +1,184 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.graph.txt from the current output")
+
+// fixture is a graph input plus the snapshot texts of the same response,
+// which count towards the summary's total.
+type fixture struct {
+	Input
+	Snapshots []string `json:"snapshots,omitempty"`
+}
+
+func loadFixture(t *testing.T, path string) fixture {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var f fixture
+	if err := dec.Decode(&f); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return f
+}
+
+func fixtures(t *testing.T) []string {
+	t.Helper()
+	paths, err := filepath.Glob("testdata/*.json")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	return paths
+}
+
+func TestGolden(t *testing.T) {
+	for _, path := range fixtures(t) {
+		name := strings.TrimSuffix(filepath.Base(path), ".json")
+		t.Run(name, func(t *testing.T) {
+			f := loadFixture(t, path)
+			got, total := Render(f.Input, f.Snapshots...)
+			checkCount(t, got, total, f.Snapshots)
+			golden := strings.TrimSuffix(path, ".json") + ".graph.txt"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./internal/graph -update)", err)
+			}
+			if got+"\n" != string(want) {
+				t.Errorf("output differs from %s\n--- got ---\n%s\n--- want ---\n%s", golden, got, want)
+			}
+		})
+	}
+}
+
+var summaryRE = regexp.MustCompile(`^Search: ".*" \| (?:1 result|0 results|[\d,]+ results (?:across [\d,]+ files|in 1 file)) \| ([\d,]+)(?:/[\d,]+)? tokens$`)
+
+// checkCount is the blueprint's rule that the summary states the response's
+// actual size.
+func checkCount(t *testing.T, text string, total int, extra []string) {
+	t.Helper()
+	first, _, _ := strings.Cut(text, "\n")
+	m := summaryRE.FindStringSubmatch(first)
+	if m == nil {
+		t.Fatalf("malformed summary line %q", first)
+	}
+	stated, _ := strconv.Atoi(strings.ReplaceAll(m[1], ",", ""))
+	actual := Tokens(text)
+	for _, s := range extra {
+		actual += Tokens(s)
+	}
+	if stated != actual || total != actual {
+		t.Errorf("summary says %d tokens, Render returned %d, response is %d", stated, total, actual)
+	}
+}
+
+func TestTokensIsBPE(t *testing.T) {
+	// A character estimate would not give these exact counts.
+	cases := map[string]int{"": 0, "hello world": 2, "3,240/8,000": 7}
+	for s, want := range cases {
+		if got := Tokens(s); got != want {
+			t.Errorf("Tokens(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+func TestTokensConcurrent(t *testing.T) {
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := strings.Repeat("validateToken(token) ", i+1)
+			if Tokens(s) == 0 {
+				t.Error("no tokens")
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestFixedPoint covers counts on both sides of each digit-group boundary,
+// where the count's own width changes, and checks the pass bound.
+func TestFixedPoint(t *testing.T) {
+	in := Input{Query: "token validation", Budget: 8000, Results: []Result{
+		{Name: "validateToken", File: "src/a.ts", Line: 1, Kind: "function", RefFiles: 1},
+		{Name: "verify", File: "src/b.ts", Line: 1, Kind: "function", RefFiles: 2},
+	}}
+	for _, target := range []int{10, 900, 990, 995, 999, 1000, 1005, 5000, 99_990, 100_500} {
+		// Grow a snapshot until the whole response is about target tokens.
+		word := "alpha "
+		snap := strings.Repeat(word, max(0, target-60))
+		text, total, passes := render(in, []string{snap})
+		checkCount(t, text, total, []string{snap})
+		if passes > 3 {
+			t.Errorf("target %d: %d passes, want at most 3", target, passes)
+		}
+	}
+	// Sweep one token at a time across the 999/1,000 boundary, where the
+	// count's own width grows by two tokens.
+	_, bare, _ := render(in, nil)
+	below, above := false, false
+	for n := 1000 - bare - 12; n < 1000-bare+12; n++ {
+		snap := strings.Repeat("alpha ", n)
+		text, total, passes := render(in, []string{snap})
+		checkCount(t, text, total, []string{snap})
+		if passes > 3 {
+			t.Errorf("n=%d: %d passes", n, passes)
+		}
+		below = below || (total >= 990 && total < 1000)
+		above = above || (total >= 1000 && total < 1010)
+	}
+	if !below || !above {
+		t.Errorf("sweep missed the boundary (below %v, above %v)", below, above)
+	}
+}
+
+func TestSummary(t *testing.T) {
+	r := func(file string) Result { return Result{Name: "x", File: file, Kind: "function", RefFiles: -1} }
+	cases := []struct {
+		in   Input
+		want string
+	}{
+		{Input{Query: "q", Budget: 8000}, `Search: "q" | 0 results | 5/8,000 tokens`},
+		{Input{Query: "q", Budget: 8000, Results: []Result{r("a.ts")}}, `Search: "q" | 1 result | 5/8,000 tokens`},
+		{Input{Query: "q", Budget: 8000, Results: []Result{r("a.ts"), r("a.ts")}}, `Search: "q" | 2 results in 1 file | 5/8,000 tokens`},
+		{Input{Query: "q", Budget: 8000, Results: []Result{r("a.ts"), r("b.ts"), r("a.ts")}}, `Search: "q" | 3 results across 2 files | 5/8,000 tokens`},
+		{Input{Query: `say "hi"` + "\n"}, `Search: "say \"hi\"\n" | 0 results | 5 tokens`},
+	}
+	for _, c := range cases {
+		if got := summary(c.in, 5); got != c.want {
+			t.Errorf("got  %s\nwant %s", got, c.want)
+		}
+	}
+	if got := thousands(1234567); got != "1,234,567" {
+		t.Errorf("thousands = %s", got)
+	}
+}
+
+func TestNoResults(t *testing.T) {
+	text, total := Render(Input{Query: "nothing here", Budget: 8000})
+	checkCount(t, text, total, nil)
+	if !strings.HasSuffix(text, "\n\nNo results.") {
+		t.Errorf("unexpected empty answer:\n%s", text)
+	}
+}

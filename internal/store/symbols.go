@@ -1,0 +1,183 @@
+package store
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/scry-dev/scry/internal/chunk"
+)
+
+// SymbolMatch selects how FindSymbols compares names.
+type SymbolMatch string
+
+const (
+	MatchExact  SymbolMatch = "exact"
+	MatchPrefix SymbolMatch = "prefix"
+	// MatchFuzzy compares case-insensitively: substring first, then the
+	// query's characters in order (subsequence), as editors' symbol pickers do.
+	MatchFuzzy SymbolMatch = "fuzzy"
+)
+
+// SymbolQuery asks for declarations by name.
+type SymbolQuery struct {
+	Name      string
+	Match     SymbolMatch
+	Kinds     []string
+	Paths     []string // path patterns as in Query.Paths
+	Languages []string
+	Limit     int
+}
+
+// statementKinds never name a symbol an agent looks up by name.
+const statementKinds = `'import','re-export','expression','statement','comment'`
+
+// FindSymbols returns declarations whose names match, best first: exact
+// matches, then shorter names, then by path.
+func (s *Store) FindSymbols(q SymbolQuery) ([]chunk.Chunk, error) {
+	if q.Name == "" {
+		return nil, fmt.Errorf("store: find symbols: empty name")
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	var where []string
+	var args []any
+	switch q.Match {
+	case MatchExact, "":
+		where = append(where, "c.name = ?")
+		args = append(args, q.Name)
+	case MatchPrefix:
+		where = append(where, "c.name >= ? AND c.name < ?")
+		args = append(args, q.Name, q.Name+"\U0010FFFF")
+	case MatchFuzzy:
+		// Subsequence matching happens below, over the candidates that
+		// contain the query's first character at least.
+		where = append(where, "instr(lower(c.name), ?) > 0")
+		args = append(args, strings.ToLower(q.Name[:1]))
+	default:
+		return nil, fmt.Errorf("store: find symbols: unknown match %q (exact, prefix or fuzzy)", q.Match)
+	}
+	where = append(where, "c.node_kind NOT IN ("+statementKinds+")")
+	if len(q.Kinds) > 0 {
+		where = append(where, "c.node_kind IN ("+placeholders(len(q.Kinds))+")")
+		for _, k := range q.Kinds {
+			args = append(args, k)
+		}
+	}
+	if len(q.Paths) > 0 {
+		var ors []string
+		for _, p := range q.Paths {
+			ors = append(ors, "path_match(?, c.relative_path)")
+			args = append(args, p)
+		}
+		where = append(where, "("+strings.Join(ors, " OR ")+")")
+	}
+	join := ""
+	if len(q.Languages) > 0 {
+		join = " JOIN files lf ON lf.path = c.relative_path"
+		where = append(where, "lf.language IN ("+placeholders(len(q.Languages))+")")
+		for _, l := range q.Languages {
+			args = append(args, l)
+		}
+	}
+	sqlLimit := limit
+	if q.Match == MatchFuzzy {
+		sqlLimit = 5000
+	}
+	query := "SELECT " + chunkCols + " FROM chunks c" + join + " WHERE " + strings.Join(where, " AND ") +
+		fmt.Sprintf(" ORDER BY (c.name = ?) DESC, length(c.name), c.relative_path, c.start_line LIMIT %d", sqlLimit)
+	args = append(args, q.Name)
+	out, err := s.queryChunks(query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: find symbols %q: %w", q.Name, err)
+	}
+	if q.Match == MatchFuzzy {
+		out = fuzzyRank(q.Name, out)
+	}
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// fuzzyRank keeps names containing the query's characters in order and
+// ranks contiguous matches first, then earlier ones, then shorter names.
+func fuzzyRank(query string, cs []chunk.Chunk) []chunk.Chunk {
+	q := strings.ToLower(query)
+	type scored struct {
+		c     chunk.Chunk
+		score int
+	}
+	var keep []scored
+	for _, c := range cs {
+		name := strings.ToLower(c.Name)
+		score := 0
+		if i := strings.Index(name, q); i >= 0 {
+			score = 1000 - i*10 - len(name)
+		} else if subsequence(name, q) {
+			score = 500 - len(name)
+		} else {
+			continue
+		}
+		keep = append(keep, scored{c, score})
+	}
+	// stable insertion sort: candidate lists are small
+	for i := 1; i < len(keep); i++ {
+		for j := i; j > 0 && keep[j].score > keep[j-1].score; j-- {
+			keep[j], keep[j-1] = keep[j-1], keep[j]
+		}
+	}
+	out := make([]chunk.Chunk, len(keep))
+	for i, k := range keep {
+		out[i] = k.c
+	}
+	return out
+}
+
+func subsequence(s, sub string) bool {
+	i := 0
+	for j := 0; j < len(s) && i < len(sub); j++ {
+		if s[j] == sub[i] {
+			i++
+		}
+	}
+	return i == len(sub)
+}
+
+// FilesReferencing lists the files (other than excludeFile) with a chunk
+// whose text names the identifier: the index's approximation of references
+// when the compiler is unavailable.
+func (s *Store) FilesReferencing(name, excludeFile string) ([]string, error) {
+	ids, err := s.ChunksReferencing(name, excludeFile)
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var files []string
+	const batch = 500
+	for i := 0; i < len(ids); i += batch {
+		part := ids[i:min(i+batch, len(ids))]
+		args := make([]any, len(part))
+		for j, id := range part {
+			args[j] = id
+		}
+		rows, err := s.db.Query("SELECT DISTINCT relative_path FROM chunks WHERE id IN ("+placeholders(len(part))+")", args...)
+		if err != nil {
+			return nil, fmt.Errorf("store: files referencing %s: %w", name, err)
+		}
+		for rows.Next() {
+			var f string
+			if err := rows.Scan(&f); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if !seen[f] {
+				seen[f] = true
+				files = append(files, f)
+			}
+		}
+		rows.Close()
+	}
+	return files, nil
+}
