@@ -34,6 +34,9 @@ type Engine struct {
 	// Describer answers structure from the compiler when set; without it
 	// the index answers syntactically and says so.
 	Describer Describer
+	// Navigator answers references, implementations and definitions from
+	// the compiler when set.
+	Navigator Navigator
 }
 
 // Open opens (creating if needed) the index of a workspace.

@@ -96,6 +96,9 @@ func (s syntactic) calls(c chunk.Chunk) []graph.Call {
 			continue
 		}
 		seen[name] = true
+		if declares(text[:j]) {
+			continue // a member's stub or a nested declaration, not a call
+		}
 		cands, err := s.st.FindSymbols(store.SymbolQuery{Name: name, Match: store.MatchExact, Kinds: []string{"function", "method", "class", "component", "constructor"}, Limit: 5})
 		if err != nil || len(cands) == 0 {
 			continue
@@ -151,4 +154,22 @@ func containsWord(line, word string) bool {
 		}
 		i = k + 1
 	}
+}
+
+// declares reports whether the text before a name on its line only holds
+// declaration keywords: `  async validateToken(` declares, `x = validateToken(`
+// calls.
+func declares(before string) bool {
+	if i := strings.LastIndexByte(before, '\n'); i >= 0 {
+		before = before[i+1:]
+	}
+	for _, w := range strings.Fields(before) {
+		switch w {
+		case "export", "default", "async", "static", "public", "private", "protected", "readonly",
+			"abstract", "override", "get", "set", "function", "function*", "declare", "*":
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -120,8 +120,14 @@ type result struct {
 	err     error
 }
 
-// Sync brings the store up to date with the files under the root.
+// Sync brings the store up to date with the files under the root,
+// reporting progress to Options.Progress.
 func (ix *Indexer) Sync(ctx context.Context) (Summary, error) {
+	return ix.SyncProgress(ctx, ix.opt.Progress)
+}
+
+// SyncProgress is Sync with its own progress callback (nil for none).
+func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total int)) (Summary, error) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	unlock, err := lockFile(ix.store.Path() + ".lock")
@@ -165,8 +171,8 @@ func (ix *Indexer) Sync(ctx context.Context) (Summary, error) {
 	total := len(jobs)
 	done := 0
 	progress := func() {
-		if ix.opt.Progress != nil {
-			ix.opt.Progress(done, total)
+		if progressFn != nil {
+			progressFn(done, total)
 		}
 	}
 	progress()

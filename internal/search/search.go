@@ -207,9 +207,9 @@ func clamp01(x float64) float64 {
 
 // Select applies the dual constraint to results sorted best first: only
 // scores at or above the threshold, and only as many as fit in the token
-// budget. A result whose ancestor is already selected adds nothing (the
-// ancestor shows it); a result that contains already-selected results
-// replaces them when the budget allows.
+// budget. A parent and its child are never both selected: whichever scored
+// higher stands for the concern (the child when the question is about it,
+// the parent when it is about the whole).
 func Select(sorted []Result, prm Params) []Result {
 	var out []Result
 	used := 0
@@ -220,32 +220,28 @@ func Select(sorted []Result, prm Params) []Result {
 		if prm.Limit > 0 && len(out) >= prm.Limit {
 			break
 		}
+		if within(out, r) || containsAny(r, out) {
+			continue
+		}
 		if r.Tokens == 0 {
 			r.Tokens = tokens.Count(r.Chunk.FullSource)
 		}
-		if within(out, r) {
+		if prm.Budget > 0 && used+r.Tokens > prm.Budget {
 			continue
 		}
-		freed := 0
-		var keep []Result
-		for _, s := range out {
-			if contains(r.Chunk, s.Chunk) {
-				freed += s.Tokens
-				if s.Score > r.Score {
-					r.Score = s.Score
-				}
-				continue
-			}
-			keep = append(keep, s)
-		}
-		if prm.Budget > 0 && used-freed+r.Tokens > prm.Budget {
-			continue
-		}
-		used = used - freed + r.Tokens
-		out = append(keep, r)
+		used += r.Tokens
+		out = append(out, r)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	return out
+}
+
+func containsAny(r Result, selected []Result) bool {
+	for _, s := range selected {
+		if contains(r.Chunk, s.Chunk) {
+			return true
+		}
+	}
+	return false
 }
 
 func within(selected []Result, r Result) bool {

@@ -26,6 +26,9 @@ type SymbolQuery struct {
 	Paths     []string // path patterns as in Query.Paths
 	Languages []string
 	Limit     int
+	// IncludeStatements also matches imports, re-exports and other
+	// statement chunks (their names are "import:<module>" and the like).
+	IncludeStatements bool
 }
 
 // statementKinds never name a symbol an agent looks up by name.
@@ -58,7 +61,9 @@ func (s *Store) FindSymbols(q SymbolQuery) ([]chunk.Chunk, error) {
 	default:
 		return nil, fmt.Errorf("store: find symbols: unknown match %q (exact, prefix or fuzzy)", q.Match)
 	}
-	where = append(where, "c.node_kind NOT IN ("+statementKinds+")")
+	if !q.IncludeStatements {
+		where = append(where, "c.node_kind NOT IN ("+statementKinds+")")
+	}
 	if len(q.Kinds) > 0 {
 		where = append(where, "c.node_kind IN ("+placeholders(len(q.Kinds))+")")
 		for _, k := range q.Kinds {

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/mcpserver"
+)
+
+// maxRequestBytes bounds one HTTP request body: tool arguments are small,
+// and a client must not be able to make the server buffer gigabytes.
+const maxRequestBytes = 4 << 20
+
+func newServeCmd() *cobra.Command {
+	var ws workspaceFlags
+	var tf tuningFlags
+	var httpAddr, token string
+	var tools []string
+	cmd := &cobra.Command{
+		Use:   "serve [--root DIR] [--http ADDR]",
+		Short: "Serve the workspace to agents over MCP (stdio by default)",
+		Long: `serve runs scry's MCP server for one workspace. Over stdio (the default) an
+MCP client starts it as a subprocess. With --http ADDR it serves streamable
+HTTP at /mcp, bound to loopback unless ADDR names another host; --token (or
+SCRY_TOKEN) then requires "Authorization: Bearer <token>" on every request.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, done, err := ws.open(false)
+			if err != nil {
+				return err
+			}
+			defer done()
+			cfg, err := config.Load(e.Root.Dir(), os.Getenv)
+			if err != nil {
+				return err
+			}
+			if err := tf.apply(cmd, &cfg); err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("tools") {
+				cfg.Tools = tools
+			}
+			attachCompiler(cmd.Context(), e, cfg, cmd.ErrOrStderr())
+			srv, err := mcpserver.New(e, cfg)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			if httpAddr == "" {
+				return srv.Run(ctx, &mcp.StdioTransport{})
+			}
+			if token == "" {
+				token = os.Getenv("SCRY_TOKEN")
+			}
+			return serveHTTP(ctx, srv, httpAddr, token, cmd)
+		},
+	}
+	ws.register(cmd)
+	tf.register(cmd)
+	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on ADDR (e.g. :7424 binds 127.0.0.1:7424)")
+	cmd.Flags().StringVar(&token, "token", "", "require this bearer token over HTTP (env SCRY_TOKEN)")
+	cmd.Flags().StringSliceVar(&tools, "tools", nil, "expose only these tools (comma-separated; env SCRY_TOOLS)")
+	return cmd
+}
+
+// listenAddr binds a bare port to loopback: exposing the workspace to the
+// network must be asked for by naming the host.
+func listenAddr(addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("--http %q: %w", addr, err)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+func serveHTTP(ctx context.Context, srv *mcp.Server, addr, token string, cmd *cobra.Command) error {
+	bind, err := listenAddr(addr)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", bind)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", guard(handler, token))
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(cmd.ErrOrStderr(), "scry: serving MCP at http://%s/mcp\n", ln.Addr())
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		hs.Shutdown(shut)
+	}()
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}
+
+// guard enforces the bearer token, the request size limit, and refuses
+// cross-origin requests from pages on other hosts (no CORS headers are ever
+// sent, so browsers cannot read answers either).
+func guard(next http.Handler, token string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if origin := r.Header.Get("Origin"); origin != "" && !loopbackOrigin(origin) {
+			http.Error(w, "cross-origin requests are not allowed", http.StatusForbidden)
+			return
+		}
+		if token != "" {
+			got := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="scry"`)
+				http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
+				return
+			}
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxRequestBytes)
+		next.ServeHTTP(w, r)
+	})
+}
+
+func loopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	h := u.Hostname()
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,37 @@
+package engine
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+)
+
+// identifierAt returns the identifier at a 1-based line and column.
+func identifierAt(absFile string, line, column int) (string, error) {
+	f, err := os.Open(absFile)
+	if err != nil {
+		return "", fmt.Errorf("definition: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	for n := 1; sc.Scan(); n++ {
+		if n != line {
+			continue
+		}
+		text := sc.Text()
+		i := column - 1
+		if i < 0 || i >= len(text) || !isIdentByte(text[i]) {
+			return "", fmt.Errorf("definition: no identifier at line %d, column %d", line, column)
+		}
+		s, e := i, i
+		for s > 0 && isIdentByte(text[s-1]) {
+			s--
+		}
+		for e < len(text) && isIdentByte(text[e]) {
+			e++
+		}
+		return text[s:e], nil
+	}
+	return "", fmt.Errorf("definition: line %d is past the end of the file", line)
+}

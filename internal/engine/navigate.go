@@ -1,0 +1,258 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/store"
+)
+
+// Resolve finds the declarations a symbol path names (`[file >] [Parent >]
+// name`, or Parent.name): all of them when the name is ambiguous, none (not
+// an error) when nothing matches.
+func (e *Engine) Resolve(symbol string) ([]chunk.Chunk, error) {
+	sp, _, err := search.ParseSymbolPath(symbol)
+	if err != nil {
+		return nil, err
+	}
+	if sp.File != "" {
+		if _, rel, err := e.Root.Resolve(sp.File); err == nil && rel != "" {
+			sp.File = rel
+		} else if err != nil && strings.Contains(err.Error(), "outside") {
+			return nil, fmt.Errorf("symbol %q: %w", symbol, err)
+		}
+	}
+	cs, err := search.LookupSymbol(e.Store, sp, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []chunk.Chunk
+	for _, c := range cs {
+		switch c.NodeKind {
+		case "import", "re-export", "comment", "expression", "statement":
+			continue
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// Site is one place a symbol is used.
+type Site struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Text    string `json:"text"`
+	Context string `json:"context"` // call, new, import, type, write, read, declaration
+}
+
+// Usage classifies how a line uses a name: enough for an agent to tell
+// callers from imports from type positions at a glance.
+func Usage(line string, col int, name string) string {
+	t := strings.TrimSpace(line)
+	if strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "export ") && strings.Contains(t, " from ") || strings.Contains(t, "require(") {
+		return "import"
+	}
+	before := strings.TrimRight(line[:max(0, col)], " \t")
+	after := strings.TrimLeft(line[min(len(line), col+len(name)):], " \t")
+	switch {
+	case strings.HasSuffix(before, "new"):
+		return "new"
+	case strings.HasPrefix(after, "(") || strings.HasPrefix(after, "<") && strings.Contains(after, ">(") || strings.HasPrefix(after, "`"):
+		return "call"
+	case strings.HasSuffix(before, ":") || strings.HasSuffix(before, "extends") || strings.HasSuffix(before, "implements") ||
+		strings.HasSuffix(before, "<") || strings.HasSuffix(before, "|") || strings.HasSuffix(before, "&") ||
+		strings.HasSuffix(before, "as") || strings.HasSuffix(before, "satisfies") || strings.HasSuffix(before, "keyof") || strings.HasSuffix(before, "typeof"):
+		return "type"
+	case (strings.HasPrefix(after, "=") && !strings.HasPrefix(after, "==") && !strings.HasPrefix(after, "=>")) ||
+		strings.HasPrefix(after, "+=") || strings.HasPrefix(after, "-=") || strings.HasPrefix(after, "++") || strings.HasPrefix(after, "--"):
+		return "write"
+	}
+	return "read"
+}
+
+// TextReferences finds the whole-word occurrences of a declaration's name in
+// the indexed files: the syntactic stand-in for compiler references. It
+// cannot tell a same-named symbol apart, which is why callers mark it
+// approximate.
+func (e *Engine) TextReferences(c chunk.Chunk, limit int) ([]Site, error) {
+	if !isIdent(strings.TrimPrefix(c.Name, "#")) {
+		return nil, nil
+	}
+	files, err := e.Store.FilesReferencing(c.Name, "")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	re := regexp.MustCompile(`(^|[^\w$#])` + regexp.QuoteMeta(c.Name) + `($|[^\w$])`)
+	var out []Site
+	for _, f := range files {
+		abs, _, err := e.Root.Resolve(f)
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(abs)
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+		for n := 1; sc.Scan(); n++ {
+			line := sc.Text()
+			loc := re.FindStringIndex(line)
+			if loc == nil {
+				continue
+			}
+			col := loc[0]
+			if col < len(line) && line[col] != c.Name[0] {
+				col++
+			}
+			ctx := Usage(line, col, c.Name)
+			if f == c.RelativePath && n == NameLine(c) {
+				ctx = "declaration"
+			}
+			out = append(out, Site{File: f, Line: n, Column: col + 1, Text: clip(strings.TrimSpace(line)), Context: ctx})
+			if limit > 0 && len(out) >= limit {
+				return out, nil
+			}
+		}
+	}
+	return out, nil
+}
+
+func clip(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "…"
+	}
+	return s
+}
+
+// TextImplementations lists classes and interfaces whose heritage clause
+// names the declaration (syntactic).
+func (e *Engine) TextImplementations(c chunk.Chunk) ([]chunk.Chunk, error) {
+	ids, err := e.Store.ChunksReferencing(c.Name, "")
+	if err != nil {
+		return nil, err
+	}
+	re := regexp.MustCompile(`\b(extends|implements)\b[^{]*\b` + regexp.QuoteMeta(c.Name) + `\b`)
+	var out []chunk.Chunk
+	for _, id := range ids {
+		cand, err := e.Store.Chunk(id)
+		if err != nil {
+			continue
+		}
+		if cand.NodeKind != "class" && cand.NodeKind != "interface" && cand.NodeKind != "component" {
+			continue
+		}
+		if re.MatchString(cand.Signature) && cand.ID != c.ID {
+			out = append(out, cand)
+		}
+	}
+	return out, nil
+}
+
+// Importer is one import of a module.
+type Importer struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Statement string `json:"statement"`
+}
+
+// Importers lists the import statements (ES imports, re-exports, require)
+// that load a module: a workspace file (relative specifiers resolved, `.js`
+// standing for `.ts`, directory index files) or a package name. When the
+// target is a symbol name, only imports that bind it are listed.
+func (e *Engine) Importers(target string) ([]Importer, error) {
+	if target == "" {
+		return nil, fmt.Errorf("find_importers: empty module")
+	}
+	var wantFile, wantPkg, wantName string
+	if strings.Contains(target, "/") || strings.Contains(target, ".") {
+		if _, rel, err := e.Root.Resolve(target); err == nil && e.fileIndexed(rel) {
+			wantFile = rel
+		} else if strings.HasPrefix(target, ".") || strings.HasPrefix(target, "/") {
+			if err != nil {
+				return nil, fmt.Errorf("find_importers: %w", err)
+			}
+			return nil, fmt.Errorf("find_importers: %s is not an indexed file", target)
+		} else {
+			wantPkg = target
+		}
+	} else if cs, _ := e.Resolve(target); len(cs) > 0 {
+		wantName = target
+		wantFile = cs[0].RelativePath
+	} else {
+		wantPkg = target
+	}
+	rows, err := e.Store.FindSymbols(store.SymbolQuery{Name: "import:", Match: store.MatchPrefix, Limit: 1 << 20, IncludeStatements: true})
+	if err != nil {
+		return nil, err
+	}
+	reexports, err := e.Store.FindSymbols(store.SymbolQuery{Name: "re-export:", Match: store.MatchPrefix, Limit: 1 << 20, IncludeStatements: true})
+	if err != nil {
+		return nil, err
+	}
+	rows = append(rows, reexports...)
+	var out []Importer
+	for _, c := range rows {
+		spec := c.Name[strings.IndexByte(c.Name, ':')+1:]
+		match := false
+		switch {
+		case wantPkg != "":
+			match = spec == wantPkg || strings.HasPrefix(spec, wantPkg+"/")
+		case wantFile != "":
+			match = e.resolvesTo(c.RelativePath, spec, wantFile)
+		}
+		if match && wantName != "" && !containsWord(c.FullSource, wantName) && !strings.Contains(c.FullSource, "*") {
+			match = false
+		}
+		if match {
+			out = append(out, Importer{File: c.RelativePath, Line: c.StartLine, Statement: strings.Join(strings.Fields(c.FullSource), " ")})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].File != out[j].File {
+			return out[i].File < out[j].File
+		}
+		return out[i].Line < out[j].Line
+	})
+	return out, nil
+}
+
+func (e *Engine) fileIndexed(rel string) bool {
+	cs, err := e.Store.ChunksByFile(rel)
+	return err == nil && len(cs) > 0
+}
+
+// resolvesTo reports whether a relative module specifier written in file
+// `from` names the workspace file `target`, with TypeScript's resolution of
+// extensions: `./a`, `./a.js` (for a.ts), `./dir` (for dir/index.ts).
+func (e *Engine) resolvesTo(from, spec, target string) bool {
+	if !strings.HasPrefix(spec, ".") {
+		return false
+	}
+	p := path.Clean(path.Join(path.Dir(from), spec))
+	if p == target {
+		return true
+	}
+	stem := strings.TrimSuffix(target, path.Ext(target))
+	if strings.HasSuffix(stem, ".d") {
+		stem = strings.TrimSuffix(stem, ".d")
+	}
+	pstem := p
+	for _, ext := range []string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"} {
+		if strings.HasSuffix(p, ext) {
+			pstem = strings.TrimSuffix(p, ext)
+			break
+		}
+	}
+	return pstem == stem || pstem+"/index" == stem
+}

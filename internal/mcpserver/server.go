@@ -1,0 +1,130 @@
+// Package mcpserver exposes scry to agents as MCP tools. Answers are plain
+// text written for a model to read; every call first brings the index up to
+// date, so an answer never describes code that has since changed.
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/engine"
+)
+
+// Version is reported to clients in the initialize handshake.
+var Version = "0.1.0"
+
+// DefaultTools is the set exposed when the config names none. Every tool's
+// schema is paid for on every agent turn, so the default leaves out the two
+// that duplicate an agent's own file tools (search_files, find_files).
+var DefaultTools = []string{
+	"codebase_search", "find_symbol", "list_symbols", "get_symbol_info", "find_definition",
+	"find_references", "find_implementations", "find_importers", "search_files", "find_files",
+}
+
+// AllTools lists every tool scry offers.
+var AllTools = DefaultTools
+
+// Server answers MCP tool calls for one workspace.
+type Server struct {
+	eng *engine.Engine
+	cfg config.Config
+	// syncMu orders on-query syncs; the indexer serialises them too, but
+	// holding this while answering keeps a call from reading a file set
+	// that a concurrent call's sync is replacing.
+	syncMu sync.Mutex
+}
+
+// New builds the MCP server with the configured tools.
+func New(eng *engine.Engine, cfg config.Config) (*mcp.Server, error) {
+	s := &Server{eng: eng, cfg: cfg}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "scry", Version: Version}, &mcp.ServerOptions{
+		Instructions: "scry answers questions about this TypeScript/JavaScript codebase with complete symbols and their compiler-resolved connections. " +
+			"Start with codebase_search (plain words, or `symbol = File > Parent > name`); use the other tools to follow up.",
+	})
+	tools := cfg.Tools
+	if len(tools) == 0 {
+		tools = DefaultTools
+	}
+	known := map[string]func(*mcp.Server){
+		"codebase_search":      s.addCodebaseSearch,
+		"find_symbol":          s.addFindSymbol,
+		"list_symbols":         s.addListSymbols,
+		"get_symbol_info":      s.addSymbolInfo,
+		"find_definition":      s.addFindDefinition,
+		"find_references":      s.addFindReferences,
+		"find_implementations": s.addFindImplementations,
+		"find_importers":       s.addFindImporters,
+		"search_files":         s.addSearchFiles,
+		"find_files":           s.addFindFiles,
+	}
+	var unknown []string
+	for _, t := range tools {
+		add, ok := known[t]
+		if !ok {
+			unknown = append(unknown, t)
+			continue
+		}
+		add(srv)
+	}
+	if len(unknown) > 0 {
+		names := make([]string, 0, len(known))
+		for k := range known {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		return nil, fmt.Errorf("config tools: unknown %s (known: %s)", strings.Join(unknown, ", "), strings.Join(names, ", "))
+	}
+	return srv, nil
+}
+
+// fresh brings the index up to date before a call is answered, reporting
+// progress to clients that asked for it. Calls arriving during a sync wait
+// for it, so no answer is read from a half-written index.
+func (s *Server) fresh(ctx context.Context, req *mcp.CallToolRequest) error {
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
+	var progress func(done, total int)
+	if req != nil && req.Params != nil && req.Session != nil {
+		if token := req.Params.GetProgressToken(); token != nil {
+			last := -1
+			progress = func(done, total int) {
+				if total == 0 || done == last || (done != total && done%25 != 0) {
+					return
+				}
+				last = done
+				req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+					ProgressToken: token,
+					Progress:      float64(done),
+					Total:         float64(total),
+					Message:       "indexing",
+				})
+			}
+		}
+	}
+	if _, err := s.eng.Indexer.SyncProgress(ctx, progress); err != nil {
+		return fmt.Errorf("bringing the index up to date: %w", err)
+	}
+	return nil
+}
+
+func text(s string) *mcp.TextContent {
+	return &mcp.TextContent{Text: s, Annotations: &mcp.Annotations{Audience: []mcp.Role{"assistant"}}}
+}
+
+func textResult(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{text(s)}}
+}
+
+// errArg marks a bad argument: reported to the agent as a tool error.
+var errArg = errors.New("invalid argument")
+
+func argError(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errArg, fmt.Sprintf(format, args...))
+}

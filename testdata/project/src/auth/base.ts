@@ -1,0 +1,7 @@
+export abstract class BaseValidator {
+  protected failures = 0;
+
+  protected recordFailure(): void {
+    this.failures++;
+  }
+}
