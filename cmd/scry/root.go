@@ -14,6 +14,6 @@ complete, with their structural connections, inside a token budget.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newChunksCmd(), newIndexCmd(), newSearchCmd(), newServeCmd())
+	root.AddCommand(newChunksCmd(), newIndexCmd(), newSearchCmd(), newServeCmd(), newSetupCmd(), newDoctorCmd())
 	return root
 }

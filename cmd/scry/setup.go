@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/mcpserver"
+	"github.com/scry-dev/scry/internal/tsls"
+)
+
+// cacheDir is scry's cache: $SCRY_CACHE_DIR, else the user cache dir.
+func cacheDir() (string, error) {
+	if d := os.Getenv("SCRY_CACHE_DIR"); d != "" {
+		return d, nil
+	}
+	return tsls.DefaultCacheDir()
+}
+
+func newSetupCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "setup",
+		Short: "Install TypeScript 7 (the tsgo language server) into scry's cache",
+		Long: fmt.Sprintf(`setup installs typescript@%s with the npm client into scry's cache directory
+($SCRY_CACHE_DIR, or the user cache directory), where scry finds it when the
+workspace has no TypeScript 7 of its own. Structure answers (callers, callees,
+references, type hierarchy) then come from the compiler instead of syntax.`, tsls.PinnedVersion),
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, err := cacheDir()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "installing typescript@%s into %s\n", tsls.PinnedVersion, filepath.Join(dir, "tsgo"))
+			if err := tsls.Setup(cmd.Context(), dir, cmd.ErrOrStderr()); err != nil {
+				return err
+			}
+			path, source, err := tsls.Find(tsls.FindOptions{CacheDir: dir})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "TypeScript 7 ready: %s (%s)\n", path, source)
+			return nil
+		},
+	}
+}
+
+func newDoctorCmd() *cobra.Command {
+	var ws workspaceFlags
+	cmd := &cobra.Command{
+		Use:   "doctor [--root DIR]",
+		Short: "Report what scry found and what is missing",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out := cmd.OutOrStdout()
+			e, done, err := ws.open(false)
+			if err != nil {
+				return err
+			}
+			defer done()
+			fmt.Fprintf(out, "workspace: %s\n", e.Root.Dir())
+			files, chunks, err := e.Store.Stats()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "index:     %s (%d files, %d chunks)\n", e.Store.Path(), files, chunks)
+			if files == 0 {
+				fmt.Fprintln(out, "           not built yet: `scry index` (any search builds it too)")
+			}
+			cfg, err := config.Load(e.Root.Dir(), os.Getenv)
+			if err != nil {
+				fmt.Fprintf(out, "config:    ERROR %v\n", err)
+			} else {
+				fmt.Fprintf(out, "config:    threshold %.2f, budget %d, rerank/vector weights %.2f/%.2f, candidates %d, call depth %d\n",
+					cfg.Threshold, cfg.Budget, cfg.RerankWeight, cfg.VectorWeight, cfg.Candidates, cfg.CallDepth)
+			}
+			dir, _ := cacheDir()
+			rep := tsls.DiagnoseWith(tsls.FindOptions{Root: e.Root.Dir(), CacheDir: dir, Flag: cfg.TSGo})
+			fmt.Fprintf(out, "typescript 7:\n%s\n", indentLines(rep.String(), "  "))
+			tools := cfg.Tools
+			if len(tools) == 0 {
+				tools = mcpserver.DefaultTools
+			}
+			fmt.Fprintf(out, "mcp tools: %d exposed\n", len(tools))
+			return nil
+		},
+	}
+	ws.register(cmd)
+	return cmd
+}
+
+func indentLines(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return prefix + strings.Join(lines, "\n"+prefix)
+}
