@@ -13,7 +13,7 @@ if [ -n "$unformatted" ]; then echo "gofmt needed: $unformatted" >&2; exit 1; fi
 go vet ./...
 go test -race -timeout 25m ./...
 # Fuzz targets, each for a bounded time.
-for target in "FuzzParseChunk ./internal/chunkcheck" "FuzzSymbolQuery ./internal/search" "FuzzSplit ./internal/terms"; do
+for target in "FuzzParseChunk ./internal/chunkcheck" "FuzzSymbolQuery ./internal/search" "FuzzSplit ./internal/terms" "FuzzLoad ./internal/config" "FuzzPathMatch ./internal/store"; do
   set -- $target
   if go test -list "^$1\$" "$2" 2>/dev/null | grep -q "^$1\$"; then
     go test -run '^$' -fuzz "^$1\$" -fuzztime 15s "$2"

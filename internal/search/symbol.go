@@ -67,7 +67,15 @@ func ParseSymbolPath(s string) (SymbolPath, bool, error) {
 	}
 	if len(segs) == 1 && p.File == "" && strings.Contains(segs[0], ".") && !strings.HasPrefix(segs[0], ".") && !looksLikeFile(segs[0]) {
 		// TokenService.validateToken
-		dot := strings.Split(segs[0], ".")
+		var dot []string
+		for _, d := range strings.Split(segs[0], ".") {
+			if d = strings.TrimSpace(d); d != "" {
+				dot = append(dot, d)
+			}
+		}
+		if len(dot) == 0 {
+			return SymbolPath{}, true, fmt.Errorf("symbol query names no symbol: %q", s)
+		}
 		segs = dot
 	}
 	p.Name = segs[len(segs)-1]

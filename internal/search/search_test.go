@@ -1,0 +1,301 @@
+package search_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/tokens"
+	"github.com/scry-dev/scry/internal/workspace"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func TestParseSymbolQuery(t *testing.T) {
+	tests := []struct {
+		in      string
+		ok      bool
+		wantErr bool
+		file    string
+		parents string
+		name    string
+	}{
+		{in: "symbol = validateToken", ok: true, name: "validateToken"},
+		{in: "symbol = TokenService > validateToken", ok: true, parents: "TokenService", name: "validateToken"},
+		{in: "symbol = src/auth/tokenService.ts > TokenService > validateToken", ok: true, file: "src/auth/tokenService.ts", parents: "TokenService", name: "validateToken"},
+		{in: "  Symbol=TokenService.validateToken ", ok: true, parents: "TokenService", name: "validateToken"},
+		{in: "symbol = ./src/a.ts > f", ok: true, file: "src/a.ts", name: "f"},
+		{in: "symbol = A > B > c", ok: true, parents: "A > B", name: "c"},
+		{in: "symbol = ", ok: true, wantErr: true},
+		{in: "symbol = > >", ok: true, wantErr: true},
+		{in: "where are tokens validated", ok: false},
+		{in: "symbolic links", ok: false},
+		{in: "symbol lookup", ok: false},
+	}
+	for _, tt := range tests {
+		p, ok, err := search.ParseSymbolQuery(tt.in)
+		if ok != tt.ok || (err != nil) != tt.wantErr {
+			t.Errorf("%q: ok=%v err=%v, want ok=%v err=%v", tt.in, ok, err, tt.ok, tt.wantErr)
+			continue
+		}
+		if !ok || err != nil {
+			continue
+		}
+		if p.File != tt.file || strings.Join(p.Parents, " > ") != tt.parents || p.Name != tt.name {
+			t.Errorf("%q: got file=%q parents=%q name=%q", tt.in, p.File, strings.Join(p.Parents, " > "), p.Name)
+		}
+	}
+}
+
+func FuzzSymbolQuery(f *testing.F) {
+	for _, s := range []string{"symbol = a", "symbol = a.ts > B > c", "symbol=>", "symbol = x.y.z", "plain words"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		p, ok, err := search.ParseSymbolQuery(q)
+		if !ok || err != nil {
+			return
+		}
+		if p.Name == "" {
+			t.Fatalf("%q parsed to an empty name", q)
+		}
+		for _, seg := range append(append([]string{}, p.Parents...), p.Name) {
+			if strings.Contains(seg, ">") || seg != strings.TrimSpace(seg) {
+				t.Fatalf("%q: bad segment %q", q, seg)
+			}
+		}
+	})
+}
+
+func cand(id string, first float64, src string) search.Result {
+	return search.Result{Chunk: chunk.Chunk{ID: id, RelativePath: id + ".ts", FullSource: src, StartLine: 1, EndLine: 1}, FirstStage: first}
+}
+
+func TestBlend(t *testing.T) {
+	cands := []search.Result{cand("a", 1, "x"), cand("b", 0.5, "x"), cand("c", 0.2, "x")}
+	got := search.Blend(cands, []float64{0.2, 1, 0.6}, search.DefaultParams())
+	want := map[string]float64{"a": 0.65*0.2 + 0.35*1, "b": 0.65*1 + 0.35*0.5, "c": 0.65*0.6 + 0.35*0.2}
+	order := []string{"b", "a", "c"}
+	for i, r := range got {
+		if r.Chunk.ID != order[i] {
+			t.Fatalf("order %d = %s, want %s", i, r.Chunk.ID, order[i])
+		}
+		if math.Abs(r.Score-want[r.Chunk.ID]) > 1e-12 {
+			t.Errorf("%s: score %v, want %v", r.Chunk.ID, r.Score, want[r.Chunk.ID])
+		}
+	}
+	// Weights that do not sum to one are normalised: the score stays in [0,1].
+	got = search.Blend([]search.Result{cand("a", 1, "x")}, []float64{1}, search.Params{RerankWeight: 2, VectorWeight: 2})
+	if got[0].Score != 1 {
+		t.Errorf("normalised blend of perfect scores = %v, want 1", got[0].Score)
+	}
+	// Out-of-range scores are clamped.
+	got = search.Blend([]search.Result{cand("a", 3, "x")}, []float64{-1}, search.DefaultParams())
+	if got[0].Score != 0.35 {
+		t.Errorf("clamped blend = %v, want 0.35", got[0].Score)
+	}
+}
+
+// scored builds n results with descending scores and sources of known token
+// counts.
+func scored(scores []float64, src string) []search.Result {
+	out := make([]search.Result, len(scores))
+	for i, s := range scores {
+		r := cand(fmt.Sprintf("c%02d", i), 0, src)
+		r.Score = s
+		out[i] = r
+	}
+	return out
+}
+
+func TestSelect(t *testing.T) {
+	src := strings.Repeat("const value = compute(input);\n", 10)
+	per := tokens.Count(src)
+	ten := []float64{0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.52}
+	tests := []struct {
+		name      string
+		scores    []float64
+		threshold float64
+		budget    int
+		want      int
+	}{
+		{"relevance gate: 3 of 10 pass", []float64{0.9, 0.8, 0.6, 0.4, 0.3, 0.3, 0.2, 0.2, 0.1, 0.1}, 0.5, 100000, 3},
+		{"token budget: 10 pass, 5 fit", ten, 0.5, per*5 + per/2, 5},
+		{"both: 4 pass, 3 fit", []float64{0.9, 0.8, 0.7, 0.6, 0.4, 0.3, 0.2, 0.2, 0.1, 0.1}, 0.5, per * 3, 3},
+		{"empty", nil, 0.5, 8000, 0},
+		{"single result", []float64{0.8, 0.3}, 0.5, 8000, 1},
+		{"nothing passes", []float64{0.49, 0.3}, 0.5, 8000, 0},
+	}
+	for _, tt := range tests {
+		got := search.Select(scored(tt.scores, src), search.Params{Threshold: tt.threshold, Budget: tt.budget})
+		if len(got) != tt.want {
+			t.Errorf("%s: %d results, want %d", tt.name, len(got), tt.want)
+		}
+		used := 0
+		for i, r := range got {
+			used += r.Tokens
+			if r.Score < tt.threshold {
+				t.Errorf("%s: result %d below threshold", tt.name, i)
+			}
+			if i > 0 && r.Score > got[i-1].Score {
+				t.Errorf("%s: results not best first", tt.name)
+			}
+		}
+		if used > tt.budget {
+			t.Errorf("%s: %d tokens used, budget %d", tt.name, used, tt.budget)
+		}
+	}
+}
+
+func TestSelectParentAndChildBecomeOne(t *testing.T) {
+	parent := search.Result{Chunk: chunk.Chunk{ID: "p", RelativePath: "a.ts", StartLine: 1, EndLine: 20, Depth: 0, FullSource: "class A {}"}, Score: 0.7}
+	child := search.Result{Chunk: chunk.Chunk{ID: "c", RelativePath: "a.ts", StartLine: 3, EndLine: 8, Depth: 1, FullSource: "m() {}"}, Score: 0.9}
+	got := search.Select([]search.Result{child, parent}, search.Params{Threshold: 0.5, Budget: 8000})
+	if len(got) != 1 || got[0].Chunk.ID != "c" {
+		t.Fatalf("child scored higher: got %v", ids(got))
+	}
+	parent.Score, child.Score = 0.9, 0.7
+	got = search.Select([]search.Result{parent, child}, search.Params{Threshold: 0.5, Budget: 8000})
+	if len(got) != 1 || got[0].Chunk.ID != "p" {
+		t.Fatalf("parent scored higher: got %v", ids(got))
+	}
+}
+
+func ids(rs []search.Result) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Chunk.ID)
+	}
+	return out
+}
+
+// projectStore indexes the test project into a fresh SQLite file.
+func projectStore(t *testing.T) *store.Store {
+	t.Helper()
+	root, err := workspace.NewRoot("../../testdata/project")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := index.New(root, st, index.Options{}).Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func TestPipeline(t *testing.T) {
+	st := projectStore(t)
+	pl := search.Pipeline{Store: st}
+	run := func(q string, prm search.Params, paths ...string) search.Response {
+		t.Helper()
+		resp, err := pl.Search(context.Background(), search.Request{Query: q, Paths: paths, Params: prm})
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		return resp
+	}
+	def := search.DefaultParams()
+
+	// The answer to a plain question comes first.
+	resp := run("where are JWT tokens validated", def)
+	if len(resp.Results) == 0 || resp.Results[0].Chunk.Name != "validateToken" {
+		t.Fatalf("top result: %v", names(resp))
+	}
+	// Empty: nothing matches, no error.
+	if resp := run("zqxjv wwkpt", def); len(resp.Results) != 0 {
+		t.Fatalf("nonsense query returned %v", names(resp))
+	}
+	// Path filter applied in stage 1: with a single candidate allowed, a
+	// post-filter would be left with nothing.
+	one := def
+	one.Candidates = 1
+	one.Threshold = 0
+	resp = run("token secret", one, "src/config")
+	if len(resp.Results) != 1 || !strings.HasPrefix(resp.Results[0].Chunk.RelativePath, "src/config/") {
+		t.Fatalf("path-filtered results: %v", names(resp))
+	}
+	// Single result: a specific question, one answer over the gate.
+	resp = run("JWT_SECRET is not set", def)
+	if len(resp.Results) != 1 || resp.Results[0].Chunk.Name != "getSecret" {
+		t.Fatalf("single result: %v", names(resp))
+	}
+	// Budget: a tiny budget keeps only what fits.
+	tiny := def
+	tiny.Budget = 60
+	for _, r := range run("token", tiny).Results {
+		if r.Tokens > 60 {
+			t.Fatalf("result of %d tokens in a 60-token budget", r.Tokens)
+		}
+	}
+}
+
+func names(resp search.Response) []string {
+	var out []string
+	for _, r := range resp.Results {
+		out = append(out, fmt.Sprintf("%s(%.2f)", r.Chunk.Breadcrumb, r.Score))
+	}
+	return out
+}
+
+// TestSymbolLookupGolden runs the blueprint's symbol-lookup cases against
+// the test project.
+func TestSymbolLookupGolden(t *testing.T) {
+	st := projectStore(t)
+	pl := search.Pipeline{Store: st}
+	queries := []string{
+		"symbol = validateToken",
+		"symbol = TokenService > validateToken",
+		"symbol = src/auth/tokenService.ts > TokenService > validateToken",
+		"symbol = auth.ts > AuthConfig > getSecret",
+		"symbol = nonExistentSymbol",
+		"symbol = getSecret",
+		"symbol = AuthMiddleware.verify",
+	}
+	var b strings.Builder
+	for _, q := range queries {
+		resp, err := pl.Search(context.Background(), search.Request{Query: q, Params: search.DefaultParams()})
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		fmt.Fprintf(&b, "%s\n", q)
+		if len(resp.Results) == 0 {
+			b.WriteString("  (no results)\n")
+		}
+		for _, r := range resp.Results {
+			fmt.Fprintf(&b, "  %s %s [%d-%d]\n", r.Chunk.NodeKind, r.Chunk.Breadcrumb, r.Chunk.StartLine, r.Chunk.EndLine)
+		}
+	}
+	// Not a symbol query: the ranked pipeline answers instead.
+	resp, _ := pl.Search(context.Background(), search.Request{Query: "TokenService validateToken", Params: search.DefaultParams()})
+	if resp.Symbol != nil {
+		t.Error("a query without the prefix was treated as a symbol lookup")
+	}
+	golden := "testdata/symbol-lookup.golden"
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if string(want) != b.String() {
+		t.Errorf("symbol lookups differ from %s:\n%s", golden, b.String())
+	}
+}
