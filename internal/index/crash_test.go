@@ -1,0 +1,202 @@
+package index_test
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	_ "modernc.org/sqlite"
+
+	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/workspace"
+)
+
+// TestMain lets the test binary act as the indexer child that the crash
+// test kills: with SCRY_CRASH_CHILD set it syncs and reports progress.
+func TestMain(m *testing.M) {
+	if os.Getenv("SCRY_CRASH_CHILD") == "1" {
+		crashChild()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+func crashChild() {
+	root, err := workspace.NewRoot(os.Getenv("SCRY_CRASH_ROOT"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	st, err := store.Open(os.Getenv("SCRY_CRASH_INDEX"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	out := bufio.NewWriter(os.Stdout)
+	ix := index.New(root, st, index.Options{Workers: 1, Progress: func(done, total int) {
+		fmt.Fprintf(out, "%d %d\n", done, total)
+		out.Flush()
+	}})
+	if _, err := ix.Sync(context.Background()); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(3)
+	}
+	os.Exit(0)
+}
+
+func crashCorpus(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("SCRY_CORPUS")
+	if dir == "" {
+		if os.Getenv("SCRY_REQUIRE_CORPUS") == "1" {
+			t.Fatal("SCRY_CORPUS is not set but SCRY_REQUIRE_CORPUS=1")
+		}
+		t.Skip("SCRY_CORPUS not set (run scripts/testdeps.sh)")
+	}
+	return filepath.Join(dir, "node_modules", "rxjs", "src")
+}
+
+// snapshotOf describes an index by its files' hashes and chunk ids.
+func snapshotOf(t *testing.T, st *store.Store) string {
+	t.Helper()
+	files, err := st.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var b strings.Builder
+	for _, p := range paths {
+		cs, err := st.ChunksByFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := make([]string, len(cs))
+		for i, c := range cs {
+			ids[i] = c.ID
+		}
+		sort.Strings(ids)
+		fmt.Fprintf(&b, "%s %s %s\n", p, files[p].ContentHash, strings.Join(ids, ","))
+	}
+	return b.String()
+}
+
+func integrity(t *testing.T, path string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var res string
+	if err := db.QueryRow("PRAGMA integrity_check").Scan(&res); err != nil {
+		t.Fatalf("integrity check: %v", err)
+	}
+	if res != "ok" {
+		t.Fatalf("integrity check: %s", res)
+	}
+}
+
+// TestCrashRecovery kills a real indexer process with SIGKILL at seeded
+// points while it indexes a real corpus. After each kill the index opens,
+// passes SQLite's integrity check, and one more sync makes it equal to a
+// clean index of the same files.
+func TestCrashRecovery(t *testing.T) {
+	src := crashCorpus(t)
+	runs := 12
+	if n, err := strconv.Atoi(os.Getenv("SCRY_CRASH_RUNS")); err == nil && n > 0 {
+		runs = n
+	}
+	root, err := workspace.NewRoot(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cleanStore, err := store.Open(filepath.Join(t.TempDir(), "clean.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanStore.Close()
+	sum, err := index.New(root, cleanStore, index.Options{}).Sync(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := snapshotOf(t, cleanStore)
+	rng := rand.New(rand.NewSource(20261122))
+	killedMidway := 0
+	for run := 0; run < runs; run++ {
+		idx := filepath.Join(t.TempDir(), "index.db")
+		// Half the runs crash a first build, half crash a re-sync of an
+		// index that already holds part of the corpus.
+		kills := 1 + run%2
+		for k := 0; k < kills; k++ {
+			at := 1 + rng.Intn(sum.Indexed)
+			if crashAt(t, src, idx, at) {
+				killedMidway++
+			}
+		}
+		integrity(t, idx)
+		st, err := store.Open(idx)
+		if err != nil {
+			t.Fatalf("run %d: index does not open after kill: %v", run, err)
+		}
+		if _, err := index.New(root, st, index.Options{}).Sync(context.Background()); err != nil {
+			t.Fatalf("run %d: sync after kill: %v", run, err)
+		}
+		if got := snapshotOf(t, st); got != want {
+			t.Fatalf("run %d: index after recovery differs from a clean index", run)
+		}
+		st.Close()
+		integrity(t, idx)
+	}
+	if killedMidway < runs/2 {
+		t.Fatalf("only %d kills landed while indexing; the test is not exercising crashes", killedMidway)
+	}
+	t.Logf("%d runs, %d kills mid-index, all recovered to the clean index (%d files)", runs, killedMidway, sum.Indexed)
+}
+
+// crashAt starts the indexer child and kills it with SIGKILL once it has
+// processed `at` files. It reports whether the kill landed before the child
+// finished.
+func crashAt(t *testing.T, root, idx string, at int) bool {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "SCRY_CRASH_CHILD=1", "SCRY_CRASH_ROOT="+root, "SCRY_CRASH_INDEX="+idx)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	killed := false
+	for sc.Scan() {
+		var done, total int
+		fmt.Sscanf(sc.Text(), "%d %d", &done, &total)
+		if done >= at && done < total {
+			cmd.Process.Signal(syscall.SIGKILL)
+			killed = true
+			break
+		}
+	}
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	cmd.Wait()
+	return killed
+}
