@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/scry-dev/scry/internal/parse"
 )
@@ -21,6 +22,7 @@ const MaxEmbeddingBytes = 32000 * 4
 func File(f *parse.File, absPath, relPath string) []Chunk {
 	c := &chunker{
 		src:        f.Source,
+		text:       sourceText(f.Source),
 		absPath:    absPath,
 		relPath:    relPath,
 		lineStarts: lineStarts(f.Source),
@@ -40,8 +42,21 @@ func File(f *parse.File, absPath, relPath string) []Chunk {
 	return c.out
 }
 
+// sourceText views the file's bytes as a string without copying them: the
+// parser and chunker never modify a source after reading it, and chunk
+// sources are substrings of it, so the file is held in memory once.
+func sourceText(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
 type chunker struct {
-	src         []byte
+	src []byte
+	// text is src as one string: every chunk's source is a substring of it,
+	// so nested chunks share one copy of the file instead of one each.
+	text        string
 	absPath     string
 	relPath     string
 	lineStarts  []int
@@ -62,7 +77,7 @@ func lineStarts(src []byte) []int {
 
 // lines returns the exact text of lines [from, to], without the final newline.
 func (c *chunker) lines(from, to int) string {
-	return string(c.src[c.lineStart(from):c.lineEnd(to)])
+	return c.text[c.lineStart(from):c.lineEnd(to)]
 }
 
 func (c *chunker) lineStart(l int) int { return c.lineStarts[l-1] }

@@ -395,6 +395,10 @@ func (c *checker) collapsed() {
 	for i := range c.chunks {
 		ch := &c.chunks[i]
 		if len(ch.ChildChunkIDs) == 0 {
+			// A leaf over the token limit embeds a prefix of its source.
+			if capped(ch) && strings.HasPrefix(ch.FullSource, ch.EmbeddingText) {
+				continue
+			}
 			if ch.EmbeddingText != ch.FullSource {
 				c.add(RuleCollapsed, ch, 0, "%s is a leaf but its embeddingText differs from fullSource", label(ch))
 			}

@@ -84,6 +84,15 @@ func Parse(path string, src []byte, lang string) (*File, error) {
 	if lang == "" {
 		lang = LanguageOf(path)
 	}
+	if len(src) > segmentAbove {
+		if cuts := segmentCuts(src); len(cuts) > 0 {
+			return parseSegments(path, src, lang, cuts)
+		}
+	}
+	return parseWhole(path, src, lang)
+}
+
+func parseWhole(path string, src []byte, lang string) (*File, error) {
 	grammarsOnce.Do(loadGrammars)
 	g, ok := grammars[lang]
 	if !ok {
