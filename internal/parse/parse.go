@@ -317,7 +317,14 @@ func mergeSameLine(in []*Symbol) []*Symbol {
 			out[len(out)-1] = s
 			continue
 		default:
-			prev.Name = prev.Name + ", " + s.Name
+			// Minified code puts thousands of statements on one line: keep
+			// the merged name short (and the merge linear).
+			switch {
+			case len(prev.Name) < 80:
+				prev.Name = prev.Name + ", " + s.Name
+			case !strings.HasSuffix(prev.Name, ", …"):
+				prev.Name += ", …"
+			}
 			if prev.Kind != s.Kind {
 				prev.Kind = KindStatement
 			}

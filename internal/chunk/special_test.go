@@ -1,0 +1,156 @@
+package chunk_test
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkcheck"
+	"github.com/scry-dev/scry/internal/parse"
+)
+
+// structural are the rules that must hold on any input at all.
+var structural = map[int]bool{
+	chunkcheck.RuleCoverage: true, chunkcheck.RuleOverlap: true, chunkcheck.RuleFidelity: true,
+	chunkcheck.RuleHierarchy: true, chunkcheck.RuleBreadcrumb: true, chunkcheck.RuleTokenLimit: true,
+}
+
+func checkStructural(t *testing.T, name string, src []byte) []chunk.Chunk {
+	t.Helper()
+	f, err := parse.Parse(name, src, "")
+	if err != nil {
+		t.Fatalf("%s: parse: %v", name, err)
+	}
+	cs := chunk.File(f, "/ws/"+name, name)
+	n := 0
+	for _, v := range chunkcheck.Check(name, src, cs) {
+		if structural[v.Rule] {
+			if n++; n <= 3 {
+				t.Errorf("%s: %s", name, v)
+			}
+		}
+	}
+	return cs
+}
+
+// TestHostileInputs parses and chunks inputs built to break a parser: huge
+// lines, binary bytes, broken encodings, deep nesting, giant classes.
+func TestHostileInputs(t *testing.T) {
+	var deep strings.Builder
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&deep, "%sfunction level%d() {\n", strings.Repeat(" ", i), i)
+	}
+	for i := 99; i >= 0; i-- {
+		fmt.Fprintf(&deep, "%s}\n", strings.Repeat(" ", i))
+	}
+	var bigClass strings.Builder
+	bigClass.WriteString("export class Huge {\n")
+	for i := 0; bigClass.Len() < 1<<30 && i < 12500; i++ {
+		fmt.Fprintf(&bigClass, "  method%d(a: number): number {\n    const b = a + %d;\n    return b * 2;\n  }\n", i, i)
+	}
+	bigClass.WriteString("}\n")
+	minified := bytes.Repeat([]byte("var a=function(b){return b+1},c={d:[1,2,3],e:'x'};"), 10<<20/50)
+	longLine := "export const data = \"" + strings.Repeat("x", 1_000_000) + "\";\n"
+	cases := []struct {
+		name string
+		src  []byte
+	}{
+		{"empty.ts", nil},
+		{"nul.ts", make([]byte, 4096)},
+		{"latin1.js", []byte("const caf\xe9 = '\xe9t\xe9';\nfunction f() { return 1 }\n")},
+		{"bom.ts", []byte("\xef\xbb\xbfexport function withBom(): void {\n  return;\n}\n")},
+		{"crlf.ts", []byte("import a from 'a';\r\n\r\nexport class C {\r\n  m() {\r\n    return a;\r\n  }\r\n}\r\n")},
+		{"no-newline.ts", []byte("export const x = 1")},
+		{"deep.ts", []byte(deep.String())},
+		{"long-line.ts", []byte(longLine)},
+		{"minified.js", minified},
+		{"big-class.ts", []byte(bigClass.String())},
+		{"unterminated.ts", []byte("export function f() {\n  const s = `unterminated ${\n")},
+	}
+	for _, c := range cases {
+		cs := checkStructural(t, c.name, c.src)
+		switch c.name {
+		case "deep.ts":
+			maxDepth := 0
+			for _, ch := range cs {
+				maxDepth = max(maxDepth, ch.Depth)
+			}
+			if maxDepth != 99 {
+				t.Errorf("deep.ts: max depth %d, want 99", maxDepth)
+			}
+		case "big-class.ts":
+			if len(cs) != 12501 {
+				t.Errorf("big-class.ts: %d chunks, want the class and its 12,500 methods", len(cs))
+			}
+		case "long-line.ts", "minified.js":
+			for _, ch := range cs {
+				if len(ch.EmbeddingText) > chunk.MaxEmbeddingBytes {
+					t.Errorf("%s: embedding text of %d bytes", c.name, len(ch.EmbeddingText))
+				}
+			}
+		}
+	}
+}
+
+// TestMutatedCorpus feeds thousands of deliberately broken files — real
+// sources truncated, with brackets, quotes and comment markers inserted or
+// deleted at seeded positions — through parse and chunk: no panic, and the
+// structural rules hold on every one.
+func TestMutatedCorpus(t *testing.T) {
+	dir := corpusDir(t)
+	var files []string
+	for _, pkg := range []string{"rxjs/src/internal/operators", "effect/src/internal"} {
+		matches, _ := filepath.Glob(filepath.Join(dir, "node_modules", pkg, "*.ts"))
+		files = append(files, matches...)
+	}
+	if len(files) < 100 {
+		t.Fatalf("too few corpus files: %d", len(files))
+	}
+	rng := rand.New(rand.NewSource(7))
+	tokens := []string{"{", "}", "(", ")", "[", "]", "/*", "*/", "`", "${", "'", "\"", "<", ">", "=>", ";", "\n", "class X {", "function", "in out T"}
+	n := 2000
+	if testing.Short() {
+		n = 200
+	}
+	broken := 0
+	for i := 0; i < n; i++ {
+		src, err := os.ReadFile(files[rng.Intn(len(files))])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(src) > 64<<10 {
+			src = src[:64<<10]
+		}
+		for j := 1 + rng.Intn(6); j > 0; j-- {
+			p := rng.Intn(len(src) + 1)
+			switch rng.Intn(3) {
+			case 0:
+				src = append(src[:p:p], append([]byte(tokens[rng.Intn(len(tokens))]), src[p:]...)...)
+			case 1:
+				q := min(len(src), p+rng.Intn(40))
+				src = append(src[:p:p], src[q:]...)
+			default:
+				src = src[:p]
+			}
+		}
+		name := fmt.Sprintf("mutant%04d.ts", i)
+		f, err := parse.Parse(name, src, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.ErrorNodes > 0 {
+			broken++
+		}
+		checkStructural(t, name, src)
+		if t.Failed() {
+			os.WriteFile(filepath.Join(t.TempDir(), name), src, 0o644)
+			t.Fatalf("stopping at %s", name)
+		}
+	}
+	t.Logf("%d mutated files, %d with syntax errors, all fully covered", n, broken)
+}
