@@ -1,0 +1,182 @@
+package mcpserver_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/mcpserver"
+)
+
+// inProcess serves a copy of the test project (padded with generated files
+// so that syncs take a while) to an in-memory MCP client.
+func inProcess(t *testing.T, extraFiles int) (*mcp.ClientSession, string) {
+	t.Helper()
+	root := filepath.Join(t.TempDir(), "project")
+	copyTree(t, "../../testdata/project", root)
+	for i := 0; i < extraFiles; i++ {
+		dir := filepath.Join(root, "src", "gen", fmt.Sprintf("m%02d", i%20))
+		os.MkdirAll(dir, 0o755)
+		src := fmt.Sprintf("import { TokenService } from '../../../auth/tokenService.js';\n\n/** Generated helper %d. */\nexport function helper%d(svc: TokenService, token: string): boolean {\n  return svc.validateToken(token) !== null;\n}\n", i, i)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("helper%d.ts", i)), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, err := engine.Open(engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	srv, err := mcpserver.New(e, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two OS pipes, as over stdio (the SDK's in-memory transport is a
+	// synchronous net.Pipe, unlike any real client connection).
+	sr, cw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr, sw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &mcp.IOTransport{Reader: sr, Writer: sw}
+	ct := &mcp.IOTransport{Reader: cr, Writer: cw}
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, root
+}
+
+func resultText(r *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// TestConcurrentCallsDuringEdits fires many tool calls at once while files
+// keep changing: every call succeeds, and each answer is consistent with
+// some complete state of the index (run under -race).
+func TestConcurrentCallsDuringEdits(t *testing.T) {
+	cs, root := inProcess(t, 300)
+	ctx := context.Background()
+	calls := []mcp.CallToolParams{
+		{Name: "codebase_search", Arguments: map[string]any{"query": "validate a token"}},
+		{Name: "find_symbol", Arguments: map[string]any{"name": "helper1", "mode": "prefix"}},
+		{Name: "list_symbols", Arguments: map[string]any{"path": "src/auth"}},
+		{Name: "get_symbol_info", Arguments: map[string]any{"symbol": "TokenService"}},
+		{Name: "find_references", Arguments: map[string]any{"symbol": "TokenService > validateToken"}},
+		{Name: "find_importers", Arguments: map[string]any{"module": "src/auth/tokenService.ts"}},
+		{Name: "search_files", Arguments: map[string]any{"pattern": "validateToken"}},
+		{Name: "find_files", Arguments: map[string]any{"pattern": "*.ts"}},
+	}
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	wg.Add(1)
+	go func() { // an editor saving files while the agent works
+		defer wg.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			p := filepath.Join(root, "src", "gen", "m00", fmt.Sprintf("helper%d.ts", (i%15)*20))
+			os.WriteFile(p, []byte(fmt.Sprintf("export function edited%d(): number {\n  return %d;\n}\n", i, i)), 0o644)
+		}
+	}()
+	errs := make(chan error, 64)
+	var callers sync.WaitGroup
+	for i := 0; i < 48; i++ {
+		callers.Add(1)
+		go func(i int) {
+			defer callers.Done()
+			p := calls[i%len(calls)]
+			res, err := cs.CallTool(ctx, &p)
+			switch {
+			case err != nil:
+				errs <- fmt.Errorf("%s: %v", p.Name, err)
+			case res.IsError:
+				errs <- fmt.Errorf("%s: tool error: %s", p.Name, resultText(res))
+			case strings.TrimSpace(resultText(res)) == "":
+				errs <- fmt.Errorf("%s: empty answer", p.Name)
+			}
+		}(i)
+	}
+	callers.Wait()
+	close(stop)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// TestBadArguments checks that hostile arguments end as clear tool errors
+// in bounded time, and that the server keeps answering afterwards.
+func TestBadArguments(t *testing.T) {
+	cs, _ := inProcess(t, 0)
+	ctx := context.Background()
+	// Nesting of a few hundred levels is refused by schema validation.
+	// (Beyond ~1000 levels the SDK's frame decoder closes the session: a
+	// known limit, noted in the README.)
+	deep := any("x")
+	for i := 0; i < 300; i++ {
+		deep = []any{deep}
+	}
+	bad := []mcp.CallToolParams{
+		{Name: "codebase_search", Arguments: map[string]any{"query": strings.Repeat("token ", 100_000)}},
+		{Name: "codebase_search", Arguments: map[string]any{"query": "x", "path": deep}},
+		{Name: "codebase_search", Arguments: map[string]any{"query": "x", "budget": -5}},
+		{Name: "find_symbol", Arguments: map[string]any{"name": "x", "limit": 1 << 40}},
+		{Name: "find_symbol", Arguments: map[string]any{"name": "x", "mode": "telepathic"}},
+		{Name: "search_files", Arguments: map[string]any{"pattern": "a(?=b)", "regex": true}},
+		{Name: "search_files", Arguments: map[string]any{"pattern": strings.Repeat("a", 10000)}},
+		{Name: "list_symbols", Arguments: map[string]any{"path": "../.."}},
+		{Name: "find_importers", Arguments: map[string]any{"module": "/etc/passwd"}},
+		{Name: "get_symbol_info", Arguments: map[string]any{"symbol": " > > "}},
+		{Name: "find_files", Arguments: map[string]any{"pattern": "[unclosed"}},
+		{Name: "find_definition", Arguments: map[string]any{"file": "src/index.ts", "line": 1}},
+	}
+	for _, p := range bad {
+		res, err := cs.CallTool(ctx, &p)
+		if err != nil {
+			t.Errorf("%s: protocol error (the session must survive bad arguments): %.200v", p.Name, err)
+			continue
+		}
+		if !res.IsError {
+			t.Errorf("%s %.80v: expected a tool error, got: %.200s", p.Name, p.Arguments, resultText(res))
+		} else if len(resultText(res)) == 0 {
+			t.Errorf("%s: tool error without a message", p.Name)
+		}
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "find_symbol", Arguments: map[string]any{"name": "TokenService"}})
+	if err != nil {
+		t.Fatalf("server stopped answering after bad input: %v", err)
+	}
+	if res.IsError || !strings.Contains(resultText(res), "tokenService.ts") {
+		t.Fatalf("server answers wrongly after bad input: %s", resultText(res))
+	}
+}
