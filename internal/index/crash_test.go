@@ -8,6 +8,7 @@ import (
 	"math/rand"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -33,6 +34,15 @@ func TestMain(m *testing.M) {
 }
 
 func crashChild() {
+	if lim, err := strconv.ParseUint(os.Getenv("SCRY_CRASH_FSIZE"), 10, 64); err == nil {
+		// A disk that fills up: writes past the limit fail with EFBIG
+		// (the signal that would otherwise kill the process is ignored).
+		signal.Ignore(syscall.SIGXFSZ)
+		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: lim, Max: lim}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+	}
 	root, err := workspace.NewRoot(os.Getenv("SCRY_CRASH_ROOT"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -199,4 +209,80 @@ func crashAt(t *testing.T, root, idx string, at int) bool {
 	}()
 	cmd.Wait()
 	return killed
+}
+
+// TestTwoProcessesShareAnIndex runs two indexer processes on one index at
+// once: the lock beside the index makes the second wait, then find
+// everything up to date; both succeed and the index equals a clean one.
+func TestTwoProcessesShareAnIndex(t *testing.T) {
+	src := crashCorpus(t)
+	root, err := workspace.NewRoot(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cleanStore, err := store.Open(filepath.Join(t.TempDir(), "clean.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanStore.Close()
+	if _, err := index.New(root, cleanStore, index.Options{}).Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	idx := filepath.Join(t.TempDir(), "index.db")
+	var cmds []*exec.Cmd
+	for i := 0; i < 2; i++ {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "SCRY_CRASH_CHILD=1", "SCRY_CRASH_ROOT="+src, "SCRY_CRASH_INDEX="+idx)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for i, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("indexer %d: %v", i, err)
+		}
+	}
+	integrity(t, idx)
+	st, err := store.Open(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if snapshotOf(t, st) != snapshotOf(t, cleanStore) {
+		t.Fatal("index written by two processes differs from a clean index")
+	}
+}
+
+// TestDiskFull indexes with a file-size limit far below what the index
+// needs: the sync fails with a clear error, the index stays consistent, and
+// a sync without the limit completes it.
+func TestDiskFull(t *testing.T) {
+	src := crashCorpus(t)
+	idx := filepath.Join(t.TempDir(), "index.db")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "SCRY_CRASH_CHILD=1", "SCRY_CRASH_ROOT="+src, "SCRY_CRASH_INDEX="+idx, "SCRY_CRASH_FSIZE=262144")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("indexing into a 256 KB limit succeeded:\n%s", out)
+	}
+	msg := string(out)
+	if !strings.Contains(msg, "full") && !strings.Contains(msg, "large") && !strings.Contains(msg, "space") {
+		t.Errorf("error does not say the disk is full: %s", msg)
+	}
+	integrity(t, idx)
+	root, _ := workspace.NewRoot(src)
+	st, err := store.Open(idx)
+	if err != nil {
+		t.Fatalf("index does not open after a full disk: %v", err)
+	}
+	defer st.Close()
+	sum, err := index.New(root, st, index.Options{}).Sync(context.Background())
+	if err != nil {
+		t.Fatalf("sync after the disk frees up: %v", err)
+	}
+	if sum.Files == 0 || sum.Indexed == 0 {
+		t.Fatalf("nothing indexed after recovery: %+v", sum)
+	}
+	integrity(t, idx)
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -178,6 +179,8 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 	progress()
 
 	var changed []store.ChunkSig // signatures that changed or disappeared
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	results := ix.process(ctx, jobs)
 	for r := range results {
 		done++
@@ -193,8 +196,10 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 			seen[rel] = false // indexed before, unreadable now: drop it below
 		case r.touched:
 			if e := ix.store.TouchFile(rel, r.job.file.ModTime); e != nil {
-				err = errors.Join(err, e)
-				continue
+				cancel()
+				for range results {
+				}
+				return sum, fmt.Errorf("index: %w", writeError(ix.store.Path(), e))
 			}
 			sum.Touched++
 		default:
@@ -207,8 +212,12 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 			}
 			old, e := ix.store.ReplaceFile(rec, r.chunks)
 			if e != nil {
-				err = errors.Join(err, e)
-				continue
+				// A store that cannot write one file will not write the
+				// next: stop, keep what is committed, and say why.
+				cancel()
+				for range results {
+				}
+				return sum, fmt.Errorf("index: %w", writeError(ix.store.Path(), e))
 			}
 			changed = append(changed, changedSignatures(old, r.chunks)...)
 			sum.Indexed++
@@ -390,4 +399,21 @@ func dedupe(sorted []string) []string {
 		}
 	}
 	return out
+}
+
+// writeError explains a failed index write: the index is consistent (each
+// file is one transaction), and the usual causes are named.
+func writeError(path string, err error) error {
+	msg := err.Error()
+	hint := ""
+	switch {
+	case strings.Contains(msg, "disk is full"), strings.Contains(msg, "disk I/O error"), strings.Contains(msg, "no space"), strings.Contains(msg, "too large"):
+		hint = "the disk holding the index is full or failing"
+	case strings.Contains(msg, "readonly"), strings.Contains(msg, "read-only"), strings.Contains(msg, "permission denied"):
+		hint = "the index is not writable"
+	}
+	if hint == "" {
+		return fmt.Errorf("writing the index %s failed: %w", path, err)
+	}
+	return fmt.Errorf("writing the index %s failed (%s; what was written is intact and the next sync completes it): %w", path, hint, err)
 }
