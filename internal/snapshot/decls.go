@@ -45,9 +45,21 @@ type moduleScope struct {
 // body).
 func (d *doc) newModuleScope(list *sitter.Node) *moduleScope {
 	m := &moduleScope{names: map[string][]binding{}}
+	d.indexStatements(m, list)
+	return m
+}
+
+// indexStatements adds the statements of list to m. The statements of an
+// ERROR node (tree-sitter can wrap most of a file it fails to parse in one)
+// count as the list's own.
+func (d *doc) indexStatements(m *moduleScope, list *sitter.Node) {
 	for _, c := range list.NamedChildren(d.cursor) {
 		c := c
-		if d.kind(&c) == kComment {
+		switch d.kind(&c) {
+		case kComment:
+			continue
+		case kError:
+			d.indexStatements(m, &c)
 			continue
 		}
 		s, e := d.lines(&c)
@@ -62,7 +74,6 @@ func (d *doc) newModuleScope(list *sitter.Node) *moduleScope {
 			m.names[name] = append(m.names[name], binding{unit: idx, class: cls})
 		})
 	}
-	return m
 }
 
 // bindStatement reports the names a module-level statement declares.

@@ -93,6 +93,7 @@ const (
 	kAccessibilityModifier
 	kComment
 	kParenthesized
+	kError
 )
 
 var kindNames = map[string]kind{
@@ -209,6 +210,10 @@ const (
 	numFields
 )
 
+// errorKindID is tree-sitter's ts_builtin_sym_error, the kind of ERROR
+// nodes, which lies outside the grammar's kind table.
+const errorKindID = 0xFFFF
+
 type grammar struct {
 	lang   *sitter.Language
 	kinds  []kind // by kind id
@@ -266,6 +271,9 @@ func (g *grammar) parseTree(src []byte) *sitter.Tree {
 
 func (g *grammar) kindOf(n *sitter.Node) kind {
 	id := n.KindId()
+	if id == errorKindID {
+		return kError
+	}
 	if int(id) < len(g.kinds) {
 		return g.kinds[id]
 	}

@@ -34,27 +34,18 @@ type frame struct {
 }
 
 type resolver struct {
-	d       *doc
-	program *moduleScope
-	modules map[uintptr]*moduleScope // namespace bodies
-	classes map[uintptr]*classInfo   // class bodies
-	cursor  *sitter.TreeCursor
-	stack   []frame
-	reg     region
-	reqs    []request
+	d      *doc
+	cursor *sitter.TreeCursor
+	stack  []frame
+	reg    region
+	reqs   []request
 }
 
 // resolve resolves the references of the targets, then of every declaration
 // they pull in, and returns the byte spans (whole lines) the snapshot must
 // show: the targets and the declarations, before any enclosing context.
 func (d *doc) resolve(targets []span) []span {
-	r := &resolver{
-		d:       d,
-		program: d.newModuleScope(&d.root),
-		modules: map[uintptr]*moduleScope{},
-		classes: map[uintptr]*classInfo{},
-		cursor:  d.root.Walk(),
-	}
+	r := &resolver{d: d, cursor: d.root.Walk()}
 	defer r.cursor.Close()
 	seeds := append([]span(nil), targets...)
 	covered := func(s span) bool {
@@ -191,13 +182,13 @@ func (r *resolver) scope(f *frame) {
 	}
 	switch f.k {
 	case kProgram:
-		f.module = r.program
+		f.module = d.program
 	case kStatementBlock:
 		if parent != nil && (parent.k == kInternalModule || parent.k == kModule) {
-			m, ok := r.modules[n.Id()]
+			m, ok := d.modules[n.Id()]
 			if !ok {
 				m = d.newModuleScope(n)
-				r.modules[n.Id()] = m
+				d.modules[n.Id()] = m
 			}
 			f.module = m
 			return
@@ -433,7 +424,7 @@ func (r *resolver) member(ci *classInfo, name string, pos int) {
 // classAt indexes the class body at stack position i.
 func (r *resolver) classAt(i int) *classInfo {
 	body := &r.stack[i].node
-	if ci, ok := r.classes[body.Id()]; ok {
+	if ci, ok := r.d.classes[body.Id()]; ok {
 		return ci
 	}
 	var decl, declarator *sitter.Node
@@ -444,6 +435,6 @@ func (r *resolver) classAt(i int) *classInfo {
 		declarator = &r.stack[i-2].node
 	}
 	ci := r.d.newClassInfo(body, decl, declarator)
-	r.classes[body.Id()] = ci
+	r.d.classes[body.Id()] = ci
 	return ci
 }

@@ -10,12 +10,14 @@ import (
 // closing lines around it. If the result does not parse (an unusual layout,
 // such as a separator on a line of its own), the next level keeps whole any
 // list it no longer prunes; the last level keeps whole root statements,
-// which always parse.
+// which always parse. A file that does not parse stays at level 0, where the
+// statements tree-sitter could not place (children of an ERROR node, which
+// can span most of a file) are pruned like the program's.
 var skeletonLevels = []func(k, parent kind) bool{
 	func(k, parent kind) bool {
 		switch k {
 		case kProgram, kStatementBlock, kClassBody, kObject, kObjectType, kInterfaceBody,
-			kEnumBody, kSwitchBody, kArray, kJSXElement:
+			kEnumBody, kSwitchBody, kArray, kJSXElement, kError:
 			return true
 		}
 		return false
@@ -145,7 +147,7 @@ func (s *skel) list(n *sitter.Node, k kind, children []sitter.Node) {
 				s.add(d.lines(c))
 			}
 		}
-	} else if k != kProgram {
+	} else if k != kProgram && k != kError {
 		s.add(from, from) // the opening bracket
 		s.add(to, to)     // the closing bracket
 	}

@@ -58,17 +58,15 @@ func TestGolden(t *testing.T) {
 				}
 				targets = append(targets, Target{ft.StartLine, ft.EndLine})
 			}
-			res, err := build(relPath, src, targets)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := buildResult(t, relPath, src, targets)
 			if res.level != 0 {
 				t.Errorf("needed skeleton level %d", res.level)
 			}
-			v, err := newValidation(relPath, src, targets, res)
+			fc, err := newFacts(relPath, src)
 			if err != nil {
 				t.Fatal(err)
 			}
+			v := fc.validate(targets, res)
 			v.structure()
 			v.referencedShown(fx.Shadowed)
 			v.nothingUnreferenced()
@@ -122,4 +120,19 @@ func hasChunk(chunks []chunk.Chunk, relPath, symbol string, start, end int) bool
 		}
 	}
 	return false
+}
+
+// buildResult parses src and builds one snapshot with what the checks need.
+func buildResult(t testing.TB, relPath string, src []byte, targets []Target) *result {
+	t.Helper()
+	f, err := Parse(relPath, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := f.build(targets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

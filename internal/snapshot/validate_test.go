@@ -3,6 +3,7 @@ package snapshot
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/scry-dev/scry/internal/parse"
@@ -15,32 +16,52 @@ import (
 // unreferenced is shown" a sound check; "everything referenced is shown" is
 // only checked where the fixture lists the names its targets shadow.
 
-// validation holds what is known about one built snapshot.
-type validation struct {
-	relPath  string
-	src      []byte
-	lines    []string // source lines, index 0 = line 1
-	targets  []Target
-	res      *result
-	shown    map[int]bool
-	file     *parse.File
-	problems []string
+// facts is what the checks know about one source file, computed once for
+// all the snapshots built from it.
+type facts struct {
+	relPath string
+	src     []byte
+	lines   []string // source lines, index 0 = line 1
+	starts  []int    // byte offset of each line
+	file    *parse.File
+	decls   []decl
 }
 
-func newValidation(relPath string, src []byte, targets []Target, res *result) (*validation, error) {
+func newFacts(relPath string, src []byte) (*facts, error) {
 	f, err := parse.Parse(relPath, src, "")
 	if err != nil {
 		return nil, err
 	}
-	v := &validation{relPath: relPath, src: src, targets: targets, res: res, file: f, shown: map[int]bool{}}
-	v.lines = strings.Split(strings.TrimSuffix(string(src), "\n"), "\n")
-	for i := range v.lines {
-		v.lines[i] = strings.TrimSuffix(v.lines[i], "\r")
+	fc := &facts{relPath: relPath, src: src, file: f}
+	fc.lines = strings.Split(strings.TrimSuffix(string(src), "\n"), "\n")
+	for i := range fc.lines {
+		fc.lines[i] = strings.TrimSuffix(fc.lines[i], "\r")
 	}
+	fc.starts = []int{0}
+	for i, c := range src {
+		if c == '\n' {
+			fc.starts = append(fc.starts, i+1)
+		}
+	}
+	fc.decls = fc.collectDecls()
+	return fc, nil
+}
+
+// validation checks one built snapshot.
+type validation struct {
+	*facts
+	targets  []Target
+	res      *result
+	shown    map[int]bool
+	problems []string
+}
+
+func (fc *facts) validate(targets []Target, res *result) *validation {
+	v := &validation{facts: fc, targets: targets, res: res, shown: map[int]bool{}}
 	for _, l := range res.lines {
 		v.shown[l] = true
 	}
-	return v, nil
+	return v
 }
 
 func (v *validation) fail(format string, args ...any) {
@@ -106,20 +127,22 @@ type decl struct {
 	names    []string
 	import_  bool
 	declLine int // first line after attached comments
+	// parent is the enclosing namespace, nil at the top level.
+	parent *parse.Symbol
 }
 
 var identRE = regexp.MustCompile(`^[A-Za-z_$][\w$]*$`)
 
-func (v *validation) decls() []decl {
+func (fc *facts) collectDecls() []decl {
 	var out []decl
-	var visit func(syms []*parse.Symbol, top bool)
-	visit = func(syms []*parse.Symbol, top bool) {
+	var visit func(syms []*parse.Symbol, parent *parse.Symbol)
+	visit = func(syms []*parse.Symbol, parent *parse.Symbol) {
 		for _, s := range syms {
-			d := decl{sym: s, declLine: 1 + strings.Count(string(v.src[:s.DeclStartByte]), "\n")}
+			d := decl{sym: s, declLine: sort.SearchInts(fc.starts, s.DeclStartByte+1), parent: parent}
 			switch s.Kind {
 			case parse.KindImport:
 				d.import_ = true
-				for _, imp := range v.file.Imports {
+				for _, imp := range fc.file.Imports {
 					if imp.StartLine >= s.StartLine && imp.EndLine <= s.EndLine {
 						d.names = append(d.names, imp.Names...)
 					}
@@ -136,11 +159,11 @@ func (v *validation) decls() []decl {
 				out = append(out, d)
 			}
 			if s.Kind == parse.KindNamespace || s.Kind == parse.KindModule {
-				visit(s.Children, false)
+				visit(s.Children, s)
 			}
 		}
 	}
-	visit(v.file.Symbols, true)
+	visit(fc.file.Symbols, nil)
 	return out
 }
 
@@ -207,7 +230,7 @@ func (v *validation) referencedShown(shadowed []string) {
 	for _, s := range shadowed {
 		delete(used, s)
 	}
-	for _, d := range v.decls() {
+	for _, d := range v.decls {
 		if v.overlapsTarget(d.sym) {
 			continue
 		}
@@ -229,16 +252,21 @@ func (v *validation) referencedShown(shadowed []string) {
 	}
 }
 
+var destructureThisRE = regexp.MustCompile(`\{([^}]*)\}\s*=\s*this\b`)
+
 var paramPropRE = regexp.MustCompile(`(?:private|public|protected|readonly)\s+(?:readonly\s+)?([A-Za-z_$][\w$]*)`)
 
 // nothingUnreferenced checks that every shown declaration outside the
 // targets is named somewhere else in the snapshot, and every shown class
 // member is read through this (or the class name) somewhere else in it.
 func (v *validation) nothingUnreferenced() {
-	for _, d := range v.decls() {
+	for _, d := range v.decls {
 		s := d.sym
 		if v.overlapsTarget(s) || !v.anyShown(s.StartLine, s.EndLine) {
 			continue
+		}
+		if d.parent != nil && !v.overlapsTarget(d.parent) {
+			continue // part of a namespace shown whole as a dependency
 		}
 		rest := tokens(v.text(v.res.lines, s.StartLine, s.EndLine))
 		found := false
@@ -278,8 +306,12 @@ func (v *validation) members(class *parse.Symbol) {
 			if strings.Contains(rest, "this."+name) || strings.Contains(rest, class.Name+"."+name) {
 				return true
 			}
-			re := regexp.MustCompile(`\{[^}]*\b` + regexp.QuoteMeta(name) + `\b[^}]*\}\s*=\s*this\b`)
-			return re.MatchString(rest)
+			for _, m := range destructureThisRE.FindAllStringSubmatch(rest, -1) {
+				if tokens(m[1])[name] {
+					return true
+				}
+			}
+			return false
 		}
 		switch m.Kind {
 		case parse.KindProperty:

@@ -1,0 +1,115 @@
+package mcpserver_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/mcpserver"
+)
+
+// BenchmarkToolLatency measures each tool's per-call latency on a warm
+// server over OS pipes (as over stdio), on the TypeScript sources of rxjs
+// and effect (600+ files). Run: SCRY_CORPUS=... go test ./internal/mcpserver
+// -run '^$' -bench ToolLatency -benchtime 1x
+func BenchmarkToolLatency(b *testing.B) {
+	corpus := os.Getenv("SCRY_CORPUS")
+	if corpus == "" {
+		b.Skip("SCRY_CORPUS not set")
+	}
+	root := b.TempDir()
+	for _, pkg := range []string{"rxjs", "effect"} {
+		copyTreeB(b, filepath.Join(corpus, "node_modules", pkg, "src"), filepath.Join(root, pkg))
+	}
+	e, err := engine.Open(engine.Options{Root: root, IndexPath: filepath.Join(b.TempDir(), "index.db")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	sum, err := e.Sync(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv, err := mcpserver.New(e, config.Default())
+	if err != nil {
+		b.Fatal(err)
+	}
+	sr, cw, _ := os.Pipe()
+	cr, sw, _ := os.Pipe()
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	calls := []struct {
+		label string
+		p     mcp.CallToolParams
+	}{
+		{"codebase_search", mcp.CallToolParams{Name: "codebase_search", Arguments: map[string]any{"query": "retry an observable when it errors with a delay"}}},
+		{"codebase_search_symbol", mcp.CallToolParams{Name: "codebase_search", Arguments: map[string]any{"query": "symbol = Subscriber > next"}}},
+		{"find_symbol_exact", mcp.CallToolParams{Name: "find_symbol", Arguments: map[string]any{"name": "mergeMap"}}},
+		{"find_symbol_fuzzy", mcp.CallToolParams{Name: "find_symbol", Arguments: map[string]any{"name": "swtchmp", "mode": "fuzzy"}}},
+		{"list_symbols", mcp.CallToolParams{Name: "list_symbols", Arguments: map[string]any{"path": "rxjs/internal/Subscriber.ts"}}},
+		{"get_symbol_info", mcp.CallToolParams{Name: "get_symbol_info", Arguments: map[string]any{"symbol": "Subscriber > next"}}},
+		{"find_definition", mcp.CallToolParams{Name: "find_definition", Arguments: map[string]any{"symbol": "Observable"}}},
+		{"find_references", mcp.CallToolParams{Name: "find_references", Arguments: map[string]any{"symbol": "innerFrom"}}},
+		{"find_implementations", mcp.CallToolParams{Name: "find_implementations", Arguments: map[string]any{"symbol": "Subscription"}}},
+		{"find_importers", mcp.CallToolParams{Name: "find_importers", Arguments: map[string]any{"module": "rxjs/internal/Observable.ts"}}},
+		{"search_files", mcp.CallToolParams{Name: "search_files", Arguments: map[string]any{"pattern": "isFunction("}}},
+		{"find_files", mcp.CallToolParams{Name: "find_files", Arguments: map[string]any{"pattern": "*Subject.ts"}}},
+	}
+	const n = 40
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, c := range calls {
+			var lat []time.Duration
+			for j := 0; j < n; j++ {
+				start := time.Now()
+				res, err := cs.CallTool(ctx, &c.p)
+				if err != nil || res.IsError {
+					b.Fatalf("%s: %v %s", c.label, err, resultText(res))
+				}
+				lat = append(lat, time.Since(start))
+			}
+			sort.Slice(lat, func(a, b int) bool { return lat[a] < lat[b] })
+			b.ReportMetric(float64(lat[n/2].Microseconds())/1000, c.label+"_p50_ms")
+			b.ReportMetric(float64(lat[n*95/100].Microseconds())/1000, c.label+"_p95_ms")
+		}
+	}
+	b.ReportMetric(float64(sum.Files), "files")
+}
+
+func copyTreeB(b *testing.B, src, dst string) {
+	b.Helper()
+	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if info.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}

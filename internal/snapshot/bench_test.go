@@ -1,0 +1,22 @@
+package snapshot
+
+import (
+	"os"
+	"testing"
+)
+
+// BenchmarkBuild measures a whole Build (parse included) of the
+// single-method fixture, the common case of one result in a mid-size file.
+func BenchmarkBuild(b *testing.B) {
+	src, err := os.ReadFile("testdata/single-method.ts")
+	if err != nil {
+		b.Fatal(err)
+	}
+	targets := []Target{{28, 35}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Build("src/single-method.ts", src, targets); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,442 @@
+package snapshot
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// Each case pins one inclusion rule on a small file; want is the exact
+// snapshot.
+var ruleCases = []struct {
+	name, path, src string
+	targets         []Target
+	want            string
+	level           int
+}{
+	{
+		name: "parameters and type parameters shadow module-level names",
+		path: "src/shadow.ts",
+		src: `import { limit as cap } from './limits';
+const limit = 10;
+type T = string;
+const unrelated = 1;
+
+export function clampTo<T extends number>(value: T, limit: number): number {
+  return Math.min(value, limit, cap);
+}
+`,
+		targets: []Target{{6, 8}},
+		want: `// src/shadow.ts
+
+import { limit as cap } from './limits';
+
+export function clampTo<T extends number>(value: T, limit: number): number {
+  return Math.min(value, limit, cap);
+}
+`,
+	},
+	{
+		name: "locals, catch bindings and function expression names shadow",
+		path: "src/locals.js",
+		src: `const err = new Error('x');
+const retry = () => 1;
+const next = 2;
+const total = 3;
+
+function run(items) {
+  const next = items[0];
+  try {
+    return (function retry(n) { return n ? retry(n - 1) : next + total; })(3);
+  } catch (err) {
+    return err;
+  }
+}
+`,
+		targets: []Target{{6, 13}},
+		want: `// src/locals.js
+
+const total = 3;
+
+function run(items) {
+  const next = items[0];
+  try {
+    return (function retry(n) { return n ? retry(n - 1) : next + total; })(3);
+  } catch (err) {
+    return err;
+  }
+}
+`,
+	},
+	{
+		name: "large declarations are left out, functions are not pulled in transitively",
+		path: "src/sizes.ts",
+		src: `function helper(n: number): number {
+  return n * 2;
+}
+const SCALE = helper(3);
+function big(a: number): number {
+  let x = a;
+  x += 1;
+  x += 1;
+  x += 1;
+  x += 1;
+  x += 1;
+  x += 1;
+  x += 1;
+  x += 1;
+  x += 1;
+  x += 1;
+  x += 1;
+  x += 1;
+  x += 1;
+  return x;
+}
+
+export function scaled(v: number): number {
+  return big(v) * SCALE;
+}
+`,
+		targets: []Target{{23, 25}},
+		want: `// src/sizes.ts
+
+const SCALE = helper(3);
+
+export function scaled(v: number): number {
+  return big(v) * SCALE;
+}
+`,
+	},
+	{
+		name: "a direct reference to a small function includes it",
+		path: "src/direct.ts",
+		src: `function helper(n: number): number {
+  return n * 2;
+}
+
+export function twice(v: number): number {
+  return helper(v);
+}
+`,
+		targets: []Target{{5, 7}},
+		want: `// src/direct.ts
+
+function helper(n: number): number {
+  return n * 2;
+}
+
+export function twice(v: number): number {
+  return helper(v);
+}
+`,
+	},
+	{
+		name: "a target inside another target and a repeated target add nothing",
+		path: "src/nested.ts",
+		src: `const A = 1;
+export class Box {
+  value = A;
+  get(): number {
+    return this.value;
+  }
+}
+`,
+		targets: []Target{{4, 6}, {2, 7}, {4, 6}},
+		want: `// src/nested.ts
+
+const A = 1;
+export class Box {
+  value = A;
+  get(): number {
+    return this.value;
+  }
+}
+`,
+	},
+	{
+		name: "a method of an object literal keeps the object's opening and closing lines",
+		path: "src/repo.ts",
+		src: `import { db } from './db';
+const TABLE = 'users';
+export const repo = {
+  find(id: string) {
+    return db.get(TABLE, id);
+  },
+  remove(id: string) {
+    return db.delete(TABLE, id);
+  },
+};
+`,
+		targets: []Target{{7, 9}},
+		want: `// src/repo.ts
+
+import { db } from './db';
+const TABLE = 'users';
+export const repo = {
+  remove(id: string) {
+    return db.delete(TABLE, id);
+  },
+};
+`,
+	},
+	{
+		name: "a separator on a line of its own makes the snapshot keep the list whole",
+		path: "src/separator.js",
+		src: `const api = {
+  a() {
+    return 1;
+  }
+  ,
+  b() {
+    return 2;
+  }
+  ,
+  c() {
+    return 3;
+  }
+};
+`,
+		targets: []Target{{2, 4}, {10, 12}},
+		level:   1,
+		want: `// src/separator.js
+
+const api = {
+  a() {
+    return 1;
+  }
+  ,
+  b() {
+    return 2;
+  }
+  ,
+  c() {
+    return 3;
+  }
+};
+`,
+	},
+	{
+		name: "class decorators are not part of the header; a target's own are",
+		path: "src/decorated.ts",
+		src: `import { Component, Input, HostListener } from '@angular/core';
+
+@Component({
+  selector: 'app-item',
+  template: '<p>{{ name }}</p>',
+})
+export class ItemComponent {
+  @Input() name = '';
+
+  @HostListener('click')
+  onClick(): void {
+    console.log(this.name);
+  }
+}
+`,
+		targets: []Target{{10, 13}},
+		want: `// src/decorated.ts
+
+import { Component, Input, HostListener } from '@angular/core';
+
+export class ItemComponent {
+  @Input() name = '';
+
+  @HostListener('click')
+  onClick(): void {
+    console.log(this.name);
+  }
+}
+`,
+	},
+	{
+		name: "this inside a nested function is not the class instance",
+		path: "src/legacy.js",
+		src: `class Timer {
+  count = 0;
+  label = 'timer';
+
+  start() {
+    setInterval(function () {
+      this.count++;
+    }, 1000);
+    return this.label;
+  }
+}
+`,
+		targets: []Target{{5, 10}},
+		want: `// src/legacy.js
+
+class Timer {
+  label = 'timer';
+
+  start() {
+    setInterval(function () {
+      this.count++;
+    }, 1000);
+    return this.label;
+  }
+}
+`,
+	},
+	{
+		name: "a function-valued field is a method, a large constructor is left out",
+		path: "src/fields.ts",
+		src: `export class Form {
+  private value = '';
+  private onChange = (v: string) => {
+    this.value = v;
+  };
+
+  constructor(private readonly id: string) {
+    this.value = id;
+    this.value = id;
+    this.value = id;
+    this.value = id;
+    this.value = id;
+    this.value = id;
+    this.value = id;
+    this.value = id;
+    this.value = id;
+    this.value = id;
+    this.value = id;
+    this.value = id;
+    this.value = id;
+    this.value = id;
+  }
+
+  submit(): string {
+    this.onChange(this.value);
+    return this.id;
+  }
+}
+`,
+		targets: []Target{{25, 28}},
+		want: `// src/fields.ts
+
+export class Form {
+  private value = '';
+
+  submit(): string {
+    this.onChange(this.value);
+    return this.id;
+  }
+}
+`,
+	},
+	{
+		name:    "CRLF line ends are written as LF, lines otherwise exact",
+		path:    "src/crlf.ts",
+		src:     "const A = 1;\r\nconst B = 2;\r\n\r\nexport function f() {\r\n  return A;\r\n}\r\n",
+		targets: []Target{{4, 6}},
+		want:    "// src/crlf.ts\n\nconst A = 1;\n\nexport function f() {\n  return A;\n}\n",
+	},
+	{
+		name: "a hashbang is never repeated after the header",
+		path: "bin/cli.js",
+		src: `#!/usr/bin/env node
+const args = process.argv.slice(2);
+main(args);
+`,
+		targets: []Target{{1, 3}},
+		want: `// bin/cli.js
+
+const args = process.argv.slice(2);
+main(args);
+`,
+	},
+}
+
+func TestRules(t *testing.T) {
+	for _, tc := range ruleCases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := buildResult(t, tc.path, []byte(tc.src), tc.targets)
+			if res.text != tc.want {
+				t.Errorf("got:\n%s\nwant:\n%s", res.text, tc.want)
+			}
+			if res.level != tc.level {
+				t.Errorf("skeleton level %d, want %d", res.level, tc.level)
+			}
+			if res.snapshotErrors {
+				t.Error("snapshot does not parse")
+			}
+			fc, err := newFacts(tc.path, []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := fc.validate(tc.targets, res)
+			v.structure()
+			v.nothingUnreferenced()
+			for _, p := range v.problems {
+				t.Error(p)
+			}
+		})
+	}
+}
+
+func TestBuildAPI(t *testing.T) {
+	src := []byte("export const A = 1;\nexport function f() {\n  return A;\n}\n")
+	got, err := Build("src/a.ts", src, []Target{{2, 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "// src/a.ts\n\nexport const A = 1;\nexport function f() {\n  return A;\n}\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+
+	f, err := Parse("src/a.ts", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := f.Build([]Target{{2, 4}})
+	if err != nil || again != got {
+		t.Errorf("File.Build = %q, %v; want the same as Build", again, err)
+	}
+	f.Close()
+	f.Close() // idempotent
+	if _, err := f.Build([]Target{{2, 4}}); err == nil {
+		t.Error("Build on a closed File succeeded")
+	}
+
+	for _, bad := range [][]Target{nil, {{0, 1}}, {{3, 2}}, {{1, 5}}} {
+		if _, err := Build("src/a.ts", src, bad); err == nil {
+			t.Errorf("targets %v: no error", bad)
+		}
+	}
+	if _, err := Build("src/a.py", src, []Target{{1, 1}}); err == nil || !strings.Contains(err.Error(), "unsupported") {
+		t.Errorf("unsupported language: %v", err)
+	}
+}
+
+// A file that does not parse still gets a snapshot built from what
+// tree-sitter recovered.
+func TestBrokenFile(t *testing.T) {
+	src := []byte("const A = 1;\nexport function f( {\n  return A;\n}\nconst B = ;\n")
+	res := buildResult(t, "src/broken.ts", src, []Target{{2, 4}})
+	if !res.fileErrors {
+		t.Fatal("expected the file to have syntax errors")
+	}
+	if !strings.HasPrefix(res.text, "// src/broken.ts\n\n") || !strings.Contains(res.text, "return A;") {
+		t.Errorf("snapshot:\n%s", res.text)
+	}
+}
+
+// Build parses per call and shares only the grammar's parser pool, so
+// concurrent snapshots of different files are safe.
+func TestBuildConcurrent(t *testing.T) {
+	done := make(chan error)
+	for i := 0; i < 8; i++ {
+		tc := ruleCases[i%len(ruleCases)]
+		go func() {
+			got, err := Build(tc.path, []byte(tc.src), tc.targets)
+			if err == nil && got != tc.want {
+				err = errors.New(tc.name + ": output differs under concurrency")
+			}
+			done <- err
+		}()
+	}
+	for i := 0; i < 8; i++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
