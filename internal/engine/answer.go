@@ -62,21 +62,41 @@ func (e *Engine) Search(ctx context.Context, req search.Request, callDepth int) 
 		approx = approx || d.Approximate
 		descs[r.Chunk.ID] = d
 	}
-	sources := map[string][]byte{}
-	for {
-		ans, err := e.render(req.Query, results, descs, sources, budget)
+	snaps := &snapshotCache{files: map[string]*snapshot.File{}, texts: map[string]string{}}
+	defer snaps.close()
+	finish := func(ans Answer, n int) Answer {
+		resp.Results = results[:n]
+		ans.Response = resp
+		ans.Approximate = approx
+		return ans
+	}
+	ans, err := e.render(req.Query, results, descs, snaps, budget)
+	if err != nil {
+		return Answer{}, err
+	}
+	// Symbol lookups answer exactly what was asked, whatever its size.
+	if budget <= 0 || ans.Tokens <= budget || len(results) <= 1 || resp.Symbol != nil {
+		return finish(ans, len(results)), nil
+	}
+	// Over budget (snapshots add the imports and fields each symbol needs):
+	// keep the longest best-first prefix of results that fits, found by
+	// bisection; snapshots of unchanged files are reused between rounds.
+	best, bestN := Answer{}, 0
+	lo, hi := 1, len(results)-1
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		a, err := e.render(req.Query, results[:mid], descs, snaps, budget)
 		if err != nil {
 			return Answer{}, err
 		}
-		// Symbol lookups answer exactly what was asked, whatever its size.
-		if budget <= 0 || ans.Tokens <= budget || len(results) <= 1 || resp.Symbol != nil {
-			resp.Results = results
-			ans.Response = resp
-			ans.Approximate = approx
-			return ans, nil
+		if a.Tokens <= budget || mid == 1 {
+			best, bestN = a, mid
+			lo = mid + 1
+		} else {
+			hi = mid - 1
 		}
-		results = results[:len(results)-1]
 	}
+	return finish(best, bestN), nil
 }
 
 func (e *Engine) describe(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
@@ -91,7 +111,52 @@ func (e *Engine) describe(ctx context.Context, c chunk.Chunk, callDepth int) (gr
 	return e.syntactic().Describe(ctx, c, callDepth)
 }
 
-func (e *Engine) render(query string, results []search.Result, descs map[string]graph.Result, sources map[string][]byte, budget int) (Answer, error) {
+// snapshotCache keeps each file parsed, and each snapshot built, across the
+// renders of one search: trimming a result to meet the budget changes one
+// file's snapshot, not all of them.
+type snapshotCache struct {
+	files map[string]*snapshot.File
+	texts map[string]string
+}
+
+func (c *snapshotCache) close() {
+	for _, f := range c.files {
+		f.Close()
+	}
+}
+
+func (e *Engine) snapshotOf(c *snapshotCache, file string, targets []snapshot.Target) (string, error) {
+	key := file
+	for _, t := range targets {
+		key += fmt.Sprintf("|%d-%d", t.StartLine, t.EndLine)
+	}
+	if text, ok := c.texts[key]; ok {
+		return text, nil
+	}
+	f, ok := c.files[file]
+	if !ok {
+		abs, _, err := e.Root.Resolve(file)
+		if err != nil {
+			return "", fmt.Errorf("snapshot %s: %w", file, err)
+		}
+		src, err := os.ReadFile(abs)
+		if err != nil {
+			return "", fmt.Errorf("snapshot %s: %w", file, err)
+		}
+		if f, err = snapshot.Parse(file, src); err != nil {
+			return "", fmt.Errorf("snapshot %s: %w", file, err)
+		}
+		c.files[file] = f
+	}
+	text, err := f.Build(targets)
+	if err != nil {
+		return "", fmt.Errorf("snapshot %s: %w", file, err)
+	}
+	c.texts[key] = text
+	return text, nil
+}
+
+func (e *Engine) render(query string, results []search.Result, descs map[string]graph.Result, snaps *snapshotCache, budget int) (Answer, error) {
 	ans := Answer{Budget: budget}
 	type fileGroup struct {
 		file    string
@@ -116,20 +181,9 @@ func (e *Engine) render(query string, results []search.Result, descs map[string]
 	var texts []string
 	prev := 1.0
 	for _, g := range groups {
-		src, ok := sources[g.file]
-		if !ok {
-			abs, _, err := e.Root.Resolve(g.file)
-			if err != nil {
-				return ans, fmt.Errorf("snapshot %s: %w", g.file, err)
-			}
-			if src, err = os.ReadFile(abs); err != nil {
-				return ans, fmt.Errorf("snapshot %s: %w", g.file, err)
-			}
-			sources[g.file] = src
-		}
-		text, err := snapshot.Build(g.file, src, g.targets)
+		text, err := e.snapshotOf(snaps, g.file, g.targets)
 		if err != nil {
-			return ans, fmt.Errorf("snapshot %s: %w", g.file, err)
+			return ans, err
 		}
 		p := math.Round(g.score*100) / 100
 		if p > prev {

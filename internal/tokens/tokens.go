@@ -28,5 +28,31 @@ func Count(s string) int {
 	if err != nil {
 		return (len(s) + 3) / 4
 	}
-	return len(enc.EncodeOrdinary(s))
+	if len(s) < 512 {
+		return len(enc.EncodeOrdinary(s))
+	}
+	// Answers are rendered more than once while they are fitted to a
+	// budget, so the same large texts come back; BPE costs far more than a
+	// map lookup.
+	cacheMu.Lock()
+	n, ok := cache[s]
+	cacheMu.Unlock()
+	if ok {
+		return n
+	}
+	n = len(enc.EncodeOrdinary(s))
+	cacheMu.Lock()
+	if len(cache) >= maxCached {
+		clear(cache)
+	}
+	cache[s] = n
+	cacheMu.Unlock()
+	return n
 }
+
+const maxCached = 512
+
+var (
+	cacheMu sync.Mutex
+	cache   = map[string]int{}
+)
