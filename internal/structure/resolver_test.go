@@ -1,0 +1,106 @@
+package structure_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/scry-dev/scry/internal/structure"
+)
+
+func TestImplementationsAndDefinition(t *testing.T) {
+	root, _ := filepath.Abs("testdata/type-hierarchy")
+	srv := startServer(t, root)
+	res := structure.NewCompiler(srv)
+	ctx := context.Background()
+
+	impls, err := res.Implementations(ctx, targetOf(t, root, query{File: "models.ts", Decl: "class BaseModel", Symbol: "BaseModel"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range impls {
+		names = append(names, r.Name+"@"+r.File)
+	}
+	// Transitive, declarations only: not BaseModel itself.
+	if got, want := strings.Join(names, " "), "AuditedModel@diamond.ts User@models.ts AdminUser@models.ts"; got != want {
+		t.Errorf("Implementations(BaseModel) = %s, want %s", got, want)
+	}
+
+	// Definition through an import: `BaseModel` in diamond.ts's heritage.
+	tg := targetOf(t, root, query{File: "diamond.ts", Decl: "extends BaseModel", Symbol: "BaseModel"})
+	defs, err := res.Definition(ctx, tg.Position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(defs) != 1 || defs[0].Name != "BaseModel" || defs[0].File != "models.ts" || defs[0].Line != 3 || !defs[0].IsAbstract || defs[0].Kind != "class" {
+		t.Errorf("Definition = %+v", defs)
+	}
+	if res.Approximate() {
+		t.Error("compiler resolver claims to be approximate")
+	}
+}
+
+// TestMetadataSeesEdits: an edit on disk to the target's file shows in the
+// next answer, and edits elsewhere show once reported with FilesChanged.
+func TestMetadataSeesEdits(t *testing.T) {
+	root := t.TempDir()
+	src, _ := filepath.Abs("testdata/call-chain")
+	entries, _ := os.ReadDir(src)
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := startServer(t, root)
+	res := structure.NewCompiler(srv)
+	ctx := context.Background()
+	q := query{File: "helper.ts", Decl: "function sanitize", Symbol: "sanitize"}
+	md, err := res.Metadata(ctx, targetOf(t, root, q), structure.Options{Sections: structure.SecSignature | structure.SecIncoming})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(md.IncomingCallers) != 2 {
+		t.Fatalf("callers before edit: %+v", md.IncomingCallers)
+	}
+
+	touch := func(file, old, new string) {
+		t.Helper()
+		p := filepath.Join(root, file)
+		b, _ := os.ReadFile(p)
+		st, _ := os.Stat(p)
+		if err := os.WriteFile(p, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		later := st.ModTime().Add(2 * time.Second)
+		_ = os.Chtimes(p, later, later)
+	}
+	// The target's own file: noticed without being told.
+	touch("helper.ts", "(input: string): string", "(input: string, limit = 10): string")
+	md, err = res.Metadata(ctx, targetOf(t, root, q), structure.Options{Sections: structure.SecSignature})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md.Signature != "function sanitize(input: string, limit?: number): string" {
+		t.Errorf("signature after edit = %q", md.Signature)
+	}
+	// A caller's file: reported by the index sync through FilesChanged.
+	touch("formatter.ts", "sanitize(input)", "input")
+	if err := srv.FilesChanged(ctx, filepath.Join(root, "formatter.ts")); err != nil {
+		t.Fatal(err)
+	}
+	md, err = res.Metadata(ctx, targetOf(t, root, q), structure.Options{Sections: structure.SecIncoming})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(md.IncomingCallers) != 1 || md.IncomingCallers[0].Name != "validate" {
+		t.Errorf("callers after editing formatter.ts: %+v", md.IncomingCallers)
+	}
+}

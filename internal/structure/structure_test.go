@@ -1,0 +1,314 @@
+package structure_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/scry-dev/scry/internal/structure"
+	"github.com/scry-dev/scry/internal/tsls"
+	"github.com/scry-dev/scry/internal/tsls/tslstest"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.expected.json from the current output")
+
+// query is one golden case: the declaration named Symbol, found inside the
+// first occurrence of Decl in File (the parser would give its position).
+type query struct {
+	Case     string            `json:"case"`
+	File     string            `json:"file"`
+	Decl     string            `json:"decl"`
+	Symbol   string            `json:"symbol"`
+	Kind     string            `json:"kind,omitempty"`
+	Depth    int               `json:"callDepth,omitempty"`
+	Sections structure.Section `json:"-"`
+	Only     string            `json:"sections,omitempty"`
+}
+
+const (
+	secCalls     = structure.SecSignature | structure.SecOutgoing | structure.SecIncoming
+	secHierarchy = structure.SecSignature | structure.SecHierarchy
+)
+
+func sectionNames(s structure.Section) string {
+	if s == 0 || s == structure.SecAll {
+		return ""
+	}
+	var parts []string
+	for _, n := range []struct {
+		s    structure.Section
+		name string
+	}{
+		{structure.SecSignature, "signature"}, {structure.SecHierarchy, "hierarchy"},
+		{structure.SecOutgoing, "outgoing"}, {structure.SecIncoming, "incoming"},
+		{structure.SecReferences, "references"}, {structure.SecTypeFlows, "typeFlows"},
+		{structure.SecMembers, "members"},
+	} {
+		if s&n.s != 0 {
+			parts = append(parts, n.name)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// fixtures maps each project under testdata/ to its questions; the answers
+// are in testdata/<project>.expected.json, paths relative to the project.
+// testdata/type-flows/node_modules/fake-money is part of the fixture (an
+// external package with a .d.ts): it must be committed even where
+// node_modules is ignored.
+var fixtures = map[string][]query{
+	"call-chain": {
+		{Case: "processRequest", File: "service.ts", Decl: "function processRequest", Symbol: "processRequest"},
+		{Case: "validate", File: "validator.ts", Decl: "function validate", Symbol: "validate", Sections: secCalls},
+		{Case: "format", File: "formatter.ts", Decl: "function format", Symbol: "format", Sections: secCalls},
+		{Case: "sanitize", File: "helper.ts", Decl: "function sanitize", Symbol: "sanitize", Sections: secCalls},
+	},
+	"multi-hop": {
+		{Case: "handle depth 1", File: "entry.ts", Decl: "function handle", Symbol: "handle", Depth: 1, Sections: secCalls},
+		{Case: "handle depth 2", File: "entry.ts", Decl: "function handle", Symbol: "handle", Depth: 2, Sections: secCalls},
+		{Case: "handle depth 3", File: "entry.ts", Decl: "function handle", Symbol: "handle", Depth: 3, Sections: secCalls},
+		{Case: "handle transitive", File: "entry.ts", Decl: "function handle", Symbol: "handle", Depth: -1, Sections: secCalls},
+		{Case: "compute callers depth 2", File: "helper.ts", Decl: "function compute", Symbol: "compute", Depth: 2, Sections: secCalls},
+		{Case: "compute callers transitive", File: "helper.ts", Decl: "function compute", Symbol: "compute", Depth: -1, Sections: secCalls},
+	},
+	"cycle": {
+		{Case: "alpha depth 1", File: "alpha.ts", Decl: "function alpha", Symbol: "alpha", Depth: 1, Sections: secCalls},
+		{Case: "alpha depth 2", File: "alpha.ts", Decl: "function alpha", Symbol: "alpha", Depth: 2, Sections: secCalls},
+		{Case: "alpha depth 3", File: "alpha.ts", Decl: "function alpha", Symbol: "alpha", Depth: 3, Sections: secCalls},
+		{Case: "alpha transitive", File: "alpha.ts", Decl: "function alpha", Symbol: "alpha", Depth: -1, Sections: secCalls},
+		{Case: "factorial depth 1", File: "math.ts", Decl: "function factorial", Symbol: "factorial", Depth: 1, Sections: secCalls},
+		{Case: "factorial transitive", File: "math.ts", Decl: "function factorial", Symbol: "factorial", Depth: -1, Sections: secCalls},
+	},
+	"constructor": {
+		{Case: "createWidget depth 1", File: "factory.ts", Decl: "function createWidget", Symbol: "createWidget", Depth: 1, Sections: secCalls},
+		{Case: "createWidget depth 2", File: "factory.ts", Decl: "function createWidget", Symbol: "createWidget", Depth: 2, Sections: secCalls},
+		{Case: "createPlain", File: "factory.ts", Decl: "function createPlain", Symbol: "createPlain", Depth: 2, Sections: secCalls},
+		{Case: "Widget", File: "widget.ts", Decl: "class Widget", Symbol: "Widget"},
+		{Case: "initialize callers depth 2", File: "helper.ts", Decl: "function initialize", Symbol: "initialize", Depth: 2, Sections: secCalls},
+	},
+	"type-hierarchy": {
+		{Case: "Entity", File: "interfaces.ts", Decl: "interface Entity", Symbol: "Entity", Sections: secHierarchy},
+		{Case: "Serializable", File: "interfaces.ts", Decl: "interface Serializable", Symbol: "Serializable", Sections: secHierarchy},
+		{Case: "Auditable", File: "interfaces.ts", Decl: "interface Auditable", Symbol: "Auditable", Sections: secHierarchy},
+		{Case: "BaseModel", File: "models.ts", Decl: "class BaseModel", Symbol: "BaseModel"},
+		{Case: "User", File: "models.ts", Decl: "class User", Symbol: "User", Sections: secHierarchy},
+		{Case: "AdminUser", File: "models.ts", Decl: "class AdminUser", Symbol: "AdminUser", Sections: secHierarchy},
+		{Case: "AuditedModel", File: "diamond.ts", Decl: "class AuditedModel", Symbol: "AuditedModel", Sections: secHierarchy},
+		{Case: "Standalone", File: "standalone.ts", Decl: "class Standalone", Symbol: "Standalone", Sections: secHierarchy},
+		{Case: "Repository", File: "generics.ts", Decl: "interface Repository", Symbol: "Repository", Sections: secHierarchy},
+		{Case: "Queryable", File: "generics.ts", Decl: "interface Queryable", Symbol: "Queryable", Sections: secHierarchy},
+		{Case: "Container", File: "generics.ts", Decl: "class Container", Symbol: "Container", Sections: secHierarchy},
+		{Case: "UserRepository", File: "generics.ts", Decl: "class UserRepository", Symbol: "UserRepository"},
+	},
+	"references": {
+		{Case: "formatCurrency", File: "currency.ts", Decl: "function formatCurrency", Symbol: "formatCurrency",
+			Sections: structure.SecSignature | structure.SecReferences | structure.SecIncoming},
+	},
+	"type-flows": {
+		{Case: "checkout", File: "checkout.ts", Decl: "function checkout", Symbol: "checkout"},
+		{Case: "quickCheckout", File: "checkout.ts", Decl: "const quickCheckout", Symbol: "quickCheckout",
+			Sections: structure.SecSignature | structure.SecTypeFlows | structure.SecOutgoing},
+		{Case: "Receipt", File: "models/receipt.ts", Decl: "class Receipt", Symbol: "Receipt",
+			Sections: structure.SecSignature | structure.SecTypeFlows | structure.SecReferences},
+		{Case: "buy", File: "store.ts", Decl: "function buy", Symbol: "buy", Sections: structure.SecSignature | structure.SecTypeFlows},
+	},
+	"members": {
+		{Case: "Account", File: "account.ts", Decl: "class Account", Symbol: "Account"},
+		{Case: "AccountOptions", File: "account.ts", Decl: "interface AccountOptions", Symbol: "AccountOptions",
+			Sections: structure.SecSignature | structure.SecMembers | structure.SecReferences},
+		{Case: "Account.withdraw", File: "account.ts", Decl: "async withdraw", Symbol: "withdraw", Kind: "method"},
+	},
+	"cross-module": {
+		{Case: "hmac", File: "lib/crypto.ts", Decl: "function hmac", Symbol: "hmac",
+			Sections: structure.SecSignature | structure.SecIncoming | structure.SecReferences},
+		{Case: "Logger", File: "lib/logger.ts", Decl: "class Logger", Symbol: "Logger"},
+		{Case: "Settings", File: "lib/settings.ts", Decl: "interface Settings", Symbol: "Settings",
+			Sections: structure.SecSignature | structure.SecMembers | structure.SecReferences},
+		{Case: "defaults", File: "lib/settings.ts", Decl: "function defaults", Symbol: "defaults"},
+		{Case: "signRequest", File: "app.ts", Decl: "function signRequest", Symbol: "signRequest", Depth: 2, Sections: secCalls},
+		// Calls resolve to overload signatures; trees walk the implementation.
+		{Case: "parseBody", File: "app.ts", Decl: "function parseBody", Symbol: "parseBody", Depth: 3, Sections: secCalls},
+		{Case: "parse (first overload)", File: "lib/parse.ts", Decl: "function parse", Symbol: "parse", Sections: secCalls},
+	},
+	"same-name": {
+		{Case: "runAll depth 2", File: "runner.ts", Decl: "function runAll", Symbol: "runAll", Depth: 2, Sections: secCalls},
+	},
+	"fallback": {
+		{Case: "normalize depth 1", File: "compose.ts", Decl: "const normalize", Symbol: "normalize"},
+		{Case: "normalize depth 2", File: "compose.ts", Decl: "const normalize", Symbol: "normalize", Depth: 2, Sections: secCalls},
+		{Case: "userKey", File: "users.ts", Decl: "function userKey", Symbol: "userKey", Sections: secCalls},
+	},
+}
+
+// targetOf converts a query to the parser-style target (1-based line, byte
+// column of the name).
+func targetOf(t *testing.T, root string, q query) structure.Target {
+	t.Helper()
+	path := filepath.Join(root, filepath.FromSlash(q.File))
+	txt, err := tsls.ReadText(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(txt.Bytes())
+	i := strings.Index(src, q.Decl)
+	if i < 0 {
+		t.Fatalf("%s: %q not found", q.File, q.Decl)
+	}
+	j := strings.Index(q.Decl, q.Symbol)
+	if j < 0 {
+		t.Fatalf("%q does not contain %q", q.Decl, q.Symbol)
+	}
+	line, col := txt.RowCol(i + j)
+	return structure.Target{Position: structure.Position{File: path, Line: line, Column: col}, Name: q.Symbol, Kind: q.Kind}
+}
+
+func tslstestBinary(t *testing.T) { tslstest.Binary(t) }
+
+// servers shares one server per fixture root across tests of a run.
+var servers = struct {
+	sync.Mutex
+	m map[string]*tsls.Server
+}{m: map[string]*tsls.Server{}}
+
+// serverFor returns a shared server for a read-only fixture (closed by
+// TestMain).
+func serverFor(t *testing.T, root string) *tsls.Server {
+	t.Helper()
+	servers.Lock()
+	defer servers.Unlock()
+	if srv := servers.m[root]; srv != nil {
+		return srv
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	srv, err := tsls.Start(ctx, root, tslstest.Binary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers.m[root] = srv
+	return srv
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, srv := range servers.m {
+		_ = srv.Close()
+	}
+	os.Exit(code)
+}
+
+func startServer(t *testing.T, root string) *tsls.Server {
+	t.Helper()
+	bin := tslstest.Binary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	srv, err := tsls.Start(ctx, root, bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	return srv
+}
+
+type golden struct {
+	Query  query                     `json:"query"`
+	Result *structure.SymbolMetadata `json:"result"`
+}
+
+func TestFixtures(t *testing.T) {
+	tslstest.Binary(t) // skip early, once
+	for name, queries := range fixtures {
+		t.Run(name, func(t *testing.T) {
+			root, err := filepath.Abs(filepath.Join("testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := structure.NewCompiler(serverFor(t, root))
+			var got []golden
+			for _, q := range queries {
+				q.Only = sectionNames(q.Sections)
+				md, err := res.Metadata(context.Background(), targetOf(t, root, q), structure.Options{CallDepth: q.Depth, Sections: q.Sections})
+				if err != nil {
+					t.Fatalf("%s: %v", q.Case, err)
+				}
+				if md.Approximate {
+					t.Errorf("%s: compiler answer marked approximate", q.Case)
+				}
+				got = append(got, golden{Query: q, Result: md})
+			}
+			compareGolden(t, filepath.Join("testdata", name+".expected.json"), got)
+		})
+	}
+}
+
+func compareGolden(t *testing.T, path string, got any) {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(got); err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/structure -update to create it)", err)
+	}
+	if !bytes.Equal(want, buf.Bytes()) {
+		t.Errorf("%s differs from the current output (run with -update and review the diff):\n%s", path, lineDiff(string(want), buf.String()))
+	}
+}
+
+// lineDiff shows the lines around the first difference, enough to see
+// what changed; the full diff is for `git diff` after -update.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	line := func(l []string, i int) (string, bool) {
+		if i < len(l) {
+			return l[i], true
+		}
+		return "", false
+	}
+	first := -1
+	for i := 0; i < len(w) || i < len(g); i++ {
+		a, _ := line(w, i)
+		b, _ := line(g, i)
+		if a != b {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return ""
+	}
+	var out strings.Builder
+	for i := max(0, first-3); i < first+8 && (i < len(w) || i < len(g)); i++ {
+		a, okA := line(w, i)
+		b, okB := line(g, i)
+		switch {
+		case okA && okB && a == b:
+			out.WriteString("  " + a + "\n")
+		default:
+			if okA {
+				out.WriteString("- " + a + "\n")
+			}
+			if okB {
+				out.WriteString("+ " + b + "\n")
+			}
+		}
+	}
+	return out.String()
+}

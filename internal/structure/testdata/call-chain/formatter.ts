@@ -1,0 +1,5 @@
+import { sanitize } from './helper.js';
+
+export function format(input: string): string {
+  return `[${sanitize(input)}]`;
+}

@@ -1,0 +1,3 @@
+export function initialize(name: string): string {
+  return name.trim();
+}

@@ -1,0 +1,5 @@
+export default class Logger {
+  log(message: string): void {
+    console.log(message);
+  }
+}

@@ -1,0 +1,3 @@
+export function compute(value: number): number {
+  return value * 2;
+}
