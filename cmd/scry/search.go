@@ -104,6 +104,7 @@ budget); "symbol = [file >] [Parent >] name" looks a symbol up exactly.`,
 			if _, err := syncOrFail(cmd.Context(), e); err != nil {
 				return err
 			}
+			defer attachCompiler(cmd.Context(), e, cfg, io.Discard, true)()
 			for _, p := range paths {
 				if _, _, err := e.Root.Resolve(strings.TrimSuffix(globBase(p), "/")); err != nil {
 					return fmt.Errorf("--path %s: %w", p, err)

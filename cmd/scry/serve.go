@@ -54,7 +54,7 @@ SCRY_TOKEN) then requires "Authorization: Bearer <token>" on every request.`,
 			if cmd.Flags().Changed("tools") {
 				cfg.Tools = tools
 			}
-			attachCompiler(cmd.Context(), e, cfg, cmd.ErrOrStderr())
+			defer attachCompiler(cmd.Context(), e, cfg, cmd.ErrOrStderr(), false)()
 			srv, err := mcpserver.New(e, cfg)
 			if err != nil {
 				return err

@@ -101,12 +101,14 @@ func (e *Engine) Search(ctx context.Context, req search.Request, callDepth int) 
 
 func (e *Engine) describe(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
 	if e.Describer != nil {
-		d, err := e.Describer.Describe(ctx, c, callDepth)
-		if err == nil {
+		if d, err := e.Describer.Describe(ctx, c, callDepth); err == nil {
 			return d, nil
 		}
-		// The compiler failed for this symbol (crashed, timed out): answer
-		// from syntax rather than not at all, and say so.
+	}
+	if e.Compiler() != nil {
+		// On a compiler failure (crashed, timed out) Metadata answers from
+		// the index, marked approximate, rather than not at all.
+		return e.compilerDescribe(ctx, c, callDepth)
 	}
 	return e.syntactic().Describe(ctx, c, callDepth)
 }

@@ -37,6 +37,8 @@ type Engine struct {
 	// Navigator answers references, implementations and definitions from
 	// the compiler when set.
 	Navigator Navigator
+
+	compiler compilerBox
 }
 
 // Open opens (creating if needed) the index of a workspace.
@@ -68,7 +70,32 @@ func Open(opt Options) (*Engine, error) {
 
 // Sync brings the index up to date with the workspace.
 func (e *Engine) Sync(ctx context.Context) (index.Summary, error) {
-	return e.Indexer.Sync(ctx)
+	return e.SyncProgress(ctx, nil)
+}
+
+// SyncProgress is Sync with a progress callback; it also tells the
+// TypeScript server which files changed on disk, since it does not watch.
+func (e *Engine) SyncProgress(ctx context.Context, progress func(done, total int)) (index.Summary, error) {
+	sum, err := e.Indexer.SyncProgress(ctx, progress)
+	if comp := e.Compiler(); comp != nil && len(sum.Changed) > 0 {
+		paths := make([]string, len(sum.Changed))
+		for i, rel := range sum.Changed {
+			paths[i] = filepath.Join(e.Root.Dir(), filepath.FromSlash(rel))
+		}
+		comp.srv.FilesChanged(ctx, paths...)
+	}
+	return sum, err
+}
+
+// nav is the navigator in use: the configured one, the compiler, or none.
+func (e *Engine) nav() Navigator {
+	if e.Navigator != nil {
+		return e.Navigator
+	}
+	if e.Compiler() != nil {
+		return compilerNav{e}
+	}
+	return nil
 }
 
 // Close releases the index.

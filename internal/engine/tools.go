@@ -128,9 +128,10 @@ func (e *Engine) Info(ctx context.Context, c chunk.Chunk, callDepth int) (string
 func (e *Engine) ReferencesText(ctx context.Context, c chunk.Chunk, limit int) (string, error) {
 	var sites []Site
 	var err error
-	approx := e.Navigator == nil
+	nav := e.nav()
+	approx := nav == nil
 	if !approx {
-		sites, err = e.Navigator.References(ctx, c, limit)
+		sites, err = nav.References(ctx, c, limit)
 		if err != nil {
 			approx = true
 		}
@@ -167,8 +168,8 @@ func (e *Engine) ReferencesText(ctx context.Context, c chunk.Chunk, limit int) (
 // ImplementationsText lists the subtypes of a class or interface.
 func (e *Engine) ImplementationsText(ctx context.Context, c chunk.Chunk) (string, error) {
 	var b strings.Builder
-	if e.Navigator != nil {
-		locs, err := e.Navigator.Implementations(ctx, c)
+	if nav := e.nav(); nav != nil {
+		locs, err := nav.Implementations(ctx, c)
 		if err == nil {
 			fmt.Fprintf(&b, "%s — %s: %d implementation(s)\n", DisplayName(c), c.RelativePath, len(locs))
 			for _, l := range locs {
@@ -190,8 +191,8 @@ func (e *Engine) ImplementationsText(ctx context.Context, c chunk.Chunk) (string
 
 // DefinitionAt resolves the symbol used at a position to its declaration.
 func (e *Engine) DefinitionAt(ctx context.Context, absFile string, line, column int) (string, error) {
-	if e.Navigator != nil {
-		locs, err := e.Navigator.DefinitionAt(ctx, absFile, line, column)
+	if nav := e.nav(); nav != nil {
+		locs, err := nav.DefinitionAt(ctx, absFile, line, column)
 		if err == nil {
 			if len(locs) == 0 {
 				return "No definition found at that position.", nil

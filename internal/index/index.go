@@ -47,6 +47,9 @@ type Summary struct {
 	// parse; they are still chunked line for line.
 	SyntaxErrors int
 	Duration     time.Duration
+	// Changed lists the files (relative paths) whose index entry this sync
+	// replaced or removed.
+	Changed []string `json:"-"`
 }
 
 // SkippedTotal is the number of files left out for any reason.
@@ -220,6 +223,7 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 				return sum, fmt.Errorf("index: %w", writeError(ix.store.Path(), e))
 			}
 			changed = append(changed, changedSignatures(old, r.chunks)...)
+			sum.Changed = append(sum.Changed, rel)
 			sum.Indexed++
 			sum.Chunks += len(r.chunks)
 			sum.Bytes += int64(len(r.parsed.Source))
@@ -246,6 +250,7 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 			err = errors.Join(err, e)
 			continue
 		}
+		sum.Changed = append(sum.Changed, rel)
 		sum.Removed++
 	}
 

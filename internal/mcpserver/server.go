@@ -108,7 +108,7 @@ func (s *Server) fresh(ctx context.Context, req *mcp.CallToolRequest) error {
 			}
 		}
 	}
-	if _, err := s.eng.Indexer.SyncProgress(ctx, progress); err != nil {
+	if _, err := s.eng.SyncProgress(ctx, progress); err != nil {
 		return fmt.Errorf("bringing the index up to date: %w", err)
 	}
 	return nil

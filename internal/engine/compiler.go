@@ -1,0 +1,272 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/graph"
+	"github.com/scry-dev/scry/internal/structure"
+	"github.com/scry-dev/scry/internal/tsls"
+)
+
+// Compiler answers structure with the TypeScript 7 language server.
+type Compiler struct {
+	srv  *tsls.Server
+	res  *structure.Compiler
+	root string
+}
+
+// StartCompiler starts tsgo for the workspace and waits until its project
+// is loaded.
+func StartCompiler(ctx context.Context, root, tsgoPath string) (*Compiler, error) {
+	srv, err := tsls.Start(ctx, root, tsgoPath)
+	if err != nil {
+		return nil, fmt.Errorf("start TypeScript 7: %w", err)
+	}
+	return &Compiler{srv: srv, res: structure.NewCompiler(srv), root: root}, nil
+}
+
+// Close shuts the language server down.
+func (c *Compiler) Close() error { return c.srv.Close() }
+
+// Server is the underlying language server.
+func (c *Compiler) Server() *tsls.Server { return c.srv }
+
+// compilerBox holds the compiler once it is ready; until then (and if it
+// never starts) answers come from the index.
+type compilerBox struct{ p atomic.Pointer[Compiler] }
+
+// SetCompiler makes structure answers come from the compiler (nil: from the
+// index again).
+func (e *Engine) SetCompiler(c *Compiler) { e.compiler.p.Store(c) }
+
+// Compiler returns the attached compiler, or nil.
+func (e *Engine) Compiler() *Compiler { return e.compiler.p.Load() }
+
+func (e *Engine) target(c chunk.Chunk) structure.Target {
+	line := NameLine(c)
+	col := 0
+	lines := strings.Split(c.FullSource, "\n")
+	if i := line - c.StartLine; i >= 0 && i < len(lines) {
+		if k := strings.Index(lines[i], c.Name); k >= 0 {
+			col = k
+		}
+	}
+	return structure.Target{Position: structure.Position{File: filepath.Join(e.Root.Dir(), filepath.FromSlash(c.RelativePath)), Line: line, Column: col}, Name: c.Name, Kind: c.NodeKind}
+}
+
+// Metadata is the blueprint's SymbolMetadata for a chunk: from the compiler
+// when attached, else from the index (marked approximate).
+func (e *Engine) Metadata(ctx context.Context, c chunk.Chunk, opts structure.Options) (*structure.SymbolMetadata, error) {
+	if comp := e.Compiler(); comp != nil {
+		md, err := comp.res.Metadata(ctx, e.target(c), opts)
+		if err == nil {
+			return md, nil
+		}
+	}
+	return e.syntactic().metadata(c)
+}
+
+// metadata is the index's approximation of SymbolMetadata.
+func (s syntactic) metadata(c chunk.Chunk) (*structure.SymbolMetadata, error) {
+	d, err := s.Describe(context.Background(), c, 1)
+	if err != nil {
+		return nil, err
+	}
+	md := &structure.SymbolMetadata{Name: c.Name, Kind: c.NodeKind, File: c.RelativePath, Line: d.Line, Signature: c.Signature,
+		Modifiers: c.Modifiers, CallDepth: 1, Approximate: true, Notes: []string{"from the index: TypeScript server unavailable"}}
+	for _, call := range d.Calls {
+		md.OutgoingCalls = append(md.OutgoingCalls, structure.OutgoingCall{CallInfo: structure.CallInfo{SymbolRef: structure.SymbolRef{Name: call.Name, File: call.File, Line: call.Line}}})
+	}
+	if files, err := s.st.FilesReferencing(c.Name, ""); err == nil && isIdent(c.Name) {
+		md.References = &structure.References{Count: len(files), Files: files}
+	}
+	for _, m := range d.Members {
+		md.Members = append(md.Members, structure.Member{Name: strings.TrimSuffix(m, "()")})
+	}
+	return md, nil
+}
+
+// Describe implements Describer with the compiler.
+func (e *Engine) compilerDescribe(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
+	md, err := e.Metadata(ctx, c, structure.Options{CallDepth: callDepth})
+	if err != nil {
+		return graph.Result{}, err
+	}
+	return toGraph(c, md), nil
+}
+
+// toGraph converts SymbolMetadata to the connection graph's input.
+func toGraph(c chunk.Chunk, md *structure.SymbolMetadata) graph.Result {
+	r := graph.Result{
+		Name:        DisplayName(c),
+		File:        c.RelativePath,
+		Line:        md.Line,
+		StartLine:   c.StartLine,
+		EndLine:     c.EndLine,
+		Kind:        c.NodeKind,
+		Modifiers:   md.Modifiers,
+		Signature:   md.Signature,
+		RefFiles:    -1,
+		Approximate: md.Approximate,
+	}
+	if r.Signature == "" {
+		r.Signature = c.Signature
+	}
+	if md.References != nil {
+		r.RefFiles = len(md.References.Files)
+	}
+	if th := md.TypeHierarchy; th != nil {
+		if th.Extends != nil {
+			ref := toRef(*th.Extends)
+			r.Extends = &ref
+		}
+		for _, s := range th.Implements {
+			r.Implements = append(r.Implements, toRef(s))
+		}
+		for _, s := range th.Subtypes {
+			r.Subtypes = append(r.Subtypes, toRef(s))
+		}
+	}
+	if tf := md.TypeFlows; tf != nil {
+		for _, p := range tf.Parameters {
+			r.TypesIn = append(r.TypesIn, toTypeRef(p.Name, p.Type, p.Types))
+		}
+		if tf.Returns != nil {
+			r.TypesOut = append(r.TypesOut, toTypeRef("", tf.Returns.Type, tf.Returns.Types))
+		}
+		if tf.Type != nil && r.Type == "" {
+			r.Type = tf.Type.Type
+		}
+	}
+	for _, m := range md.Members {
+		switch m.Kind {
+		case "method", "function", "constructor", "getter", "setter":
+			r.Members = append(r.Members, m.Name+"()")
+		default:
+			r.Members = append(r.Members, m.Name)
+		}
+	}
+	r.Calls = outgoing(md.OutgoingCalls)
+	r.CalledBy = incoming(md.IncomingCallers)
+	return r
+}
+
+func refName(s structure.SymbolRef) string {
+	if s.Container != "" {
+		return s.Container + "." + s.Name
+	}
+	return s.Name
+}
+
+func refFile(s structure.SymbolRef) string {
+	if s.External && s.Package != "" {
+		return s.Package
+	}
+	return s.File
+}
+
+func toRef(s structure.SymbolRef) graph.Ref {
+	return graph.Ref{Name: refName(s), File: refFile(s), Abstract: s.IsAbstract, External: s.External}
+}
+
+func toTypeRef(param, typ string, refs []structure.TypeRef) graph.TypeRef {
+	t := graph.TypeRef{Param: param, Type: typ}
+	for _, tr := range refs {
+		if tr.Unresolved {
+			continue
+		}
+		if tr.External {
+			t.File, t.External = tr.Package, true
+		} else {
+			t.File = tr.File
+		}
+		break
+	}
+	return t
+}
+
+func outgoing(calls []structure.OutgoingCall) []graph.Call {
+	var out []graph.Call
+	for _, c := range calls {
+		out = append(out, graph.Call{Name: refName(c.SymbolRef), File: refFile(c.SymbolRef), Line: c.Line,
+			Cycle: c.Cyclic, DepthLimit: c.DepthLimited, Children: outgoing(c.OutgoingCalls)})
+	}
+	return out
+}
+
+func incoming(calls []structure.IncomingCaller) []graph.Call {
+	var out []graph.Call
+	for _, c := range calls {
+		out = append(out, graph.Call{Name: refName(c.SymbolRef), File: refFile(c.SymbolRef), Line: c.Line,
+			Cycle: c.Cyclic, DepthLimit: c.DepthLimited, Children: incoming(c.IncomingCallers)})
+	}
+	return out
+}
+
+// compilerNav implements Navigator with the compiler.
+type compilerNav struct{ e *Engine }
+
+func (n compilerNav) References(ctx context.Context, c chunk.Chunk, limit int) ([]Site, error) {
+	comp := n.e.Compiler()
+	if comp == nil {
+		return nil, fmt.Errorf("no compiler")
+	}
+	md, err := comp.res.Metadata(ctx, n.e.target(c), structure.Options{Sections: structure.SecReferences})
+	if err != nil {
+		return nil, err
+	}
+	var out []Site
+	if md.References == nil {
+		return nil, nil
+	}
+	for _, s := range md.References.Sites {
+		// Sites carry the trimmed line: find the name in it again.
+		col := strings.Index(s.Text, c.Name)
+		if col < 0 {
+			col = 0
+		}
+		ctxKind := Usage(s.Text, col, c.Name)
+		out = append(out, Site{File: s.File, Line: s.Line, Column: s.Column, Text: clip(strings.TrimSpace(s.Text)), Context: ctxKind})
+		if limit > 0 && len(out) >= limit {
+			break
+		}
+	}
+	return out, nil
+}
+
+func (n compilerNav) Implementations(ctx context.Context, c chunk.Chunk) ([]Location, error) {
+	comp := n.e.Compiler()
+	if comp == nil {
+		return nil, fmt.Errorf("no compiler")
+	}
+	refs, err := comp.res.Implementations(ctx, n.e.target(c))
+	if err != nil {
+		return nil, err
+	}
+	var out []Location
+	for _, r := range refs {
+		out = append(out, Location{File: refFile(r), Line: r.Line, Name: refName(r), Kind: r.Kind, External: r.External})
+	}
+	return out, nil
+}
+
+func (n compilerNav) DefinitionAt(ctx context.Context, absFile string, line, column int) ([]Location, error) {
+	comp := n.e.Compiler()
+	if comp == nil {
+		return nil, fmt.Errorf("no compiler")
+	}
+	refs, err := comp.res.Definition(ctx, structure.Position{File: absFile, Line: line, Column: column - 1})
+	if err != nil {
+		return nil, err
+	}
+	var out []Location
+	for _, r := range refs {
+		out = append(out, Location{File: refFile(r), Line: r.Line, Name: refName(r), Kind: r.Kind, External: r.External})
+	}
+	return out, nil
+}
