@@ -17,7 +17,7 @@ import (
 // chunkCols are the columns scanChunk reads, for a chunks table aliased c.
 const chunkCols = `c.id, c.file_path, c.relative_path, c.node_kind, c.name, c.parent_name,
 	c.parent_chunk_id, c.child_chunk_ids, c.depth, c.signature, c.full_source, c.start_line,
-	c.end_line, c.jsdoc, c.relevant_imports, c.embedding_text, c.breadcrumb, c.exported,
+	c.end_line, c.jsdoc, c.relevant_imports, coalesce(c.embedding_text, c.full_source), c.breadcrumb, c.exported,
 	c.modifiers`
 
 type scanner interface{ Scan(dest ...any) error }
@@ -175,13 +175,13 @@ func (s *Store) ChunksReferencing(name, excludeFile string) ([]string, error) {
 		// Every term of the name is in the idents column of a chunk whose
 		// embedding text contains it, so the AND of them is a sound
 		// pre-filter; the boundary check below makes it exact.
-		q = `SELECT c.id, c.embedding_text FROM chunks_fts JOIN chunks c ON c.seq = chunks_fts.rowid
+		q = `SELECT c.id, coalesce(c.embedding_text, c.full_source) FROM chunks_fts JOIN chunks c ON c.seq = chunks_fts.rowid
 			WHERE chunks_fts MATCH ? AND c.relative_path != ? ORDER BY c.seq`
 		args = []any{"idents : (" + ftsTerms(ts, " AND ") + ")", excludeFile}
 	} else {
 		// Names that yield no terms ("$", "_", "x") cannot use the index.
-		q = `SELECT c.id, c.embedding_text FROM chunks c
-			WHERE c.relative_path != ? AND instr(c.embedding_text, ?) > 0 ORDER BY c.seq`
+		q = `SELECT c.id, coalesce(c.embedding_text, c.full_source) FROM chunks c
+			WHERE c.relative_path != ? AND instr(coalesce(c.embedding_text, c.full_source), ?) > 0 ORDER BY c.seq`
 		args = []any{excludeFile, name}
 	}
 	rows, err := s.db.QueryContext(context.Background(), q, args...)

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/terms"
 )
@@ -477,12 +478,36 @@ func TestPathMatch(t *testing.T) {
 		{"src/**/*.ts", "src/a.ts", true},
 		{"src/*", "src/x/y/a.ts", true},
 		{"**/test/**", "pkg/test/a.ts", true},
+		{"src/*/", "src/x", false},
+		{"src/*/", "src/x/a.ts", true},
+		{"*.ts/", "a.ts", false},
 		{"{src,lib}/*.ts", "lib/a.ts", true},
 		{"src/[a", "src/[a", false},
 	}
 	for _, tt := range tests {
 		if got := PathMatch(tt.pattern, tt.path); got != tt.want {
 			t.Errorf("PathMatch(%q, %q) = %v", tt.pattern, tt.path, got)
+		}
+	}
+}
+
+// The suffix fast path must agree with doublestar.
+func TestPathMatchSuffixFastPath(t *testing.T) {
+	paths := []string{"a.ts", "x/a.ts", "x/y/a.d.ts", ".ts", "x/.ts", "a.tsx", "x.ts/b.js", "x/y.ts/z/b",
+		"ts", "a", "x/a", "a.ts.bak", "x/y/z.spec.ts"}
+	for _, pat := range []string{"*", "*.ts", "*.d.ts", "*ts", "*.ts/", "*/", "*.spec.ts"} {
+		for _, p := range paths {
+			dirOnly := strings.HasSuffix(pat, "/")
+			g := "**/" + strings.TrimSuffix(pat, "/")
+			want, _ := doublestar.Match(g+"/**/*", p)
+			if !dirOnly {
+				if ok, _ := doublestar.Match(g, p); ok {
+					want = true
+				}
+			}
+			if got := PathMatch(pat, p); got != want {
+				t.Errorf("PathMatch(%q, %q) = %v, doublestar says %v", pat, p, got, want)
+			}
 		}
 	}
 }
@@ -678,4 +703,166 @@ func TestConcurrentAccess(t *testing.T) {
 	if err := s2.db.QueryRow(`PRAGMA integrity_check`).Scan(&ok); err != nil || ok != "ok" {
 		t.Fatalf("integrity_check = %q, %v", ok, err)
 	}
+}
+
+// Filters rely on a chunk's rowid carrying its file's id: check that it
+// holds across re-indexing, deletion and re-adding.
+func TestFilterAfterReindex(t *testing.T) {
+	s := openTemp(t)
+	for _, p := range []string{"a/x.ts", "b/y.ts", "c/z.ts"} {
+		mustReplace(t, s, rec(p), fn(p, "shared", 1, ""), fn(p, "sharedToo", 5, ""))
+	}
+	mustReplace(t, s, rec("b/y.ts"), fn("b/y.ts", "shared", 1, ""), fn("b/y.ts", "sharedThree", 9, ""), fn("b/y.ts", "sharedFour", 12, ""))
+	if err := s.DeleteFile("a/x.ts"); err != nil {
+		t.Fatal(err)
+	}
+	mustReplace(t, s, rec("d/w.ts"), fn("d/w.ts", "shared", 1, ""))
+	mustReplace(t, s, rec("a/x.ts"), fn("a/x.ts", "shared", 1, ""))
+	if err := s.Optimize(); err != nil {
+		t.Fatal(err)
+	}
+	ftsConsistent(t, s)
+	want := map[string]int{"a": 1, "b": 3, "c": 2, "d": 1}
+	for dir, n := range want {
+		hits := search(t, s, "shared", func(q *Query) { q.Paths = []string{dir} })
+		if len(hits) != n {
+			t.Errorf("%s: %d hits, want %d", dir, len(hits), n)
+		}
+		for _, h := range hits {
+			if !strings.HasPrefix(h.Chunk.RelativePath, dir+"/") {
+				t.Errorf("%s: hit in %s", dir, h.Chunk.RelativePath)
+			}
+		}
+	}
+	var ids []int
+	rows, err := s.db.Query(`SELECT id FROM files ORDER BY path`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id int
+		rows.Scan(&id)
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if len(ids) != 4 || len(slices.Compact(slices.Sorted(slices.Values(ids)))) != 4 {
+		t.Errorf("file ids not unique: %v", ids)
+	}
+}
+
+func FuzzSearchTerms(f *testing.F) {
+	s := openTemp(f)
+	mustReplace(f, s, rec("a.ts"), fn("a.ts", "nearby", 1, "AND OR NOT near"))
+	for _, seed := range []string{`"`, `NEAR(a b)`, `*`, `-x`, `a:b`, "\x00", `{a}`, `^`} {
+		f.Add(seed, "src/**")
+	}
+	f.Fuzz(func(t *testing.T, term, pattern string) {
+		_, err := s.Search(Query{Terms: []string{term, "nearby"}, Paths: []string{pattern}, Languages: []string{term}})
+		if err != nil && !strings.Contains(err.Error(), "bad path pattern") {
+			t.Fatalf("term %q pattern %q: %v", term, pattern, err)
+		}
+		if _, err := s.ChunksReferencing(term, pattern); err != nil {
+			t.Fatalf("ChunksReferencing(%q): %v", term, err)
+		}
+	})
+}
+
+// aFiles names the first n files of directory a in TestFilterForms, each
+// its own run of file ids.
+func aFiles(n int) []string {
+	var out []string
+	for i := range n {
+		out = append(out, fmt.Sprintf("a/f%02d.ts", 2*i))
+	}
+	return out
+}
+
+// Every form a file filter takes (none, rowid ranges, a set of file ids)
+// must select exactly the filtered files' chunks.
+func TestFilterForms(t *testing.T) {
+	s := openTemp(t)
+	// Alternating directories give one id run per file; the "c" block is
+	// one run.
+	for i := range 40 {
+		dir := []string{"a", "b"}[i%2]
+		p := fmt.Sprintf("%s/f%02d.ts", dir, i)
+		mustReplace(t, s, rec(p), fn(p, "common", 1, ""))
+	}
+	for i := range 5 {
+		p := fmt.Sprintf("c/f%d.ts", i)
+		mustReplace(t, s, rec(p), fn(p, "common", 1, ""))
+	}
+	tests := []struct {
+		paths []string
+		form  string // "", "BETWEEN" or "IN"
+		files int
+	}{
+		{[]string{"*.ts"}, "", 45},
+		{[]string{"c"}, "BETWEEN", 5},
+		{[]string{"c", "a/f00.ts"}, "BETWEEN", 6},
+		{[]string{"a"}, "IN", 20},
+		{[]string{"a", "c"}, "IN", 25},
+		{[]string{"nothing"}, "none", 0},
+		{aFiles(maxRanges), "BETWEEN", maxRanges},
+		{aFiles(maxRanges + 1), "IN", maxRanges + 1},
+	}
+	for _, tt := range tests {
+		q := Query{Terms: []string{"common"}, Paths: tt.paths, Limit: 100}
+		var fargs []any
+		var ors []string
+		for _, p := range tt.paths {
+			ors = append(ors, "path_match(?, f.path)")
+			fargs = append(fargs, p)
+		}
+		cond, _, ok, err := s.restriction(" AND ("+strings.Join(ors, " OR ")+")", fargs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case tt.form == "none" && ok, tt.form == "" && cond != "", tt.form != "" && tt.form != "none" && !strings.Contains(cond, tt.form):
+			t.Errorf("%q: restriction %q (ok %v), want %s", tt.paths, cond, ok, tt.form)
+		}
+		hits, err := s.Search(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) != tt.files {
+			t.Errorf("%q: %d hits, want %d", tt.paths, len(hits), tt.files)
+		}
+		for _, h := range hits {
+			in := false
+			for _, p := range tt.paths {
+				in = in || PathMatch(p, h.Chunk.RelativePath)
+			}
+			if !in {
+				t.Errorf("%q: hit in %s", tt.paths, h.Chunk.RelativePath)
+			}
+		}
+	}
+}
+
+// A chunk re-inserted with the same id must get a new seq (the embedding
+// side relies on it to drop vectors computed from replaced text), and its
+// seq must carry its file's id.
+func TestReplacedChunkGetsNewSeq(t *testing.T) {
+	s := openTemp(t)
+	mustReplace(t, s, rec("z.ts"), fn("z.ts", "zeta", 1, ""))
+	c := fn("a.ts", "alpha", 1, "")
+	seqs := map[int64]bool{}
+	for i := range 5 {
+		mustReplace(t, s, rec("a.ts"), c)
+		var seq, fileID int64
+		if err := s.db.QueryRow(`SELECT c.seq, f.id FROM chunks c JOIN files f ON f.path = c.relative_path
+			WHERE c.id = ?`, c.ID).Scan(&seq, &fileID); err != nil {
+			t.Fatal(err)
+		}
+		if seqs[seq] {
+			t.Fatalf("replacement %d reused seq %#x", i, seq)
+		}
+		seqs[seq] = true
+		if seq>>fileShift != fileID || seq&(1<<chunkBits-1) != 0 {
+			t.Fatalf("seq %#x does not carry file id %d and ordinal 0", seq, fileID)
+		}
+	}
+	ftsConsistent(t, s)
 }

@@ -41,6 +41,9 @@ func (s *Store) ReplaceFile(rec FileRecord, chunks []chunk.Chunk) ([]ChunkSig, e
 	if rec.IndexedAt == 0 {
 		rec.IndexedAt = time.Now().UnixNano()
 	}
+	if len(chunks) >= 1<<chunkBits {
+		return nil, fmt.Errorf("store: replace %s: %d chunks in one file", rec.Path, len(chunks))
+	}
 	var old []ChunkSig
 	err := s.write(func(ctx context.Context, tx *sql.Tx) error {
 		var err error
@@ -52,15 +55,22 @@ func (s *Store) ReplaceFile(rec FileRecord, chunks []chunk.Chunk) ([]ChunkSig, e
 		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE relative_path = ?`, rec.Path); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO files(path, mtime, size, content_hash, language, indexed_at)
-			VALUES (?, ?, ?, ?, ?, ?)
+		// A file keeps its id across replacements (a new one takes the next
+		// free id) and moves to its next generation.
+		var fileID, gen int64
+		if err := tx.QueryRowContext(ctx, `INSERT INTO files(path, id, mtime, size, content_hash, language, indexed_at)
+			VALUES (?, (SELECT coalesce(max(id), 0) + 1 FROM files), ?, ?, ?, ?, ?)
 			ON CONFLICT(path) DO UPDATE SET mtime = excluded.mtime, size = excluded.size,
 				content_hash = excluded.content_hash, language = excluded.language,
-				indexed_at = excluded.indexed_at`,
-			rec.Path, rec.Mtime, rec.Size, rec.ContentHash, rec.Language, rec.IndexedAt); err != nil {
+				indexed_at = excluded.indexed_at, generation = generation + 1
+			RETURNING id, generation`,
+			rec.Path, rec.Mtime, rec.Size, rec.ContentHash, rec.Language, rec.IndexedAt).Scan(&fileID, &gen); err != nil {
 			return err
 		}
-		return insertChunks(ctx, tx, rec, chunks)
+		if fileID > maxFileID {
+			return fmt.Errorf("file id %d out of range", fileID)
+		}
+		return insertChunks(ctx, tx, fileID<<fileShift|(gen&genMask)<<chunkBits, rec, chunks)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: replace %s: %w", rec.Path, err)
@@ -100,16 +110,17 @@ func oldSigs(ctx context.Context, tx *sql.Tx, file string) ([]ChunkSig, error) {
 	return out, rows.Err()
 }
 
-func insertChunks(ctx context.Context, tx *sql.Tx, rec FileRecord, chunks []chunk.Chunk) error {
+// insertChunks inserts chunks with seq base+ordinal (see fileShift).
+func insertChunks(ctx context.Context, tx *sql.Tx, base int64, rec FileRecord, chunks []chunk.Chunk) error {
 	if len(chunks) == 0 {
 		return nil
 	}
 	ins, err := tx.PrepareContext(ctx, `INSERT INTO chunks(
-		id, relative_path, start_line, end_line, depth, node_kind, name, parent_name,
+		seq, id, relative_path, start_line, end_line, depth, node_kind, name, parent_name,
 		parent_chunk_id, exported, needs_embedding, last_modified, content_hash, file_path,
 		breadcrumb, child_chunk_ids, modifiers, relevant_imports, signature, jsdoc,
 		embedding_text, full_source)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -122,15 +133,12 @@ func insertChunks(ctx context.Context, tx *sql.Tx, rec FileRecord, chunks []chun
 	defer fts.Close()
 	for i := range chunks {
 		c := &chunks[i]
-		res, err := ins.ExecContext(ctx,
-			c.ID, rec.Path, c.StartLine, c.EndLine, c.Depth, c.NodeKind, c.Name, c.ParentName,
+		seq := base | int64(i)
+		_, err := ins.ExecContext(ctx,
+			seq, c.ID, rec.Path, c.StartLine, c.EndLine, c.Depth, c.NodeKind, c.Name, c.ParentName,
 			c.ParentChunkID, c.Exported, rec.Mtime, rec.ContentHash, c.FilePath,
 			c.Breadcrumb, jsonList(c.ChildChunkIDs), jsonList(c.Modifiers), jsonList(c.RelevantImports),
-			c.Signature, c.JSDoc, c.EmbeddingText, c.FullSource)
-		if err != nil {
-			return fmt.Errorf("chunk %s: %w", c.ID, err)
-		}
-		seq, err := res.LastInsertId()
+			c.Signature, c.JSDoc, embeddingText(c), c.FullSource)
 		if err != nil {
 			return fmt.Errorf("chunk %s: %w", c.ID, err)
 		}
@@ -150,21 +158,35 @@ func insertChunks(ctx context.Context, tx *sql.Tx, rec FileRecord, chunks []chun
 // is what lets "validate token" find validateToken; the whole identifier
 // kept by Split lets a query naming validateToken rank it first.
 //
-// body covers the full source (children included); idents covers the
-// chunk's own surface: name, signature, JSDoc and the embedding text, where
-// children are collapsed to stubs. idents is weighted above body so that a
-// class is found for what it declares rather than for every word in its
-// methods.
+// idents covers the chunk's own surface: name, signature, JSDoc and the
+// embedding text, where children are collapsed to stubs. body covers the
+// full source only where it says more than the embedding text (a container
+// with its children's bodies): for a leaf the two are the same text, and
+// indexing it twice would double the index and the ranking work for
+// nothing. idents is weighted above body so that a class is found for what
+// it declares rather than for every word in its methods.
 func ftsFields(c *chunk.Chunk) [6]string {
 	join := func(s string) string { return strings.Join(terms.Split(s), " ") }
+	body := ""
+	if c.FullSource != c.EmbeddingText {
+		body = join(c.FullSource)
+	}
 	return [6]string{
 		join(c.Name),
 		join(c.Breadcrumb),
 		join(c.Signature),
 		join(c.JSDoc),
-		join(c.FullSource),
+		body,
 		join(c.Name + "\n" + c.Signature + "\n" + c.JSDoc + "\n" + c.EmbeddingText),
 	}
+}
+
+// embeddingText is the stored form: NULL stands for "same as full_source".
+func embeddingText(c *chunk.Chunk) any {
+	if c.EmbeddingText == c.FullSource {
+		return nil
+	}
+	return c.EmbeddingText
 }
 
 func jsonList(v []string) string {
@@ -255,8 +277,8 @@ func (s *Store) setNeedsEmbedding(ids []string, v int) error {
 	})
 }
 
-// NeedsEmbedding returns the ids of the chunks flagged for embedding, in
-// insertion order. New chunks start flagged.
+// NeedsEmbedding returns the ids of the chunks flagged for embedding, grouped
+// by file in the order files were first indexed. New chunks start flagged.
 func (s *Store) NeedsEmbedding() ([]string, error) {
 	ids, err := s.queryStrings(`SELECT id FROM chunks WHERE needs_embedding = 1 ORDER BY seq`)
 	if err != nil {
