@@ -7,11 +7,13 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/snapshot"
+	"github.com/scry-dev/scry/internal/tokens"
 )
 
 // Describer fills a result's structural metadata for the connection graph.
@@ -52,18 +54,21 @@ func (e *Engine) Search(ctx context.Context, req search.Request, callDepth int) 
 	}
 	budget := req.Params.Budget
 	results := resp.Results
-	descs := make(map[string]graph.Result, len(results))
-	approx := false
-	for _, r := range results {
-		d, err := e.describe(ctx, r.Chunk, callDepth)
+	snaps := &snapshotCache{files: map[string]*snapshot.File{}, texts: map[string]string{}}
+	defer snaps.close()
+	if budget > 0 && resp.Symbol == nil {
+		// Snapshots alone already over budget: trim before asking the
+		// compiler about results that cannot be shown.
+		n, err := e.fitSnapshots(results, snaps, budget)
 		if err != nil {
 			return Answer{}, err
 		}
-		approx = approx || d.Approximate
-		descs[r.Chunk.ID] = d
+		results = results[:n]
 	}
-	snaps := &snapshotCache{files: map[string]*snapshot.File{}, texts: map[string]string{}}
-	defer snaps.close()
+	descs, approx, err := e.describeAll(ctx, results, callDepth)
+	if err != nil {
+		return Answer{}, err
+	}
 	finish := func(ans Answer, n int) Answer {
 		resp.Results = results[:n]
 		ans.Response = resp
@@ -97,6 +102,67 @@ func (e *Engine) Search(ctx context.Context, req search.Request, callDepth int) 
 		}
 	}
 	return finish(best, bestN), nil
+}
+
+// describeAll asks for each result's structure, a few at a time: the
+// language server answers requests concurrently.
+func (e *Engine) describeAll(ctx context.Context, results []search.Result, callDepth int) (map[string]graph.Result, bool, error) {
+	descs := make([]graph.Result, len(results))
+	errs := make([]error, len(results))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 4)
+	for i, r := range results {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			descs[i], errs[i] = e.describe(ctx, r.Chunk, callDepth)
+		}()
+	}
+	wg.Wait()
+	out := make(map[string]graph.Result, len(results))
+	approx := false
+	for i, r := range results {
+		if errs[i] != nil {
+			return nil, false, errs[i]
+		}
+		approx = approx || descs[i].Approximate
+		out[r.Chunk.ID] = descs[i]
+	}
+	return out, approx, nil
+}
+
+// fitSnapshots returns how many best-first results have snapshots that fit
+// in the budget on their own (at least one).
+func (e *Engine) fitSnapshots(results []search.Result, snaps *snapshotCache, budget int) (int, error) {
+	type group struct {
+		file    string
+		targets []snapshot.Target
+	}
+	var groups []*group
+	byFile := map[string]*group{}
+	for n, r := range results {
+		g, ok := byFile[r.Chunk.RelativePath]
+		if !ok {
+			g = &group{file: r.Chunk.RelativePath}
+			byFile[g.file] = g
+			groups = append(groups, g)
+		}
+		g.targets = append(g.targets, snapshot.Target{StartLine: r.Chunk.StartLine, EndLine: r.Chunk.EndLine})
+		total := 0
+		for _, g := range groups {
+			text, err := e.snapshotOf(snaps, g.file, g.targets)
+			if err != nil {
+				return 0, err
+			}
+			total += tokens.Count(text)
+		}
+		if total > budget && n > 0 {
+			return n, nil
+		}
+	}
+	return len(results), nil
 }
 
 func (e *Engine) describe(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {

@@ -1,0 +1,137 @@
+package engine_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/tokens"
+	"github.com/scry-dev/scry/internal/tsls"
+)
+
+var benchQueries = []string{
+	"retry an observable when it errors with a delay between attempts",
+	"combine the latest values of several observables",
+	"emit values only after a pause in the source",
+	"share a single subscription among many subscribers",
+	"convert a promise into an observable",
+	"schedule work asynchronously",
+	"parse unknown input with a schema and report errors",
+	"interrupt a running fiber",
+	"merge several streams into one",
+	"acquire and release a resource safely",
+	"retry an effect with a schedule",
+	"a queue with bounded capacity",
+	"format a duration as human readable text",
+	"compare two values for structural equality",
+	"buffer values until a notifier emits",
+	"switch to a new inner observable and cancel the previous one",
+}
+
+// BenchmarkSearchAnswer measures end-to-end answers (sync check, retrieval,
+// structure, snapshots, graph) on a warm index of rxjs + effect sources
+// (600+ files), with the TypeScript server when SCRY_TSGO is set, and the
+// tokens returned against the tokens of the whole files the results live in.
+//
+//	SCRY_CORPUS=... SCRY_TSGO=... go test ./internal/engine -run '^$' -bench SearchAnswer -benchtime 1x
+func BenchmarkSearchAnswer(b *testing.B) {
+	corpus := os.Getenv("SCRY_CORPUS")
+	if corpus == "" {
+		b.Skip("SCRY_CORPUS not set")
+	}
+	root := b.TempDir()
+	for _, pkg := range []string{"rxjs", "effect"} {
+		copyDir(b, filepath.Join(corpus, "node_modules", pkg, "src"), filepath.Join(root, pkg))
+	}
+	e, err := engine.Open(engine.Options{Root: root, IndexPath: filepath.Join(b.TempDir(), "index.db")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	sum, err := e.Sync(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if path, _, err := tsls.Find(tsls.FindOptions{Root: root}); err == nil {
+		comp, err := engine.StartCompiler(ctx, root, path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer comp.Close()
+		e.SetCompiler(comp)
+	}
+	// Warm: the first answers load the tokenizer and the server's caches.
+	for _, q := range benchQueries[:3] {
+		e.Search(ctx, search.Request{Query: q, Params: search.DefaultParams()}, 1)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var lat []time.Duration
+		returned, whole := 0, 0
+		for round := 0; round < 3; round++ {
+			for _, q := range benchQueries {
+				start := time.Now()
+				if _, err := e.Sync(ctx); err != nil {
+					b.Fatal(err)
+				}
+				ans, err := e.Search(ctx, search.Request{Query: q, Params: search.DefaultParams()}, 1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(start))
+				if round > 0 {
+					continue
+				}
+				returned += ans.Tokens
+				seen := map[string]bool{}
+				for _, r := range ans.Response.Results {
+					if seen[r.Chunk.RelativePath] {
+						continue
+					}
+					seen[r.Chunk.RelativePath] = true
+					src, err := os.ReadFile(filepath.Join(root, r.Chunk.RelativePath))
+					if err == nil {
+						whole += tokens.Count(string(src))
+					}
+				}
+			}
+		}
+		sort.Slice(lat, func(a, c int) bool { return lat[a] < lat[c] })
+		b.ReportMetric(float64(lat[len(lat)/2].Milliseconds()), "p50_ms")
+		b.ReportMetric(float64(lat[len(lat)*95/100].Milliseconds()), "p95_ms")
+		b.ReportMetric(float64(returned)/float64(len(benchQueries)), "tokens/answer")
+		b.ReportMetric(float64(whole)/float64(len(benchQueries)), "wholefile_tokens/answer")
+	}
+	b.ReportMetric(float64(sum.Files), "files")
+	if e.Compiler() != nil {
+		b.ReportMetric(1, "compiler")
+	}
+}
+
+func copyDir(b *testing.B, src, dst string) {
+	b.Helper()
+	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if info.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
