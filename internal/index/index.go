@@ -257,6 +257,10 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 	n, e := ix.cascade(changed)
 	sum.Reembed = n
 	err = errors.Join(err, e)
+	if sum.Indexed >= 200 {
+		// Many new full-text segments: merge them so queries stay fast.
+		err = errors.Join(err, ix.store.Optimize())
+	}
 	sum.Duration = time.Since(start)
 	if err != nil {
 		return sum, fmt.Errorf("index: %w", err)
