@@ -12,22 +12,29 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkcheck"
 	"github.com/scry-dev/scry/internal/parse"
 )
 
 func newChunksCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, stats bool
 	cmd := &cobra.Command{
-		Use:   "chunks [--json] FILE|DIR...",
+		Use:   "chunks [--json] [--stats] FILE|DIR...",
 		Short: "Parse files and print their symbol-level chunks",
 		Long: `chunks parses TypeScript/JavaScript files (directories are walked, skipping
 node_modules and .git) and prints their chunks: a readable outline by default,
-one JSON object per line with --json.`,
+one JSON object per line with --json. --stats checks the chunks of every file
+against the ten validation rules (coverage, no overlap, source fidelity,
+hierarchy, token limit, collapsed children, breadcrumbs, deterministic ids,
+root isolation, relevant imports) and prints the validation summary.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			files, err := expandArgs(args)
 			if err != nil {
 				return err
+			}
+			if stats {
+				return printStats(cmd, files)
 			}
 			w := bufio.NewWriter(cmd.OutOrStdout())
 			defer w.Flush()
@@ -52,6 +59,7 @@ one JSON object per line with --json.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON chunk per line")
+	cmd.Flags().BoolVar(&stats, "stats", false, "validate the chunks and print the Parser Validation Summary")
 	return cmd
 }
 
@@ -107,4 +115,44 @@ func expandArgs(args []string) ([]string, error) {
 	}
 	sort.Strings(files)
 	return files, nil
+}
+
+// printStats validates every file's chunks (twice, for deterministic ids)
+// and prints the blueprint's Parser Validation Summary; it fails when any
+// rule is violated.
+func printStats(cmd *cobra.Command, files []string) error {
+	var results []chunkcheck.FileResult
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", path, err)
+		}
+		first, err := chunkFile(path)
+		if err != nil {
+			return err
+		}
+		second, err := chunkFile(path)
+		if err != nil {
+			return err
+		}
+		res := chunkcheck.Evaluate(filepath.ToSlash(path), src, len(first), first, second)
+		for i := range res.Chunks {
+			res.Chunks[i].FullSource = ""
+		}
+		results = append(results, res)
+		for i, v := range res.Violations {
+			if i == 3 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d more violations\n", path, len(res.Violations)-3)
+				break
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", path, v)
+		}
+	}
+	sum := chunkcheck.Summarize(results...)
+	sum.Label = "Files"
+	fmt.Fprint(cmd.OutOrStdout(), sum.String())
+	if !sum.OK() {
+		return fmt.Errorf("chunks: validation failed")
+	}
+	return nil
 }
