@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/testdeps.sh
 # shellcheck disable=SC1091
 source .cache/testdeps/env
-export SCRY_REQUIRE_CORPUS=1 SCRY_REQUIRE_TSGO=1 SCRY_REQUIRE_MCP=1 SCRY_CRASH_RUNS=50
+export SCRY_REQUIRE_CORPUS=1 SCRY_REQUIRE_TSGO=1 SCRY_REQUIRE_MCP=1 SCRY_REQUIRE_ONNX=1 SCRY_CRASH_RUNS=50
 unformatted=$(gofmt -l cmd internal)
 if [ -n "$unformatted" ]; then echo "gofmt needed: $unformatted" >&2; exit 1; fi
 go vet ./...

@@ -31,11 +31,23 @@ install "$DEPS/tsgo" typescript@7.0.2
 # A real MCP client for the end-to-end tests.
 install "$DEPS/mcp" @modelcontextprotocol/sdk@1.32.2
 
+# ONNX Runtime for the local-model tests: only the shared library, unpacked
+# from npm's onnxruntime-node (its install script is never run).
+ort="$DEPS/onnxruntime"
+if [ ! -f "$ort/libonnxruntime.so.1" ]; then
+  echo "testdeps: unpacking onnxruntime-node@1.30.0 -> $ort" >&2
+  mkdir -p "$ort"
+  (cd "$ort" && npm pack onnxruntime-node@1.30.0 --ignore-scripts --loglevel=error >/dev/null \
+    && tar xzf onnxruntime-node-1.30.0.tgz package/bin/napi-v6/linux/x64/libonnxruntime.so.1 \
+    && mv package/bin/napi-v6/linux/x64/libonnxruntime.so.1 . && rm -rf package ./*.tgz)
+fi
+
 tsgo=$(find "$DEPS/tsgo/node_modules/@typescript" -path '*/lib/tsc' -type f 2>/dev/null | head -1)
 [ -n "$tsgo" ] || { echo "testdeps: TypeScript 7 binary not found under $DEPS/tsgo" >&2; exit 1; }
 cat > "$DEPS/env" <<ENV
 export SCRY_CORPUS="$DEPS/corpus"
 export SCRY_TSGO="$tsgo"
 export SCRY_MCP_CLIENT="$DEPS/mcp/node_modules"
+export SCRY_ONNXRUNTIME_LIB="$ort/libonnxruntime.so.1"
 ENV
 echo "testdeps: ready ($DEPS)" >&2

@@ -3,12 +3,16 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/scry-dev/scry/internal/config"
 )
 
 func newIndexCmd() *cobra.Command {
 	var ws workspaceFlags
+	var nf neuralFlags
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "index [--root DIR]",
@@ -23,6 +27,13 @@ ones, and prints a one-line summary. A progress bar is shown on a terminal.`,
 				return err
 			}
 			defer done()
+			cfg, err := config.Load(e.Root.Dir(), os.Getenv)
+			if err != nil {
+				return err
+			}
+			if err := nf.open(cmd, e, &cfg); err != nil {
+				return err
+			}
 			sum, err := syncOrFail(cmd.Context(), e)
 			done()
 			if err != nil {
@@ -36,6 +47,7 @@ ones, and prints a one-line summary. A progress bar is shown on a terminal.`,
 		},
 	}
 	ws.register(cmd)
+	nf.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
 	return cmd
 }

@@ -78,6 +78,7 @@ type jsonResult struct {
 func newSearchCmd() *cobra.Command {
 	var ws workspaceFlags
 	var tf tuningFlags
+	var nf neuralFlags
 	var asJSON bool
 	var k int
 	var paths, langs []string
@@ -99,6 +100,9 @@ budget); "symbol = [file >] [Parent >] name" looks a symbol up exactly.`,
 				return err
 			}
 			if err := tf.apply(cmd, &cfg); err != nil {
+				return err
+			}
+			if err := nf.open(cmd, e, &cfg); err != nil {
 				return err
 			}
 			if _, err := syncOrFail(cmd.Context(), e); err != nil {
@@ -126,6 +130,7 @@ budget); "symbol = [file >] [Parent >] name" looks a symbol up exactly.`,
 	}
 	ws.register(cmd)
 	tf.register(cmd)
+	nf.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: {query, results: [{file, start_line, end_line, name, breadcrumb, kind, score}]}")
 	cmd.Flags().IntVarP(&k, "k", "k", 0, "at most this many results (default: as many as pass the gate and fit the budget)")
 	cmd.Flags().StringArrayVar(&paths, "path", nil, "only files under this path or matching this glob (repeatable)")

@@ -28,6 +28,7 @@ const maxRequestBytes = 4 << 20
 func newServeCmd() *cobra.Command {
 	var ws workspaceFlags
 	var tf tuningFlags
+	var nf neuralFlags
 	var httpAddr, token string
 	var tools []string
 	cmd := &cobra.Command{
@@ -54,6 +55,9 @@ SCRY_TOKEN) then requires "Authorization: Bearer <token>" on every request.`,
 			if cmd.Flags().Changed("tools") {
 				cfg.Tools = tools
 			}
+			if err := nf.open(cmd, e, &cfg); err != nil {
+				return err
+			}
 			defer attachCompiler(cmd.Context(), e, cfg, cmd.ErrOrStderr(), false)()
 			srv, err := mcpserver.New(e, cfg)
 			if err != nil {
@@ -72,6 +76,7 @@ SCRY_TOKEN) then requires "Authorization: Bearer <token>" on every request.`,
 	}
 	ws.register(cmd)
 	tf.register(cmd)
+	nf.register(cmd)
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on ADDR (e.g. :7424 binds 127.0.0.1:7424)")
 	cmd.Flags().StringVar(&token, "token", "", "require this bearer token over HTTP (env SCRY_TOKEN)")
 	cmd.Flags().StringSliceVar(&tools, "tools", nil, "expose only these tools (comma-separated; env SCRY_TOOLS)")

@@ -22,7 +22,8 @@ func cacheDir() (string, error) {
 }
 
 func newSetupCmd() *cobra.Command {
-	return &cobra.Command{
+	var onnx bool
+	cmd := &cobra.Command{
 		Use:   "setup",
 		Short: "Install TypeScript 7 (the tsgo language server) into scry's cache",
 		Long: fmt.Sprintf(`setup installs typescript@%s with the npm client into scry's cache directory
@@ -34,6 +35,9 @@ references, type hierarchy) then come from the compiler instead of syntax.`, tsl
 			dir, err := cacheDir()
 			if err != nil {
 				return err
+			}
+			if onnx {
+				return setupONNX(cmd.Context(), dir, cmd.ErrOrStderr())
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "installing typescript@%s into %s\n", tsls.PinnedVersion, filepath.Join(dir, "tsgo"))
 			if err := tsls.Setup(cmd.Context(), dir, cmd.ErrOrStderr()); err != nil {
@@ -47,6 +51,8 @@ references, type hierarchy) then come from the compiler instead of syntax.`, tsl
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&onnx, "onnx", false, "instead, unpack ONNX Runtime (from npm's onnxruntime-node@1.30.0) for local embedding and reranking models")
+	return cmd
 }
 
 func newDoctorCmd() *cobra.Command {
@@ -78,6 +84,7 @@ func newDoctorCmd() *cobra.Command {
 				fmt.Fprintf(out, "config:    threshold %.2f, budget %d, rerank/vector weights %.2f/%.2f, candidates %d, call depth %d\n",
 					cfg.Threshold, cfg.Budget, cfg.RerankWeight, cfg.VectorWeight, cfg.Candidates, cfg.CallDepth)
 			}
+			doctorNeural(cmd.Context(), out, e.Store, cfg.Embedding, cfg.Reranking)
 			dir, _ := cacheDir()
 			rep := tsls.DiagnoseWith(tsls.FindOptions{Root: e.Root.Dir(), CacheDir: dir, Flag: cfg.TSGo})
 			fmt.Fprintf(out, "typescript 7:\n%s\n", indentLines(rep.String(), "  "))

@@ -35,6 +35,9 @@ type Config struct {
 	Tools []string `toml:"tools"`
 	// TSGo is the TypeScript 7 compiler to use ("" finds one).
 	TSGo string `toml:"tsgo"`
+
+	Embedding Embedding `toml:"embedding"`
+	Reranking Reranking `toml:"reranker"`
 }
 
 // Default returns the blueprint's defaults.
@@ -116,7 +119,10 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 	if v := getenv("SCRY_TSGO"); v != "" {
 		c.TSGo = v
 	}
-	return nil
+	if err := c.Embedding.ApplyEnv(getenv); err != nil {
+		return err
+	}
+	return c.Reranking.ApplyEnv(getenv)
 }
 
 func splitList(v string) []string {
@@ -144,6 +150,7 @@ func (c Config) Validate() error {
 	check(c.Budget > 0 && c.Budget <= 1_000_000, "maxTokenBudget %d: want 1..1000000", c.Budget)
 	check(c.Candidates > 0 && c.Candidates <= 10_000, "maxVectorCandidates %d: want 1..10000", c.Candidates)
 	check(c.CallDepth == -1 || c.CallDepth >= 0 && c.CallDepth <= 32, "callDepth %d: want -1 (transitive) or 0..32", c.CallDepth)
+	errs = append(errs, c.Embedding.Validate(), c.Reranking.Validate())
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}

@@ -47,7 +47,7 @@ type Snapshot struct {
 // the whole answer: when the graph and snapshots outgrow it (snapshots add
 // the imports and fields a symbol needs), the lowest-scored results go first.
 func (e *Engine) Search(ctx context.Context, req search.Request, callDepth int) (Answer, error) {
-	pl := search.Pipeline{Store: e.Store, Reranker: e.Reranker}
+	pl := search.Pipeline{Store: e.Store, Reranker: e.Reranker, Hybrid: e.Neural.Hybrid()}
 	resp, err := pl.Search(ctx, req)
 	if err != nil {
 		return Answer{}, err

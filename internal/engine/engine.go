@@ -37,6 +37,9 @@ type Engine struct {
 	// Navigator answers references, implementations and definitions from
 	// the compiler when set.
 	Navigator Navigator
+	// Neural holds the configured embedder, vector index and reranker
+	// (nil, or empty, without models).
+	Neural *Neural
 
 	compiler compilerBox
 }
@@ -77,6 +80,12 @@ func (e *Engine) Sync(ctx context.Context) (index.Summary, error) {
 // TypeScript server which files changed on disk, since it does not watch.
 func (e *Engine) SyncProgress(ctx context.Context, progress func(done, total int)) (index.Summary, error) {
 	sum, err := e.Indexer.SyncProgress(ctx, progress)
+	if err == nil {
+		// New and changed chunks get their vectors before anyone searches.
+		if _, eerr := e.Neural.EmbedPending(ctx, e.Store, progress); eerr != nil {
+			err = eerr
+		}
+	}
 	if comp := e.Compiler(); comp != nil && len(sum.Changed) > 0 {
 		paths := make([]string, len(sum.Changed))
 		for i, rel := range sum.Changed {
@@ -99,7 +108,10 @@ func (e *Engine) nav() Navigator {
 }
 
 // Close releases the index.
-func (e *Engine) Close() error { return e.Store.Close() }
+func (e *Engine) Close() error {
+	e.Neural.Close()
+	return e.Store.Close()
+}
 
 // DefaultIndexPath is where a workspace's index lives unless told otherwise:
 // the user cache directory, keyed by a hash of the root's real path, so that

@@ -163,7 +163,7 @@ func (s *Server) addFindSymbol(srv *mcp.Server) {
 			prm := search.DefaultParams()
 			prm.Threshold, prm.Budget, prm.Candidates = 0, 0, max(40, limit*3)
 			var resp search.Response
-			pl := search.Pipeline{Store: s.eng.Store, Reranker: s.eng.Reranker}
+			pl := search.Pipeline{Store: s.eng.Store, Reranker: s.eng.Reranker, Hybrid: s.eng.Neural.Hybrid()}
 			resp, err = pl.Search(ctx, search.Request{Query: a.Name, Paths: paths, Languages: langs, Params: prm})
 			for _, r := range resp.Results {
 				c := r.Chunk

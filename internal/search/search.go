@@ -63,6 +63,9 @@ type Response struct {
 type Pipeline struct {
 	Store    *store.Store
 	Reranker rerank.Reranker // nil: the built-in reranker
+	// Hybrid adds vector candidates, fused with BM25 by reciprocal rank;
+	// nil: lexical candidates only.
+	Hybrid *Hybrid
 }
 
 // maxQueryBytes bounds a natural-language query; beyond this it is a paste,
@@ -97,7 +100,7 @@ func (p *Pipeline) Search(ctx context.Context, req Request) (Response, error) {
 		return resp, fmt.Errorf("search: query too long (%d bytes, at most %d)", len(req.Query), maxQueryBytes)
 	}
 	prm := req.Params
-	cands, err := p.candidates(req, prm.Candidates)
+	cands, err := p.Retrieve(ctx, p.Hybrid, req, prm.Candidates)
 	if err != nil {
 		return resp, err
 	}
@@ -107,6 +110,10 @@ func (p *Pipeline) Search(ctx context.Context, req Request) (Response, error) {
 		rr = rerank.Builtin{}
 	}
 	resp.Reranker = rr.Name()
+	if rr.Name() == rerank.ProviderNone {
+		// No reranking: the first stage decides alone.
+		prm.RerankWeight, prm.VectorWeight = 0, 1
+	}
 	if len(cands) == 0 {
 		return resp, nil
 	}

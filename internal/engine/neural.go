@@ -1,0 +1,115 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/embed"
+	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/rerank"
+	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/vector"
+)
+
+// Neural holds the optional model-backed parts of a workspace: the
+// embedder (behind the per-chunk cache), the in-memory vector index of its
+// model, and the configured reranker. With no embedder configured, Embedder
+// and Index are nil and search stays lexical.
+type Neural struct {
+	Embedder embed.Embedder // wrapped by the cache; nil when none
+	Cache    *embed.Cache
+	Index    *vector.Index
+	Reranker rerank.Reranker
+	RRFK     int
+	// Warn receives non-fatal problems (a query that could not be
+	// embedded, vectors of a stale dimension); nil discards them.
+	Warn func(error)
+}
+
+// OpenNeural opens the configured embedder and reranker for the store st.
+// getenv supplies API keys (nil: os.Getenv); warn receives non-fatal
+// problems (nil discards them). The vector index is loaded from the store;
+// call EmbedPending after each sync to keep it complete.
+func OpenNeural(ctx context.Context, st *store.Store, ecfg config.Embedding, rcfg config.Reranking, getenv func(string) string, warn func(error)) (*Neural, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	n := &Neural{RRFK: ecfg.RRFK, Warn: warn}
+	rr, err := rerank.New(ctx, rcfg.RerankConfig(ecfg.ONNXRuntimeLib, getenv))
+	if err != nil {
+		return nil, err
+	}
+	n.Reranker = rr
+	emb, err := embed.New(ctx, ecfg.EmbedConfig(getenv))
+	if errors.Is(err, embed.ErrNone) {
+		return n, nil
+	}
+	if err != nil {
+		n.Close()
+		return nil, err
+	}
+	cache, err := embed.OpenCache(embed.CachePath(st.Path()))
+	if err != nil {
+		emb.Close()
+		n.Close()
+		return nil, err
+	}
+	n.Cache = cache
+	n.Embedder = embed.WithCache(emb, cache)
+	ix, skipped, err := vector.Load(st, emb.ModelID(), emb.Dim(), vector.Options{QuantizeAbove: ecfg.QuantizeAbove})
+	if err != nil {
+		n.Close()
+		return nil, err
+	}
+	if skipped > 0 && n.Warn != nil {
+		n.Warn(fmt.Errorf("%d stored vectors of %s have another dimension and were ignored", skipped, emb.ModelID()))
+	}
+	n.Index = ix
+	return n, nil
+}
+
+// EmbedPending embeds what the last sync left without a vector and adds
+// the vectors to the in-memory index. A no-op without an embedder.
+func (n *Neural) EmbedPending(ctx context.Context, st *store.Store, progress func(done, total int)) (index.EmbedSummary, error) {
+	if n == nil || n.Embedder == nil {
+		return index.EmbedSummary{}, nil
+	}
+	return index.EmbedPending(ctx, st, n.Embedder, index.EmbedOptions{
+		Progress: progress,
+		OnStored: func(v []store.Vector) {
+			if err := n.Index.Upsert(v); err != nil && n.Warn != nil {
+				n.Warn(err)
+			}
+		},
+	})
+}
+
+// Hybrid is the pipeline's vector side, nil without an embedder.
+func (n *Neural) Hybrid() *search.Hybrid {
+	if n == nil || n.Embedder == nil || n.Index == nil {
+		return nil
+	}
+	return &search.Hybrid{Embedder: n.Embedder, Index: n.Index, K: n.RRFK, OnError: n.Warn}
+}
+
+// Close releases the models and the cache.
+func (n *Neural) Close() error {
+	if n == nil {
+		return nil
+	}
+	var errs []error
+	if n.Embedder != nil {
+		errs = append(errs, n.Embedder.Close())
+	}
+	if c, ok := n.Reranker.(interface{ Close() error }); ok {
+		errs = append(errs, c.Close())
+	}
+	if n.Cache != nil {
+		errs = append(errs, n.Cache.Close())
+	}
+	return errors.Join(errs...)
+}

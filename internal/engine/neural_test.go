@@ -1,0 +1,82 @@
+package engine_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/embed/onnxbuild"
+	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/search"
+)
+
+// TestHybridSearchWithLocalModel runs the whole pipeline with a local ONNX
+// embedder and cross-encoder (small BERT-shaped models the test builds, run
+// by the real ONNX Runtime): sync embeds every chunk, the vector index
+// feeds candidates, and the configured reranker scores them.
+func TestHybridSearchWithLocalModel(t *testing.T) {
+	lib := os.Getenv("SCRY_ONNXRUNTIME_LIB")
+	if lib == "" {
+		if os.Getenv("SCRY_REQUIRE_ONNX") == "1" {
+			t.Fatal("SCRY_ONNXRUNTIME_LIB is not set but SCRY_REQUIRE_ONNX=1")
+		}
+		t.Skip("SCRY_ONNXRUNTIME_LIB not set (run scripts/testdeps.sh)")
+	}
+	vocab := onnxbuild.TestVocab()
+	small := onnxbuild.BertConfig{Vocab: len(vocab), Hidden: 32, Layers: 2, Heads: 2, Intermediate: 64, MaxPos: 128, Seed: 1}
+	embedDir, rerankDir := t.TempDir(), t.TempDir()
+	if err := onnxbuild.WriteDir(embedDir, map[string][]byte{
+		"model.onnx": onnxbuild.BERT(small), "tokenizer.json": onnxbuild.WordPieceJSON(vocab, true), "scry.json": []byte(`{"maxLength": 128}`),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	cross := small
+	cross.CrossEncoder = true
+	if err := onnxbuild.WriteDir(rerankDir, map[string][]byte{
+		"model.onnx": onnxbuild.BERT(cross), "tokenizer.json": onnxbuild.WordPieceJSON(vocab, true), "scry.json": []byte(`{"maxLength": 128}`),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.Open(engine.Options{Root: "../../testdata/project", IndexPath: filepath.Join(t.TempDir(), "index.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	cfg := config.Default()
+	cfg.Embedding.Provider, cfg.Embedding.Dir, cfg.Embedding.ONNXRuntimeLib = "onnx", embedDir, lib
+	cfg.Reranking.Provider, cfg.Reranking.Dir = "onnx", rerankDir
+	ctx := context.Background()
+	n, err := engine.OpenNeural(ctx, e.Store, cfg.Embedding, cfg.Reranking, os.Getenv, func(err error) { t.Log(err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Neural, e.Reranker = n, n.Reranker
+	if _, err := e.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, chunks, _ := e.Store.Stats()
+	if got := n.Index.Len(); got != chunks {
+		t.Fatalf("vector index holds %d vectors for %d chunks", got, chunks)
+	}
+	prm := search.DefaultParams()
+	prm.Threshold = 0
+	ans, err := e.Search(ctx, search.Request{Query: "validate a signed token", Params: prm}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Response.Reranker != "onnx" && ans.Response.Reranker != n.Reranker.Name() {
+		t.Errorf("reranker %q used", ans.Response.Reranker)
+	}
+	if len(ans.Response.Results) == 0 || len(ans.Snapshots) == 0 {
+		t.Fatalf("no answer: %+v", ans.Response)
+	}
+	// A second sync finds nothing new to embed.
+	if _, err := e.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := n.Index.Len(); got != chunks {
+		t.Fatalf("after re-sync the index holds %d vectors for %d chunks", got, chunks)
+	}
+}

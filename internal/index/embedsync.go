@@ -1,0 +1,111 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/scry-dev/scry/internal/embed"
+	"github.com/scry-dev/scry/internal/store"
+)
+
+// EmbedOptions tune EmbedPending.
+type EmbedOptions struct {
+	// Batch is the number of chunks read, embedded and stored together
+	// (one store transaction each); 0 means 256. Providers split it
+	// further to their own limits.
+	Batch int
+	// Progress is called with chunks done of total.
+	Progress func(done, total int)
+	// OnStored receives each batch of vectors once stored, to update an
+	// in-memory vector index without reloading it.
+	OnStored func([]store.Vector)
+}
+
+// EmbedSummary counts what EmbedPending did.
+type EmbedSummary struct {
+	Model    string
+	Pending  int // chunks that needed a vector when the run started
+	Embedded int // vectors stored
+	Skipped  int // chunks replaced while being embedded (left marked)
+	Duration time.Duration
+}
+
+func (s EmbedSummary) String() string {
+	out := fmt.Sprintf("embedded %d of %d chunks with %s", s.Embedded, s.Pending, s.Model)
+	if s.Skipped > 0 {
+		out += fmt.Sprintf(" (%d changed meanwhile, left for the next run)", s.Skipped)
+	}
+	return out + fmt.Sprintf(" in %s", s.Duration.Round(time.Millisecond))
+}
+
+// EmbedPending gives every chunk that needs one a vector under emb's model:
+// chunks new since the last run, chunks the signature cascade marked, and
+// chunks with no vector under this model (after switching embedders). Wrap
+// emb with embed.WithCache so that unchanged text is never embedded twice.
+// Work done before an error or cancellation is kept: each batch is stored
+// and unmarked in its own transaction.
+func EmbedPending(ctx context.Context, st *store.Store, emb embed.Embedder, opt EmbedOptions) (EmbedSummary, error) {
+	start := time.Now()
+	model := emb.ModelID()
+	sum := EmbedSummary{Model: model}
+	total, err := st.CountPendingEmbeddings(model)
+	if err != nil {
+		return sum, fmt.Errorf("index: embed: %w", err)
+	}
+	sum.Pending = total
+	batch := opt.Batch
+	if batch <= 0 {
+		batch = 256
+	}
+	done := 0
+	if opt.Progress != nil {
+		opt.Progress(0, total)
+	}
+	var after int64
+	for {
+		if err := ctx.Err(); err != nil {
+			sum.Duration = time.Since(start)
+			return sum, fmt.Errorf("index: embed: %w", err)
+		}
+		page, err := st.PendingEmbeddings(model, after, batch)
+		if err != nil {
+			return sum, fmt.Errorf("index: embed: %w", err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		after = page[len(page)-1].Seq
+		texts := make([]string, len(page))
+		for i, p := range page {
+			texts[i] = p.Text
+		}
+		vs, err := emb.EmbedDocuments(ctx, texts)
+		if err != nil {
+			sum.Duration = time.Since(start)
+			return sum, fmt.Errorf("index: embed %d chunks with %s: %w", len(texts), model, err)
+		}
+		if len(vs) != len(page) {
+			return sum, fmt.Errorf("index: embed: %s returned %d vectors for %d texts", model, len(vs), len(page))
+		}
+		ev := make([]store.EmbeddedVector, len(page))
+		for i, p := range page {
+			ev[i] = store.EmbeddedVector{Seq: p.Seq, ID: p.ID, Data: vs[i]}
+		}
+		stored, err := st.StoreEmbeddings(model, ev)
+		if err != nil {
+			return sum, fmt.Errorf("index: embed: %w", err)
+		}
+		sum.Embedded += len(stored)
+		sum.Skipped += len(page) - len(stored)
+		if opt.OnStored != nil && len(stored) > 0 {
+			opt.OnStored(stored)
+		}
+		done += len(page)
+		if opt.Progress != nil {
+			opt.Progress(min(done, total), total)
+		}
+	}
+	sum.Duration = time.Since(start)
+	return sum, nil
+}

@@ -1,0 +1,144 @@
+package index_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/embed"
+	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/store"
+)
+
+// hashEmbedder is a deterministic stand-in for a model: the vector is
+// derived from the text's hash, and every text embedded is recorded.
+type hashEmbedder struct {
+	id string
+	mu sync.Mutex
+	in []string
+}
+
+func (h *hashEmbedder) ModelID() string { return h.id }
+func (h *hashEmbedder) Dim() int        { return 8 }
+func (h *hashEmbedder) Close() error    { return nil }
+func (h *hashEmbedder) EmbedQuery(ctx context.Context, s string) ([]float32, error) {
+	v, err := h.EmbedDocuments(ctx, []string{s})
+	if err != nil {
+		return nil, err
+	}
+	return v[0], nil
+}
+func (h *hashEmbedder) EmbedDocuments(_ context.Context, texts []string) ([][]float32, error) {
+	h.mu.Lock()
+	h.in = append(h.in, texts...)
+	h.mu.Unlock()
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		sum := sha256.Sum256([]byte(t))
+		v := make([]float32, 8)
+		for j := range v {
+			v[j] = float32(sum[j]) - 127.5
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func (h *hashEmbedder) calls() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := len(h.in)
+	h.in = nil
+	return n
+}
+
+func TestEmbedPending(t *testing.T) {
+	e := newEnv(t, fixture)
+	e.sync(t)
+	_, chunks, err := e.st.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache, err := embed.OpenCache(filepath.Join(t.TempDir(), embed.CacheFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cache.Close()
+	model := &hashEmbedder{id: "hash/a@8"}
+	emb := embed.WithCache(model, cache)
+	ctx := context.Background()
+
+	var progress [][2]int
+	var stored int
+	sum, err := index.EmbedPending(ctx, e.st, emb, index.EmbedOptions{Batch: 4,
+		Progress: func(d, t int) { progress = append(progress, [2]int{d, t}) },
+		OnStored: func(v []store.Vector) { stored += len(v) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Pending != chunks || sum.Embedded != chunks || stored != chunks {
+		t.Fatalf("first run: %+v (stored %d), want %d chunks", sum, stored, chunks)
+	}
+	if last := progress[len(progress)-1]; last != [2]int{chunks, chunks} || progress[0] != [2]int{0, chunks} {
+		t.Fatalf("progress %v", progress)
+	}
+	if n, _ := e.st.VectorCount("hash/a@8"); n != chunks {
+		t.Fatalf("%d vectors stored, want %d", n, chunks)
+	}
+	if marked, _ := e.st.NeedsEmbedding(); len(marked) != 0 {
+		t.Fatalf("%d chunks still marked", len(marked))
+	}
+	embedded := model.calls()
+
+	// Nothing changed: nothing to do.
+	if sum, err := index.EmbedPending(ctx, e.st, emb, index.EmbedOptions{}); err != nil || sum.Pending != 0 {
+		t.Fatalf("second run: %+v, %v", sum, err)
+	}
+
+	// A signature change: the file's chunks are new rows, the dependents
+	// are marked by the cascade; all of them get vectors again, and the
+	// cache spares the model every text it has seen.
+	writeFiles(t, e.root, map[string]string{"src/auth/token.ts": `import { hmac } from '../crypto';
+
+/** Validates a signed token against an audience. */
+export function validateToken(token: string, audience: string): boolean {
+  return hmac(token).length > 0 && audience !== '';
+}
+`})
+	syncSum := e.sync(t)
+	changed := len(e.chunkIDs(t, "src/auth/token.ts"))
+	sum, err = index.EmbedPending(ctx, e.st, emb, index.EmbedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Pending != changed+syncSum.Reembed || sum.Embedded != sum.Pending {
+		t.Fatalf("after edit: %+v, want %d changed + %d cascaded", sum, changed, syncSum.Reembed)
+	}
+	fresh := model.calls()
+	if fresh == 0 || fresh >= sum.Pending {
+		t.Fatalf("model embedded %d texts for %d pending (the import is unchanged and the cascade's texts are cached)", fresh, sum.Pending)
+	}
+	if n, _ := e.st.VectorCount("hash/a@8"); n != chunks {
+		t.Fatalf("%d vectors after edit, want %d", n, chunks)
+	}
+
+	// Switching model: every chunk is pending under the new id, the old
+	// vectors stay under the old one.
+	other := &hashEmbedder{id: "hash/b@8"}
+	sum, err = index.EmbedPending(ctx, e.st, embed.WithCache(other, cache), index.EmbedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Embedded != chunks || other.calls() != chunks {
+		t.Fatalf("new model: %+v", sum)
+	}
+	models, _ := e.st.VectorModels()
+	if models["hash/a@8"] != chunks || models["hash/b@8"] != chunks {
+		t.Fatalf("vectors by model %v", models)
+	}
+	if embedded != chunks {
+		t.Fatalf("first run embedded %d texts for %d chunks", embedded, chunks)
+	}
+}

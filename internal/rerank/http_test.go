@@ -1,0 +1,288 @@
+package rerank
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/scry-dev/scry/internal/embed"
+)
+
+const testKey = "rk-test-0123456789"
+
+func manyDocs(n int) []Doc {
+	out := make([]Doc, n)
+	for i := range out {
+		out[i] = Doc{Name: fmt.Sprintf("f%d", i), Breadcrumb: fmt.Sprintf("a.ts > f%d", i), Text: fmt.Sprintf("function f%d() {}", i)}
+	}
+	return out
+}
+
+// scoreOf is the relevance the fake servers give a document: derived from
+// its text so that the test knows which score belongs where.
+func scoreOf(doc string) float64 {
+	var n int
+	fmt.Sscanf(doc[strings.Index(doc, "> f")+3:], "%d", &n)
+	return float64(n%10) / 10
+}
+
+type rerankServer struct {
+	t       *testing.T
+	path    string
+	handler func(w http.ResponseWriter, body map[string]any, n int)
+	mu      sync.Mutex
+	bodies  []map[string]any
+}
+
+func (s *rerankServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.URL.Path != s.path {
+		s.t.Errorf("%s %s, want POST %s", r.Method, r.URL.Path, s.path)
+	}
+	if got := r.Header.Get("Authorization"); got != "Bearer "+testKey {
+		s.t.Errorf("Authorization %q", got)
+	}
+	var body map[string]any
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+		s.t.Errorf("body: %v", err)
+	}
+	s.mu.Lock()
+	n := len(s.bodies)
+	s.bodies = append(s.bodies, body)
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	s.handler(w, body, n)
+}
+
+// cohereStyle answers as Cohere, Jina, vLLM and llama.cpp do: results
+// sorted by score, each with index and relevance_score.
+func cohereStyle(t *testing.T, logits bool) func(w http.ResponseWriter, body map[string]any, n int) {
+	return func(w http.ResponseWriter, body map[string]any, n int) {
+		docs, ok := body["documents"].([]any)
+		if !ok || body["query"] == nil || body["top_n"] != float64(len(docs)) {
+			t.Errorf("request %v", body)
+		}
+		type res struct {
+			Index          int     `json:"index"`
+			RelevanceScore float64 `json:"relevance_score"`
+		}
+		var out []res
+		for i := len(docs) - 1; i >= 0; i-- {
+			s := scoreOf(docs[i].(string))
+			if logits {
+				s = s*10 - 5 // llama.cpp returns raw logits
+			}
+			out = append(out, res{Index: i, RelevanceScore: s})
+		}
+		json.NewEncoder(w).Encode(map[string]any{"id": "x", "model": body["model"], "results": out,
+			"usage": map[string]int{"total_tokens": 10}})
+	}
+}
+
+func TestHTTPRerankCohereShape(t *testing.T) {
+	srv := &rerankServer{t: t, path: "/v1/rerank"}
+	srv.handler = cohereStyle(t, false)
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	r, err := NewHTTP(Config{URL: hs.URL + "/v1", Model: "jina-reranker-v2-base-multilingual", Key: testKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := manyDocs(40)
+	got, err := r.Rerank(context.Background(), "find f7", docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range docs {
+		if want := float64(i%10) / 10; math.Abs(got[i]-want) > 1e-9 {
+			t.Fatalf("doc %d: %v, want %v", i, got[i], want)
+		}
+	}
+	if len(srv.bodies) != 2 || srv.bodies[0]["model"] != "jina-reranker-v2-base-multilingual" ||
+		len(srv.bodies[0]["documents"].([]any)) != 32 || len(srv.bodies[1]["documents"].([]any)) != 8 {
+		t.Fatalf("%d requests", len(srv.bodies))
+	}
+}
+
+func TestHTTPRerankLogitsGetSigmoid(t *testing.T) {
+	srv := &rerankServer{t: t, path: "/rerank"}
+	srv.handler = cohereStyle(t, true)
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	// The full endpoint URL is accepted too.
+	r, err := NewHTTP(Config{URL: hs.URL + "/rerank", Key: testKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.Rerank(context.Background(), "q", manyDocs(10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range got {
+		if want := Sigmoid(float64(i%10) - 5); math.Abs(s-want) > 1e-9 {
+			t.Fatalf("doc %d: %v, want sigmoid = %v", i, s, want)
+		}
+	}
+}
+
+// TestHTTPRerankTEI: TEI wants "texts" and answers with a bare array of
+// {index, score}; the client learns that from the 422 and keeps it.
+func TestHTTPRerankTEI(t *testing.T) {
+	srv := &rerankServer{t: t, path: "/rerank"}
+	srv.handler = func(w http.ResponseWriter, body map[string]any, n int) {
+		texts, ok := body["texts"].([]any)
+		if !ok {
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			fmt.Fprint(w, `{"error":"Json deserialize error: missing field `+"`texts`"+` at line 1 column 120","error_type":"Validation"}`)
+			return
+		}
+		if len(texts) > 32 {
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			fmt.Fprintf(w, `{"error":"batch size %d > maximum allowed batch size 32","error_type":"Validation"}`, len(texts))
+			return
+		}
+		type res struct {
+			Index int     `json:"index"`
+			Score float64 `json:"score"`
+		}
+		var out []res
+		for i := range texts {
+			out = append(out, res{Index: i, Score: scoreOf(texts[i].(string))})
+		}
+		json.NewEncoder(w).Encode(out)
+	}
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	r, err := NewHTTP(Config{URL: hs.URL, Key: testKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := 0; round < 2; round++ {
+		got, err := r.Rerank(context.Background(), "q", manyDocs(40))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, s := range got {
+			if want := float64(i%10) / 10; math.Abs(s-want) > 1e-9 {
+				t.Fatalf("doc %d: %v, want %v", i, s, want)
+			}
+		}
+	}
+	// 1 refused + 2 batches, then 2 batches: the switch is remembered.
+	if len(srv.bodies) != 5 {
+		t.Fatalf("%d requests", len(srv.bodies))
+	}
+}
+
+func TestHTTPRerankErrorsAndRetries(t *testing.T) {
+	srv := &rerankServer{t: t, path: "/rerank"}
+	srv.handler = func(w http.ResponseWriter, body map[string]any, n int) {
+		switch n {
+		case 0:
+			w.Header().Set("Retry-After", "2")
+			w.WriteHeader(http.StatusTooManyRequests)
+			fmt.Fprint(w, `{"message":"too many requests"}`)
+		case 1:
+			w.WriteHeader(http.StatusInternalServerError)
+		case 2:
+			cohereStyle(t, false)(w, body, n)
+		default:
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"message":"invalid request: query must not be empty"}`)
+		}
+	}
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	var mu sync.Mutex
+	var waits []time.Duration
+	r, err := NewHTTP(Config{URL: hs.URL, Key: testKey, Retry: embed.RetryPolicy{Sleep: func(_ context.Context, d time.Duration) error {
+		mu.Lock()
+		waits = append(waits, d)
+		mu.Unlock()
+		return nil
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Rerank(context.Background(), "q", manyDocs(3)); err != nil {
+		t.Fatal(err)
+	}
+	if len(waits) != 2 || waits[0] < 2*time.Second {
+		t.Fatalf("waits %v", waits)
+	}
+	_, err = r.Rerank(context.Background(), "q", manyDocs(3))
+	if err == nil || !strings.Contains(err.Error(), "query must not be empty") || strings.Contains(err.Error(), testKey) {
+		t.Fatalf("400: %v", err)
+	}
+	if len(srv.bodies) != 4 {
+		t.Fatalf("%d requests (the 400 must not be retried)", len(srv.bodies))
+	}
+}
+
+func TestVoyageRerankShape(t *testing.T) {
+	srv := &rerankServer{t: t, path: "/v1/rerank"}
+	srv.handler = func(w http.ResponseWriter, body map[string]any, n int) {
+		docs := body["documents"].([]any)
+		if body["model"] != "rerank-2.5" || body["top_k"] != float64(len(docs)) || body["truncation"] != true || body["query"] != "q" {
+			t.Errorf("request %v", body)
+		}
+		type res struct {
+			RelevanceScore float64 `json:"relevance_score"`
+			Index          int     `json:"index"`
+		}
+		var out []res
+		for i := len(docs) - 1; i >= 0; i-- {
+			out = append(out, res{RelevanceScore: scoreOf(docs[i].(string)), Index: i})
+		}
+		json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": out, "model": "rerank-2.5",
+			"usage": map[string]int{"total_tokens": 26}})
+	}
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	if _, err := NewVoyage(Config{URL: hs.URL + "/v1"}); err == nil {
+		t.Fatal("no key accepted")
+	}
+	r, err := NewVoyage(Config{URL: hs.URL + "/v1", Key: testKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.Rerank(context.Background(), "q", manyDocs(25))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range got {
+		if want := float64(i%10) / 10; math.Abs(s-want) > 1e-9 {
+			t.Fatalf("doc %d: %v, want %v", i, s, want)
+		}
+	}
+	if r.Name() != "voyage:rerank-2.5" || len(srv.bodies) != 1 {
+		t.Fatalf("%s, %d requests", r.Name(), len(srv.bodies))
+	}
+}
+
+func TestNewProviders(t *testing.T) {
+	for _, p := range []string{"", "builtin", "none"} {
+		r, err := New(context.Background(), Config{Provider: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (p == "none") != (r.Name() == ProviderNone) {
+			t.Fatalf("%q → %s", p, r.Name())
+		}
+	}
+	if _, err := New(context.Background(), Config{Provider: "http"}); err == nil {
+		t.Fatal("http without URL accepted")
+	}
+	if _, err := New(context.Background(), Config{Provider: "cohere"}); err == nil {
+		t.Fatal("unknown provider accepted")
+	}
+	if s := Sigmoid(0); s != 0.5 || Sigmoid(-1000) != 0 || Sigmoid(1000) != 1 {
+		t.Fatal("sigmoid")
+	}
+}

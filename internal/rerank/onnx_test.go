@@ -1,0 +1,201 @@
+package rerank
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/scry-dev/scry/internal/embed/onnxbuild"
+	"github.com/scry-dev/scry/internal/embed/onnxrt"
+	"github.com/scry-dev/scry/internal/embed/tokenizer"
+)
+
+func requireRuntime(t testing.TB) string {
+	t.Helper()
+	lib, err := onnxrt.FindLibrary("", "")
+	if err != nil {
+		if os.Getenv("SCRY_REQUIRE_ONNX") == "1" {
+			t.Fatalf("SCRY_REQUIRE_ONNX=1 but: %v", err)
+		}
+		t.Skipf("no ONNX Runtime (set SCRY_ONNXRUNTIME_LIB or run `scry setup --onnx`): %v", err)
+	}
+	return lib
+}
+
+var testDocs = []Doc{
+	{Name: "validateToken", Kind: "function", Breadcrumb: "src/auth.ts > validateToken", Path: "src/auth.ts",
+		Text: "export function validateToken(token: string): boolean {\n  return token.length > 0;\n}"},
+	{Name: "UserService", Kind: "class", Breadcrumb: "src/user.ts > UserService", Path: "src/user.ts",
+		JSDoc: "/** Loads users. */", Text: "class UserService {\n  get(id: string): Promise<User> {…}\n}"},
+	{Name: "parseConfig", Kind: "function", Breadcrumb: "src/config.ts > parseConfig",
+		Text: "function parseConfig(text: string) { return JSON.parse(text); }"},
+	{Name: "x", Kind: "variable", Breadcrumb: "a.ts > x", Text: ""},
+}
+
+// TestONNXCrossEncoderExact runs a cross-encoder whose logit is a known
+// linear function of the pair's ids, mask and token types, and checks each
+// score is exactly the sigmoid of it — so pair encoding ([CLS] q [SEP] d
+// [SEP] with type ids 0/1), batching by length and the mapping to [0,1] are
+// all as documented.
+func TestONNXCrossEncoderExact(t *testing.T) {
+	lib := requireRuntime(t)
+	vocab := onnxbuild.TestVocab()
+	rng := rand.New(rand.NewPCG(2, 3))
+	w := make([]float32, len(vocab))
+	for i := range w {
+		w[i] = float32(rng.NormFloat64() * 0.05)
+	}
+	const u = 0.03
+	dir := t.TempDir()
+	if err := onnxbuild.WriteDir(dir, map[string][]byte{
+		"model.onnx":     onnxbuild.Linear(w, u),
+		"tokenizer.json": onnxbuild.WordPieceJSON(vocab, true),
+		"scry.json":      []byte(`{"maxLength": 48, "name": "linear"}`),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewONNX(Config{Dir: dir, ONNXRuntimeLib: lib, BatchSize: 3, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	query := "where is the token validated"
+	got, err := r.Rerank(context.Background(), query, testDocs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := tokenizer.Load(filepath.Join(dir, "tokenizer.json"), 48)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range testDocs {
+		enc, err := tok.EncodePair(query, DocText(d, 16*48))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(enc.IDs) > 48 || enc.IDs[0] != 2 || enc.IDs[len(enc.IDs)-1] != 3 || enc.TypeIDs[len(enc.IDs)-1] != 1 {
+			t.Fatalf("doc %d: pair encoding %v / %v", i, enc.IDs, enc.TypeIDs)
+		}
+		var logit float64
+		for j, id := range enc.IDs {
+			logit += float64(w[id]) + u*float64(enc.TypeIDs[j])
+		}
+		if want := Sigmoid(logit); math.Abs(got[i]-want) > 1e-5 {
+			t.Fatalf("doc %d: score %v, want sigmoid(%v) = %v", i, got[i], logit, want)
+		}
+	}
+}
+
+// TestONNXCrossEncoderBERT runs a 2-layer BERT cross-encoder (pooler and
+// classifier on [CLS]): scores in (0,1), independent of batching.
+func TestONNXCrossEncoderBERT(t *testing.T) {
+	lib := requireRuntime(t)
+	vocab := onnxbuild.TestVocab()
+	cfg := onnxbuild.BertConfig{Vocab: len(vocab), Hidden: 32, Layers: 2, Heads: 4, Intermediate: 64, MaxPos: 128, CrossEncoder: true, Seed: 9}
+	dir := t.TempDir()
+	if err := onnxbuild.WriteDir(dir, map[string][]byte{
+		"model.onnx":     onnxbuild.BERT(cfg),
+		"tokenizer.json": onnxbuild.WordPieceJSON(vocab, true),
+		"config.json":    []byte(`{"max_position_embeddings": 128}`),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	one, err := NewONNX(Config{Dir: dir, ONNXRuntimeLib: lib, BatchSize: 1, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Close()
+	many, err := NewONNX(Config{Dir: dir, ONNXRuntimeLib: lib, BatchSize: 8, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer many.Close()
+	a, err := one.Rerank(ctx, "user service", testDocs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := many.Rerank(ctx, "user service", testDocs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range a {
+		if a[i] <= 0 || a[i] >= 1 || math.Abs(a[i]-b[i]) > 1e-5 {
+			t.Fatalf("doc %d: %v alone, %v batched", i, a[i], b[i])
+		}
+	}
+}
+
+// BenchmarkONNXCrossEncoderMiniLM40 reranks 40 (query, chunk) pairs with a
+// MiniLM-L6-shaped cross-encoder (random weights, fp32), pairs truncated to
+// 256 and to 512 tokens:
+//
+//	SCRY_ONNXRUNTIME_LIB=… go test ./internal/rerank -run '^$' -bench CrossEncoder -benchtime 3x
+func BenchmarkONNXCrossEncoderMiniLM40(b *testing.B) {
+	for _, maxLen := range []int{256, 512} {
+		b.Run(itoa(maxLen)+"tokens", func(b *testing.B) { benchCrossEncoder(b, maxLen) })
+	}
+}
+
+func benchCrossEncoder(b *testing.B, maxLen int) {
+	lib := requireRuntime(b)
+	cfg := onnxbuild.MiniLM
+	cfg.CrossEncoder = true
+	dir := b.TempDir()
+	if err := onnxbuild.WriteDir(dir, map[string][]byte{
+		"model.onnx":     onnxbuild.BERT(cfg),
+		"tokenizer.json": onnxbuild.WordPieceJSON(benchVocab(cfg.Vocab), true),
+		"scry.json":      []byte(`{"maxLength": ` + itoa(maxLen) + `}`),
+	}); err != nil {
+		b.Fatal(err)
+	}
+	r, err := NewONNX(Config{Dir: dir, ONNXRuntimeLib: lib})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	docs := make([]Doc, 40)
+	for i := range docs {
+		d := testDocs[i%3]
+		for len(d.Text) < 4*maxLen { // more than the pair keeps
+			d.Text += "\n" + testDocs[(i+1)%3].Text
+		}
+		docs[i] = d
+	}
+	query := "where is the user token validated"
+	if enc, _ := r.md.Tokenizer.EncodePair(query, DocText(docs[0], 0)); len(enc.IDs) != maxLen {
+		b.Fatalf("pair of %d tokens, want %d", len(enc.IDs), maxLen)
+	}
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		if _, err := r.Rerank(context.Background(), query, docs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(time.Since(start).Milliseconds())/float64(b.N), "ms/40pairs")
+}
+
+// benchVocab pads the test vocabulary to the model's size.
+func benchVocab(n int) []string {
+	v := onnxbuild.TestVocab()
+	for i := len(v); i < n; i++ {
+		v = append(v, "[unused"+itoa(i)+"]")
+	}
+	return v
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{byte('0' + i%10)}, b...)
+	}
+	return string(b)
+}

@@ -1,0 +1,166 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/scry-dev/scry/internal/embed"
+	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/vector"
+)
+
+// DefaultRRFK is reciprocal rank fusion's k: a document at rank r in a list
+// contributes 1/(k + r). 60 is the value of the original RRF paper and of
+// most engines; it keeps one list's top ranks from drowning the other's.
+const DefaultRRFK = 60
+
+// Hybrid adds vector candidates to the lexical ones (see Retrieve); nil
+// keeps the pipeline lexical.
+type Hybrid struct {
+	Embedder embed.Embedder
+	Index    *vector.Index
+	// K is the RRF constant; 0 means DefaultRRFK.
+	K int
+	// OnError is told when the query could not be embedded or searched;
+	// the search then goes on with lexical candidates alone. nil ignores.
+	OnError func(error)
+}
+
+// Fused is one candidate after fusion.
+type Fused struct {
+	ID    string
+	Score float64 // normalised to [0,1]: the best candidate has 1
+	// LexicalRank and VectorRank are 1-based; 0 means absent from that list.
+	LexicalRank, VectorRank int
+}
+
+// FuseRRF fuses two ranked id lists by reciprocal rank:
+// score(d) = Σ 1/(k + rank(d)) over the lists holding d, then divided by
+// the best score so that first-stage scores lie in [0,1] like the lexical
+// path's (whose best hit is 1). Ties keep lexical order first, then vector
+// order.
+func FuseRRF(lexical, vectors []string, k int) []Fused {
+	if k <= 0 {
+		k = DefaultRRFK
+	}
+	byID := map[string]*Fused{}
+	var order []*Fused
+	add := func(ids []string, lex bool) {
+		for i, id := range ids {
+			f, ok := byID[id]
+			if !ok {
+				f = &Fused{ID: id}
+				byID[id] = f
+				order = append(order, f)
+			}
+			if lex && f.LexicalRank == 0 {
+				f.LexicalRank = i + 1
+				f.Score += 1 / float64(k+i+1)
+			}
+			if !lex && f.VectorRank == 0 {
+				f.VectorRank = i + 1
+				f.Score += 1 / float64(k+i+1)
+			}
+		}
+	}
+	add(lexical, true)
+	add(vectors, false)
+	sort.SliceStable(order, func(i, j int) bool { return order[i].Score > order[j].Score })
+	out := make([]Fused, len(order))
+	top := 0.0
+	if len(order) > 0 {
+		top = order[0].Score
+	}
+	for i, f := range order {
+		out[i] = *f
+		if top > 0 {
+			out[i].Score /= top
+		}
+	}
+	return out
+}
+
+// Retrieve returns up to n first-stage candidates with FirstStage in
+// [0,1]: the lexical ones alone when h is nil, else lexical and vector
+// k-NN candidates fused by reciprocal rank. A query that cannot be
+// embedded degrades to lexical candidates (reported to h.OnError).
+func (p *Pipeline) Retrieve(ctx context.Context, h *Hybrid, req Request, n int) ([]Result, error) {
+	if h == nil || h.Embedder == nil || h.Index == nil {
+		return p.candidates(req, n)
+	}
+	lex, err := p.candidates(req, n)
+	if err != nil {
+		return nil, err
+	}
+	vec, err := h.vectorCandidates(ctx, p.Store, req, n)
+	if err != nil {
+		if h.OnError != nil {
+			h.OnError(err)
+		}
+		return lex, nil
+	}
+	if n <= 0 {
+		n = DefaultParams().Candidates
+	}
+	lexIDs := make([]string, len(lex))
+	byID := make(map[string]Result, len(lex))
+	for i, r := range lex {
+		lexIDs[i] = r.Chunk.ID
+		byID[r.Chunk.ID] = r
+	}
+	fused := FuseRRF(lexIDs, vec, h.K)
+	out := make([]Result, 0, min(n, len(fused)))
+	for _, f := range fused {
+		if len(out) == n {
+			break
+		}
+		r, ok := byID[f.ID]
+		if !ok {
+			c, err := p.Store.Chunk(f.ID)
+			if errors.Is(err, store.ErrNotFound) {
+				continue // removed since the vector index was loaded
+			}
+			if err != nil {
+				return nil, fmt.Errorf("search: %w", err)
+			}
+			r = Result{Chunk: c}
+		}
+		r.FirstStage = f.Score
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// vectorCandidates embeds the query and returns the ids of its n nearest
+// chunks, restricted by the request's filters (computed by SQL first).
+func (h *Hybrid) vectorCandidates(ctx context.Context, st *store.Store, req Request, n int) ([]string, error) {
+	if h.Index.Model() != h.Embedder.ModelID() || h.Index.Dim() != h.Embedder.Dim() {
+		return nil, fmt.Errorf("search: vector index is for %s, embedder is %s", h.Index.Model(), h.Embedder.ModelID())
+	}
+	langs := make([]string, len(req.Languages))
+	for i, l := range req.Languages {
+		langs[i] = NormalizeLanguage(l)
+	}
+	allow, err := st.ChunkIDsFiltered(req.Paths, langs, nil)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	q, err := h.Embedder.EmbedQuery(ctx, req.Query)
+	if err != nil {
+		return nil, fmt.Errorf("search: embed query: %w", err)
+	}
+	if n <= 0 {
+		n = DefaultParams().Candidates
+	}
+	hits, err := h.Index.Search(vector.Query{Vector: q, K: n, Allow: allow})
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	ids := make([]string, len(hits))
+	for i, hit := range hits {
+		ids[i] = hit.ID
+	}
+	return ids, nil
+}

@@ -1,0 +1,193 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// This file holds the queries the embedding side of scry needs: which
+// chunks still need a vector under a model, storing vectors while clearing
+// the marks, and the candidate ids for filtered vector search.
+
+// EmbedInput is a chunk waiting for a vector.
+type EmbedInput struct {
+	Seq  int64
+	ID   string
+	Text string // the embedding text (full source where they are equal)
+}
+
+// pendingWhere selects chunks marked for (re-)embedding — new ones and
+// those the signature cascade marked — and chunks with no vector under the
+// model (the embedder was switched, or an earlier run was interrupted).
+const pendingWhere = `(c.needs_embedding = 1 OR NOT EXISTS (
+	SELECT 1 FROM vectors v WHERE v.chunk_id = c.id AND v.model = ?))`
+
+// PendingEmbeddings returns up to limit chunks after seq afterSeq (in
+// index order) that need a vector under model; page with the last Seq.
+func (s *Store) PendingEmbeddings(model string, afterSeq int64, limit int) ([]EmbedInput, error) {
+	rows, err := s.db.QueryContext(context.Background(),
+		`SELECT c.seq, c.id, coalesce(c.embedding_text, c.full_source) FROM chunks c
+		WHERE c.seq > ? AND `+pendingWhere+` ORDER BY c.seq LIMIT ?`, afterSeq, model, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: pending embeddings (%s): %w", model, err)
+	}
+	defer rows.Close()
+	var out []EmbedInput
+	for rows.Next() {
+		var e EmbedInput
+		if err := rows.Scan(&e.Seq, &e.ID, &e.Text); err != nil {
+			return nil, fmt.Errorf("store: pending embeddings (%s): %w", model, err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: pending embeddings (%s): %w", model, err)
+	}
+	return out, nil
+}
+
+// CountPendingEmbeddings counts the chunks PendingEmbeddings would return.
+func (s *Store) CountPendingEmbeddings(model string) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(context.Background(),
+		`SELECT count(*) FROM chunks c WHERE `+pendingWhere, model).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: count pending embeddings (%s): %w", model, err)
+	}
+	return n, nil
+}
+
+// EmbeddedVector is a vector computed for a chunk as it was read by
+// PendingEmbeddings.
+type EmbeddedVector struct {
+	Seq  int64
+	ID   string
+	Data []float32
+}
+
+// StoreEmbeddings writes vectors under model and clears the chunks'
+// marks, in one transaction. A chunk replaced since it was read (its seq
+// no longer carries its id: the file changed while embedding) is skipped,
+// keeping its mark, so its new text gets embedded next time. It returns the
+// vectors stored.
+func (s *Store) StoreEmbeddings(model string, vecs []EmbeddedVector) ([]Vector, error) {
+	var stored []Vector
+	err := s.write(func(ctx context.Context, tx *sql.Tx) error {
+		check, err := tx.PrepareContext(ctx, `SELECT 1 FROM chunks WHERE seq = ? AND id = ?`)
+		if err != nil {
+			return err
+		}
+		defer check.Close()
+		put, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO vectors(chunk_id, model, dim, data) VALUES (?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer put.Close()
+		clear, err := tx.PrepareContext(ctx, `UPDATE chunks SET needs_embedding = 0 WHERE seq = ?`)
+		if err != nil {
+			return err
+		}
+		defer clear.Close()
+		for _, v := range vecs {
+			var one int
+			switch err := check.QueryRowContext(ctx, v.Seq, v.ID).Scan(&one); err {
+			case nil:
+			case sql.ErrNoRows:
+				continue
+			default:
+				return err
+			}
+			if _, err := put.ExecContext(ctx, v.ID, model, len(v.Data), encodeVector(v.Data)); err != nil {
+				return fmt.Errorf("chunk %s: %w", v.ID, err)
+			}
+			if _, err := clear.ExecContext(ctx, v.Seq); err != nil {
+				return fmt.Errorf("chunk %s: %w", v.ID, err)
+			}
+			stored = append(stored, Vector{ChunkID: v.ID, Data: v.Data})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: store embeddings (%s): %w", model, err)
+	}
+	return stored, nil
+}
+
+// VectorCount counts the vectors stored under model.
+func (s *Store) VectorCount(model string) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(context.Background(),
+		`SELECT count(*) FROM vectors WHERE model = ?`, model).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: vector count (%s): %w", model, err)
+	}
+	return n, nil
+}
+
+// VectorModels lists the models with stored vectors and their counts.
+func (s *Store) VectorModels() (map[string]int, error) {
+	rows, err := s.db.QueryContext(context.Background(), `SELECT model, count(*) FROM vectors GROUP BY model`)
+	if err != nil {
+		return nil, fmt.Errorf("store: vector models: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var m string
+		var n int
+		if err := rows.Scan(&m, &n); err != nil {
+			return nil, fmt.Errorf("store: vector models: %w", err)
+		}
+		out[m] = n
+	}
+	return out, rows.Err()
+}
+
+// ChunkIDsFiltered returns the ids of the chunks in files matching any of
+// paths (see PathMatch) and of any of languages, and of any of kinds (node
+// kinds); an empty list does not filter. With no filter at all it returns
+// nil, meaning "every chunk", so that an unfiltered vector search does not
+// build a set of every id.
+func (s *Store) ChunkIDsFiltered(paths, languages, kinds []string) ([]string, error) {
+	if len(paths) == 0 && len(languages) == 0 && len(kinds) == 0 {
+		return nil, nil
+	}
+	var where strings.Builder
+	var args []any
+	if len(paths) > 0 {
+		where.WriteString(" AND (")
+		for i, p := range paths {
+			if !doublestar.ValidatePattern(normPattern(p)) {
+				return nil, fmt.Errorf("store: bad path pattern %q", p)
+			}
+			if i > 0 {
+				where.WriteString(" OR ")
+			}
+			where.WriteString("path_match(?, f.path)")
+			args = append(args, p)
+		}
+		where.WriteString(")")
+	}
+	if len(languages) > 0 {
+		where.WriteString(" AND f.language IN (" + placeholders(len(languages)) + ")")
+		for _, l := range languages {
+			args = append(args, l)
+		}
+	}
+	if len(kinds) > 0 {
+		where.WriteString(" AND c.node_kind IN (" + placeholders(len(kinds)) + ")")
+		for _, k := range kinds {
+			args = append(args, k)
+		}
+	}
+	ids, err := s.queryStrings(`SELECT c.id FROM files f JOIN chunks c ON c.relative_path = f.path WHERE 1`+where.String(), args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: filtered chunk ids: %w", err)
+	}
+	if ids == nil {
+		ids = []string{} // filtered to nothing, which differs from "no filter"
+	}
+	return ids, nil
+}
