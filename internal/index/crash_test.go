@@ -286,3 +286,75 @@ func TestDiskFull(t *testing.T) {
 	}
 	integrity(t, idx)
 }
+
+// TestReadOnlyIndex points a sync at an index its process may not write
+// (run as an unprivileged user, since root ignores file modes): the sync
+// fails with a clear error and the index is left as it was.
+func TestReadOnlyIndex(t *testing.T) {
+	src := crashCorpus(t)
+	if os.Geteuid() == 0 {
+		if _, err := exec.LookPath("setpriv"); err != nil {
+			t.Skip("running as root without setpriv: file modes cannot be enforced")
+		}
+	}
+	dir := t.TempDir()
+	os.Chmod(dir, 0o755)
+	idx := filepath.Join(dir, "ro", "index.db")
+	root, _ := workspace.NewRoot(src)
+	st, err := store.Open(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	before := snapshotOfPath(t, idx)
+	// The test binary must be reachable by the unprivileged user.
+	bin := filepath.Join(dir, "index.test")
+	data, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(filepath.Join(dir, "ro"), 0o555)
+	os.Chmod(idx, 0o444)
+	defer os.Chmod(filepath.Join(dir, "ro"), 0o755)
+	args := []string{bin, "-test.run=^$"}
+	if os.Geteuid() == 0 {
+		args = append([]string{"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"}, args...)
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = append(os.Environ(), "SCRY_CRASH_CHILD=1", "SCRY_CRASH_ROOT="+src, "SCRY_CRASH_INDEX="+idx, "HOME="+dir, "XDG_CACHE_HOME="+dir)
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("sync into a read-only index succeeded:\n%s", out)
+	}
+	t.Logf("refused: %s", strings.TrimSpace(string(out)))
+	msg := strings.ToLower(string(out))
+	if !strings.Contains(msg, "readonly") && !strings.Contains(msg, "read-only") && !strings.Contains(msg, "permission") && !strings.Contains(msg, "not writable") {
+		t.Errorf("error does not say the index is not writable: %s", out)
+	}
+	os.Chmod(filepath.Join(dir, "ro"), 0o755)
+	os.Chmod(idx, 0o644)
+	if after := snapshotOfPath(t, idx); after != before {
+		t.Error("a failed read-only sync changed the index")
+	}
+	st, err = store.Open(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := index.New(root, st, index.Options{}).Sync(context.Background()); err != nil {
+		t.Fatalf("sync once writable again: %v", err)
+	}
+}
+
+func snapshotOfPath(t *testing.T, path string) string {
+	t.Helper()
+	st, err := store.Open(path)
+	if err != nil {
+		t.Fatalf("open %s: %v", path, err)
+	}
+	defer st.Close()
+	return snapshotOf(t, st)
+}
