@@ -297,12 +297,21 @@ func TestReadOnlyIndex(t *testing.T) {
 			t.Skip("running as root without setpriv: file modes cannot be enforced")
 		}
 	}
-	dir := t.TempDir()
+	// A directory the unprivileged user can reach (t.TempDir's parent is
+	// private to root).
+	dir, err := os.MkdirTemp("", "scry-readonly-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
 	os.Chmod(dir, 0o755)
 	idx := filepath.Join(dir, "ro", "index.db")
 	root, _ := workspace.NewRoot(src)
 	st, err := store.Open(idx)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := index.New(root, st, index.Options{}).Sync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
