@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,7 +20,7 @@ import (
 
 // inProcess serves a copy of the test project (padded with generated files
 // so that syncs take a while) to an in-memory MCP client.
-func inProcess(t *testing.T, extraFiles int) (*mcp.ClientSession, string) {
+func inProcess(t testing.TB, extraFiles int) (*mcp.ClientSession, string) {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "project")
 	copyTree(t, "../../testdata/project", root)
@@ -178,5 +180,50 @@ func TestBadArguments(t *testing.T) {
 	}
 	if res.IsError || !strings.Contains(resultText(res), "tokenService.ts") {
 		t.Fatalf("server answers wrongly after bad input: %s", resultText(res))
+	}
+}
+
+// BenchmarkConcurrentLoad holds 8 concurrent clients' worth of mixed tool
+// calls against a warm server and reports calls/s; every call must succeed.
+//
+//	go test ./internal/mcpserver -run '^$' -bench ConcurrentLoad -benchtime 400x
+func BenchmarkConcurrentLoad(b *testing.B) {
+	cs, _ := inProcess(b, 200)
+	ctx := context.Background()
+	calls := []mcp.CallToolParams{
+		{Name: "codebase_search", Arguments: map[string]any{"query": "validate a token"}},
+		{Name: "find_symbol", Arguments: map[string]any{"name": "helper1", "mode": "prefix"}},
+		{Name: "list_symbols", Arguments: map[string]any{"path": "src/auth"}},
+		{Name: "get_symbol_info", Arguments: map[string]any{"symbol": "TokenService"}},
+		{Name: "find_references", Arguments: map[string]any{"symbol": "TokenService > validateToken"}},
+		{Name: "search_files", Arguments: map[string]any{"pattern": "validateToken"}},
+	}
+	var failed atomic.Int64
+	var next atomic.Int64
+	b.ResetTimer()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(b.N) {
+					return
+				}
+				p := calls[i%int64(len(calls))]
+				res, err := cs.CallTool(ctx, &p)
+				if err != nil || res.IsError {
+					failed.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "calls/s")
+	b.ReportMetric(float64(failed.Load()), "failed")
+	if failed.Load() > 0 {
+		b.Fatalf("%d calls failed", failed.Load())
 	}
 }

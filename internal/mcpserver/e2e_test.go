@@ -41,7 +41,7 @@ func mcpClientDir(t *testing.T) string {
 }
 
 // copyTree copies the test project so the test can edit it.
-func copyTree(t *testing.T, src, dst string) {
+func copyTree(t testing.TB, src, dst string) {
 	t.Helper()
 	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
 		if err != nil {
