@@ -121,6 +121,7 @@ type result struct {
 	touched bool // hash matched the previous record
 	parsed  *parse.File
 	chunks  []chunk.Chunk
+	fts     []store.FullText
 	err     error
 }
 
@@ -213,7 +214,7 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 				ContentHash: r.hash,
 				Language:    r.parsed.Language,
 			}
-			old, e := ix.store.ReplaceFile(rec, r.chunks)
+			old, e := ix.store.ReplaceFilePrepared(rec, r.chunks, r.fts)
 			if e != nil {
 				// A store that cannot write one file will not write the
 				// next: stop, keep what is committed, and say why.
@@ -333,6 +334,7 @@ func (ix *Indexer) prepare(j job) result {
 	}
 	r.parsed = f
 	r.chunks = chunk.File(f, j.file.Path, j.file.Rel)
+	r.fts = store.PrepareFullText(r.chunks)
 	return r
 }
 

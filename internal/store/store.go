@@ -25,7 +25,7 @@ import (
 // SchemaVersion is stored in meta.schema_version. Bump it whenever the schema
 // or the terms normalisation changes: an index of any other version is
 // dropped and rebuilt on Open, since it is only a cache of the workspace.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // applicationID marks the file as a scry index (PRAGMA application_id, "scry"),
 // so that Open never drops the tables of some other application's database
