@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -54,8 +53,7 @@ func (e *Engine) Search(ctx context.Context, req search.Request, callDepth int) 
 	}
 	budget := req.Params.Budget
 	results := resp.Results
-	snaps := &snapshotCache{files: map[string]*snapshot.File{}, texts: map[string]string{}}
-	defer snaps.close()
+	snaps := &snapshotCache{texts: map[string]string{}}
 	if budget > 0 && resp.Symbol == nil {
 		// Snapshots alone already over budget: trim before asking the
 		// compiler about results that cannot be shown.
@@ -134,35 +132,50 @@ func (e *Engine) describeAll(ctx context.Context, results []search.Result, callD
 }
 
 // fitSnapshots returns how many best-first results have snapshots that fit
-// in the budget on their own (at least one).
+// in the budget on their own (at least one), by bisection: the snapshots'
+// size only grows with more results.
 func (e *Engine) fitSnapshots(results []search.Result, snaps *snapshotCache, budget int) (int, error) {
-	type group struct {
-		file    string
-		targets []snapshot.Target
-	}
-	var groups []*group
-	byFile := map[string]*group{}
-	for n, r := range results {
-		g, ok := byFile[r.Chunk.RelativePath]
-		if !ok {
-			g = &group{file: r.Chunk.RelativePath}
-			byFile[g.file] = g
-			groups = append(groups, g)
+	size := func(n int) (int, error) {
+		var files []string
+		targets := map[string][]snapshot.Target{}
+		for _, r := range results[:n] {
+			f := r.Chunk.RelativePath
+			if _, ok := targets[f]; !ok {
+				files = append(files, f)
+			}
+			targets[f] = append(targets[f], snapshot.Target{StartLine: r.Chunk.StartLine, EndLine: r.Chunk.EndLine})
 		}
-		g.targets = append(g.targets, snapshot.Target{StartLine: r.Chunk.StartLine, EndLine: r.Chunk.EndLine})
 		total := 0
-		for _, g := range groups {
-			text, err := e.snapshotOf(snaps, g.file, g.targets)
+		for _, f := range files {
+			text, err := e.snapshotOf(snaps, f, targets[f])
 			if err != nil {
 				return 0, err
 			}
 			total += tokens.Count(text)
 		}
-		if total > budget && n > 0 {
-			return n, nil
+		return total, nil
+	}
+	if len(results) == 0 {
+		return 0, nil
+	}
+	if t, err := size(len(results)); err != nil || t <= budget {
+		return len(results), err
+	}
+	lo, hi := 1, len(results)-1
+	best := 1
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		t, err := size(mid)
+		if err != nil {
+			return 0, err
+		}
+		if t <= budget {
+			best, lo = mid, mid+1
+		} else {
+			hi = mid - 1
 		}
 	}
-	return len(results), nil
+	return best, nil
 }
 
 func (e *Engine) describe(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
@@ -179,18 +192,10 @@ func (e *Engine) describe(ctx context.Context, c chunk.Chunk, callDepth int) (gr
 	return e.syntactic().Describe(ctx, c, callDepth)
 }
 
-// snapshotCache keeps each file parsed, and each snapshot built, across the
-// renders of one search: trimming a result to meet the budget changes one
-// file's snapshot, not all of them.
+// snapshotCache keeps the snapshots built during one search: fitting an
+// answer to the budget asks for the same ones again.
 type snapshotCache struct {
-	files map[string]*snapshot.File
 	texts map[string]string
-}
-
-func (c *snapshotCache) close() {
-	for _, f := range c.files {
-		f.Close()
-	}
 }
 
 func (e *Engine) snapshotOf(c *snapshotCache, file string, targets []snapshot.Target) (string, error) {
@@ -201,24 +206,13 @@ func (e *Engine) snapshotOf(c *snapshotCache, file string, targets []snapshot.Ta
 	if text, ok := c.texts[key]; ok {
 		return text, nil
 	}
-	f, ok := c.files[file]
-	if !ok {
-		abs, _, err := e.Root.Resolve(file)
-		if err != nil {
-			return "", fmt.Errorf("snapshot %s: %w", file, err)
-		}
-		src, err := os.ReadFile(abs)
-		if err != nil {
-			return "", fmt.Errorf("snapshot %s: %w", file, err)
-		}
-		if f, err = snapshot.Parse(file, src); err != nil {
-			return "", fmt.Errorf("snapshot %s: %w", file, err)
-		}
-		c.files[file] = f
-	}
-	text, err := f.Build(targets)
+	abs, _, err := e.Root.Resolve(file)
 	if err != nil {
 		return "", fmt.Errorf("snapshot %s: %w", file, err)
+	}
+	text, err := e.parsed.build(file, abs, targets)
+	if err != nil {
+		return "", err
 	}
 	c.texts[key] = text
 	return text, nil

@@ -93,7 +93,8 @@ func (s syntactic) metadata(c chunk.Chunk) (*structure.SymbolMetadata, error) {
 
 // Describe implements Describer with the compiler.
 func (e *Engine) compilerDescribe(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
-	md, err := e.Metadata(ctx, c, structure.Options{CallDepth: callDepth})
+	// The graph shows [depth limit] only in multi-hop trees.
+	md, err := e.Metadata(ctx, c, structure.Options{CallDepth: callDepth, SkipDepthLimit: callDepth == 1})
 	if err != nil {
 		return graph.Result{}, err
 	}

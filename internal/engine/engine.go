@@ -42,6 +42,7 @@ type Engine struct {
 	Neural *Neural
 
 	compiler compilerBox
+	parsed   parsedFiles
 }
 
 // Open opens (creating if needed) the index of a workspace.
@@ -109,6 +110,7 @@ func (e *Engine) nav() Navigator {
 
 // Close releases the index.
 func (e *Engine) Close() error {
+	e.parsed.close()
 	e.Neural.Close()
 	return e.Store.Close()
 }

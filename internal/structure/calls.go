@@ -514,6 +514,9 @@ func (r *req) tree(root *callNode, expand func(*callNode) ([]*callNode, error)) 
 	var firstErr error
 	budgetHit := false
 	for d := 0; len(level) > 0; d++ {
+		if r.opts.SkipDepthLimit && d > 0 && depth >= 0 && d >= depth {
+			break // nobody will read the depthLimited marks
+		}
 		var todo []*tnode
 		for _, t := range level {
 			if !t.cyclic && !t.n.external && !t.n.module {

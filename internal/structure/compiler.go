@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -19,6 +20,45 @@ type Compiler struct {
 	srv   *tsls.Server
 	root  string
 	files fileCache
+	// outlines caches documentSymbol answers across requests: they depend
+	// only on the file's own text, big files answer with thousands of
+	// symbols, and every Metadata call on a symbol asks for its file's.
+	outlines outlineCache
+}
+
+type outlineCache struct {
+	mu sync.Mutex
+	m  map[string]outline
+}
+
+type outline struct {
+	size, mtime int64
+	syms        []tsls.DocumentSymbol
+}
+
+func (c *outlineCache) get(path string, fetch func() ([]tsls.DocumentSymbol, error)) ([]tsls.DocumentSymbol, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fetch()
+	}
+	size, mtime := fi.Size(), fi.ModTime().UnixNano()
+	c.mu.Lock()
+	o, ok := c.m[path]
+	c.mu.Unlock()
+	if ok && o.size == size && o.mtime == mtime {
+		return o.syms, nil
+	}
+	syms, err := fetch()
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) > 4096 {
+		c.m = map[string]outline{}
+	}
+	c.m[path] = outline{size: size, mtime: mtime, syms: syms}
+	c.mu.Unlock()
+	return syms, nil
 }
 
 var _ Resolver = (*Compiler)(nil)
@@ -136,7 +176,9 @@ func (r *req) rel(path string) string { return relPath(r.c.root, path) }
 
 func (r *req) symbols(path string) ([]tsls.DocumentSymbol, error) {
 	return r.syms.get(path, func() ([]tsls.DocumentSymbol, error) {
-		return r.c.srv.DocumentSymbols(r.ctx, path)
+		return r.c.outlines.get(path, func() ([]tsls.DocumentSymbol, error) {
+			return r.c.srv.DocumentSymbols(r.ctx, path)
+		})
 	})
 }
 

@@ -62,6 +62,10 @@ type Options struct {
 	// MaxCallNodes bounds each call tree; 0 means DefaultMaxCallNodes.
 	// Nodes left unexpanded because of it are marked depthLimited.
 	MaxCallNodes int
+	// SkipDepthLimit leaves depthLimited unset at the depth boundary,
+	// saving one request per boundary node (hubs have dozens) when the
+	// caller will not show the marks.
+	SkipDepthLimit bool
 }
 
 // DefaultMaxCallNodes bounds a call tree when CallDepth is -1 or large: a

@@ -1,0 +1,111 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/scry-dev/scry/internal/snapshot"
+)
+
+// parsedFiles keeps recently snapshotted files parsed across searches: an
+// agent's follow-up questions land in the same files, and parsing is most of
+// a snapshot's cost. Entries are checked against the file's size and mtime
+// on every use, so an edited file is parsed again.
+type parsedFiles struct {
+	mu      sync.Mutex
+	entries map[string]*parsedEntry
+	tick    uint64
+}
+
+type parsedEntry struct {
+	mu      sync.Mutex // serialises Build: a snapshot.File is not safe for concurrent use
+	f       *snapshot.File
+	size    int64
+	mtime   int64
+	lastUse uint64
+	closed  bool
+}
+
+const maxParsedFiles = 128
+
+// build returns the snapshot of targets in file (relative path; abs is its
+// location on disk).
+func (p *parsedFiles) build(rel, abs string, targets []snapshot.Target) (string, error) {
+	for {
+		fi, err := os.Stat(abs)
+		if err != nil {
+			return "", fmt.Errorf("snapshot %s: %w", rel, err)
+		}
+		e, err := p.entry(rel, abs, fi.Size(), fi.ModTime().UnixNano())
+		if err != nil {
+			return "", err
+		}
+		e.mu.Lock()
+		if e.closed { // evicted between lookup and lock: look again
+			e.mu.Unlock()
+			continue
+		}
+		text, err := e.f.Build(targets)
+		e.mu.Unlock()
+		if err != nil {
+			return "", fmt.Errorf("snapshot %s: %w", rel, err)
+		}
+		return text, nil
+	}
+}
+
+func (p *parsedFiles) entry(rel, abs string, size, mtime int64) (*parsedEntry, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.entries == nil {
+		p.entries = map[string]*parsedEntry{}
+	}
+	p.tick++
+	if e, ok := p.entries[rel]; ok && e.size == size && e.mtime == mtime {
+		e.lastUse = p.tick
+		return e, nil
+	} else if ok {
+		p.evict(rel)
+	}
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %s: %w", rel, err)
+	}
+	f, err := snapshot.Parse(rel, src)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %s: %w", rel, err)
+	}
+	if len(p.entries) >= maxParsedFiles {
+		oldest, when := "", ^uint64(0)
+		for k, e := range p.entries {
+			if e.lastUse < when {
+				oldest, when = k, e.lastUse
+			}
+		}
+		p.evict(oldest)
+	}
+	e := &parsedEntry{f: f, size: size, mtime: mtime, lastUse: p.tick}
+	p.entries[rel] = e
+	return e, nil
+}
+
+// evict drops an entry and frees its tree once no Build is using it.
+func (p *parsedFiles) evict(rel string) {
+	e := p.entries[rel]
+	delete(p.entries, rel)
+	go func() {
+		e.mu.Lock()
+		e.closed = true
+		e.f.Close()
+		e.mu.Unlock()
+	}()
+}
+
+func (p *parsedFiles) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k := range p.entries {
+		p.evict(k)
+	}
+}
