@@ -1,4 +1,4 @@
-.PHONY: build test demo bench clean
+.PHONY: build test demo bench bench-quality bench-speed clean
 
 build:
 	go build -o scry ./cmd/scry
@@ -14,6 +14,16 @@ demo:
 bench:
 	scripts/testdeps.sh
 	. .cache/testdeps/env && go test -run '^$$' -bench . -benchtime 3x ./internal/chunk ./internal/store ./internal/index
+
+# Retrieval quality against grep and BM25 baselines, and indexing/query speed
+# (pinned npm packages; see BENCHMARKS.md).
+bench-quality: build
+	scripts/bench-corpus.sh
+	./scry bench quality --corpus .cache/bench-corpus
+
+bench-speed: build
+	scripts/bench-corpus.sh
+	./scry bench speed --corpus .cache/bench-corpus
 
 clean:
 	rm -rf scry .cache

@@ -15,6 +15,6 @@ complete, with their structural connections, inside a token budget.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(newChunksCmd(), newIndexCmd(), newSearchCmd(), newServeCmd(), newSetupCmd(), newDoctorCmd(),
-		newInfoCmd(), newRefsCmd(), newCallsCmd(), newCallersCmd(), newImplsCmd(), newDefCmd(), newImportersCmd())
+		newInfoCmd(), newRefsCmd(), newCallsCmd(), newCallersCmd(), newImplsCmd(), newDefCmd(), newImportersCmd(), newBenchCmd())
 	return root
 }

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/scry-dev/scry/internal/bench"
+	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/embed"
+)
+
+// defaultBenchCorpus is where scripts/bench-corpus.sh installs the pinned
+// packages unless SCRY_BENCH_CORPUS says otherwise.
+func defaultBenchCorpus() string {
+	if d := os.Getenv("SCRY_BENCH_CORPUS"); d != "" {
+		return d
+	}
+	return ".cache/bench-corpus"
+}
+
+func newBenchCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Measure retrieval quality and speed on pinned npm packages",
+		Long: `bench runs scry's benchmarks on real npm packages at pinned versions, installed
+by scripts/bench-corpus.sh (an npm prefix: --corpus DIR holds node_modules/).
+They print figures; they never pass or fail on them.`,
+		Args: cobra.NoArgs,
+	}
+	cmd.AddCommand(newBenchQualityCmd(), newBenchSpeedCmd())
+	return cmd
+}
+
+// benchFlags are shared by the bench subcommands.
+type benchFlags struct {
+	corpus   string
+	packages []string
+	out      string
+	work     string
+	asJSON   bool
+	seed     uint64
+	quiet    bool
+}
+
+func (b *benchFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&b.corpus, "corpus", defaultBenchCorpus(), "npm prefix holding the pinned packages (env SCRY_BENCH_CORPUS)")
+	cmd.Flags().StringSliceVar(&b.packages, "packages", nil, "only these packages (comma-separated names; default: all pinned ones)")
+	cmd.Flags().StringVar(&b.out, "out", "", "also write report.json and report.md (and queries.jsonl for quality) into this directory")
+	cmd.Flags().StringVar(&b.work, "work", "", "build the corpus and its index here and keep them (default: a temporary directory)")
+	cmd.Flags().BoolVar(&b.asJSON, "json", false, "print the report as JSON instead of Markdown")
+	cmd.Flags().Uint64Var(&b.seed, "seed", bench.DefaultSeed, "seed of the query sample")
+	cmd.Flags().BoolVarP(&b.quiet, "quiet", "q", false, "no progress lines on stderr")
+}
+
+func (b *benchFlags) log(cmd *cobra.Command) io.Writer {
+	if b.quiet {
+		return nil
+	}
+	return cmd.ErrOrStderr()
+}
+
+func printReport(out io.Writer, asJSON bool, r interface{ WriteText(io.Writer) error }) error {
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	return r.WriteText(out)
+}
+
+func newBenchQualityCmd() *cobra.Command {
+	var bf benchFlags
+	var perPackage int
+	cmd := &cobra.Command{
+		Use:   "quality [--corpus DIR] [--packages a,b] [--out DIR] [--json]",
+		Short: "Retrieval quality against grep and BM25, with each scry stage switched off in turn",
+		Long: `quality builds a corpus from the pinned packages, takes the first sentence of
+documented functions' JSDoc as queries (seeded sample, capped per package),
+blanks the JSDoc of every answer in the indexed copy, and reports Hit@1/5/10
+and MRR at symbol and file level for grep, BM25 over files and scry's stages,
+plus what scry's default selection (gate + budget) returns.
+
+With an embedder configured in the environment (SCRY_EMBEDDER and the
+SCRY_EMBED_* variables, as for scry search), the corpus is embedded and a
+hybrid system (BM25F + vectors) is reported beside the lexical ones.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pkgs, err := bench.SelectPackages(bench.QualityPackages, bf.packages)
+			if err != nil {
+				return err
+			}
+			opt := bench.QualityOptions{
+				Prefix: bf.corpus, Packages: pkgs, PerPackage: perPackage, Seed: bf.seed,
+				WorkDir: bf.work, Log: bf.log(cmd),
+			}
+			// Only the environment configures the embedder: the benchmark's
+			// corpus is not a workspace with a .scry.toml of its own.
+			ecfg := config.Default().Embedding
+			if err := ecfg.ApplyEnv(os.Getenv); err != nil {
+				return err
+			}
+			emb, err := embed.New(cmd.Context(), ecfg.EmbedConfig(os.Getenv))
+			switch {
+			case errors.Is(err, embed.ErrNone):
+			case err != nil:
+				return err
+			default:
+				defer emb.Close()
+				opt.Hybrid = bench.HybridWith(emb)
+			}
+			r, err := bench.RunQuality(cmd.Context(), opt)
+			if err != nil {
+				return err
+			}
+			if bf.out != "" {
+				if err := r.WriteFiles(bf.out); err != nil {
+					return err
+				}
+			}
+			return printReport(cmd.OutOrStdout(), bf.asJSON, r)
+		},
+	}
+	bf.register(cmd)
+	cmd.Flags().IntVar(&perPackage, "per-package", bench.DefaultPerPackage, "at most this many queries per package (-1: all)")
+	return cmd
+}
+
+func newBenchSpeedCmd() *cobra.Command {
+	var bf benchFlags
+	var queries, runs int
+	cmd := &cobra.Command{
+		Use:   "speed [--corpus DIR] [--out DIR] [--json]",
+		Short: "Cold index, re-sync and query latency on a large corpus",
+		Long: `speed copies the pinned packages (the typescript package's lib/ and the quality
+packages' sources, over a million lines) into a plain directory, indexes it
+cold, re-syncs it unchanged and after appending a function to one file, and
+times lexical and full-pipeline queries.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pkgs, err := bench.SelectPackages(bench.SpeedPackages, bf.packages)
+			if err != nil {
+				return err
+			}
+			r, err := bench.RunSpeed(cmd.Context(), bench.SpeedOptions{
+				Prefix: bf.corpus, Packages: pkgs, Queries: queries, Runs: runs, Seed: bf.seed,
+				WorkDir: bf.work, Log: bf.log(cmd),
+			})
+			if err != nil {
+				return err
+			}
+			if bf.out != "" {
+				if err := r.WriteFiles(bf.out); err != nil {
+					return err
+				}
+			}
+			if err := printReport(cmd.OutOrStdout(), bf.asJSON, r); err != nil {
+				return fmt.Errorf("bench: %w", err)
+			}
+			return nil
+		},
+	}
+	bf.register(cmd)
+	cmd.Flags().IntVar(&queries, "queries", 200, "number of latency queries")
+	cmd.Flags().IntVar(&runs, "runs", 5, "times each re-sync is measured")
+	return cmd
+}

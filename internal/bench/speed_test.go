@@ -1,0 +1,40 @@
+package bench
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// The speed benchmark's report is complete on a tiny corpus; its timings
+// are printed, never asserted.
+func TestSpeedEndToEnd(t *testing.T) {
+	prefix, pkgs := tinyCorpus(t)
+	r, err := RunSpeed(context.Background(), SpeedOptions{Prefix: prefix, Packages: pkgs, QueryPackages: pkgs, Queries: 4, Runs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Files != 4 || r.Cold.Indexed != 4 || r.Lines != 62 || r.Chunks == 0 || r.IndexBytes == 0 {
+		t.Errorf("corpus/index: %+v", r)
+	}
+	if len(r.NoChange.Runs) != 2 || len(r.OneEdit.Runs) != 2 {
+		t.Errorf("re-sync runs: %+v %+v", r.NoChange, r.OneEdit)
+	}
+	// editTarget is not in this corpus: the median-size file is edited,
+	// and each edit re-parses exactly that file.
+	if r.EditedFile == "" || r.EditReparsed != 2 {
+		t.Errorf("edited %q, re-parsed %d files, want 2", r.EditedFile, r.EditReparsed)
+	}
+	if r.Lexical.N != 4 || r.Full.N != 4 {
+		t.Errorf("latency samples: lexical %d, full %d, want 4", r.Lexical.N, r.Full.N)
+	}
+	var text strings.Builder
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"cold index, wall time", "no-change re-sync", "one-edit re-sync", "full pipeline latency", "| alpha | 1.0.0 |"} {
+		if !strings.Contains(text.String(), s) {
+			t.Errorf("report lacks %q:\n%s", s, text.String())
+		}
+	}
+}
