@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -56,7 +57,7 @@ const bm25Weights = "10.0, 6.0, 4.0, 3.0, 1.0, 5.0" // name, breadcrumb, signatu
 // Cost grows with the number of chunks matching any term (bm25() runs for
 // each): about 1.5 µs per candidate at 100k chunks on this machine.
 func (s *Store) Search(q Query) ([]Hit, error) {
-	match := ftsTerms(q.Terms, " OR ")
+	match := ftsTerms(s.informativeTerms(q.Terms), " OR ")
 	if match == "" {
 		return nil, nil
 	}
@@ -304,4 +305,52 @@ func PathMatch(pattern, p string) bool {
 	// match the directory's own name as a file.
 	ok, _ := doublestar.Match(pattern+"/**/*", p)
 	return ok
+}
+
+// Query terms found in more than commonShare of all chunks are dropped when
+// at least minTerms rarer ones remain: their BM25 weight is close to zero,
+// but each one makes the OR-query score tens of thousands of rows (a
+// 15-word question on a 140k-chunk index spent most of its 90 ms there).
+const (
+	commonShare = 0.05
+	minTerms    = 3
+)
+
+func (s *Store) informativeTerms(ts []string) []string {
+	if len(ts) <= minTerms {
+		return ts
+	}
+	var total int
+	if err := s.db.QueryRow(`SELECT count(*) FROM chunks`).Scan(&total); err != nil || total < 2000 {
+		return ts // small indexes: nothing to save
+	}
+	type tdf struct {
+		term string
+		df   int
+	}
+	dfs := make([]tdf, 0, len(ts))
+	for _, t := range ts {
+		var df int
+		if err := s.db.QueryRow(`SELECT doc FROM chunks_vocab WHERE term = ?`, t).Scan(&df); err != nil {
+			df = 0
+		}
+		dfs = append(dfs, tdf{t, df})
+	}
+	limit := int(commonShare * float64(total))
+	var keep []string
+	for _, d := range dfs {
+		if d.df <= limit {
+			keep = append(keep, d.term)
+		}
+	}
+	if len(keep) >= minTerms {
+		return keep
+	}
+	// Too few rare terms: keep the rarest few.
+	sort.Slice(dfs, func(i, j int) bool { return dfs[i].df < dfs[j].df })
+	keep = keep[:0]
+	for _, d := range dfs[:minTerms] {
+		keep = append(keep, d.term)
+	}
+	return keep
 }

@@ -25,7 +25,7 @@ import (
 // SchemaVersion is stored in meta.schema_version. Bump it whenever the schema
 // or the terms normalisation changes: an index of any other version is
 // dropped and rebuilt on Open, since it is only a cache of the workspace.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // applicationID marks the file as a scry index (PRAGMA application_id, "scry"),
 // so that Open never drops the tables of some other application's database
@@ -217,6 +217,8 @@ var schema = []string{
 	// measurable query cost (Optimize merges everything after a full
 	// index).
 	`INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('automerge', 16)`,
+	// Per-term document counts, for dropping near-ubiquitous query terms.
+	`CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, 'row')`,
 	`CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN
 		DELETE FROM chunks_fts WHERE rowid = old.seq;
 	END`,
