@@ -52,7 +52,7 @@ func (e *Engine) target(c chunk.Chunk) structure.Target {
 	col := 0
 	lines := strings.Split(c.FullSource, "\n")
 	if i := line - c.StartLine; i >= 0 && i < len(lines) {
-		if k := strings.Index(lines[i], c.Name); k >= 0 {
+		if k := wordIndex(lines[i], c.Name); k >= 0 {
 			col = k
 		}
 	}

@@ -27,12 +27,53 @@ func DisplayName(c chunk.Chunk) string {
 	return c.Name
 }
 
-// NameLine is the line of the chunk's name, past its JSDoc and decorators.
+// NameLine is the line of the chunk's name, past its JSDoc, comments and
+// decorators. For overloaded functions and methods it is the
+// implementation's line (the last declaration), which is where the compiler
+// answers about calls.
 func NameLine(c chunk.Chunk) int {
-	for i, line := range strings.Split(c.FullSource, "\n") {
-		if containsWord(line, c.Name) {
-			return c.StartLine + i
+	overloaded := false
+	for _, m := range c.Modifiers {
+		if m == "overloaded" {
+			overloaded = true
 		}
+	}
+	first, last := -1, -1
+	inComment := false
+	for i, line := range strings.Split(c.FullSource, "\n") {
+		t := strings.TrimSpace(line)
+		if inComment {
+			if strings.Contains(t, "*/") {
+				inComment = false
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "/*") {
+			inComment = !strings.Contains(t, "*/")
+			continue
+		}
+		if strings.HasPrefix(t, "//") || strings.HasPrefix(t, "*") || strings.HasPrefix(t, "@") {
+			continue
+		}
+		k := wordIndex(line, c.Name)
+		if k < 0 {
+			continue
+		}
+		if first < 0 {
+			first = i
+			if !overloaded {
+				break
+			}
+		}
+		if declares(line[:k]) {
+			last = i
+		}
+	}
+	switch {
+	case overloaded && last >= 0:
+		return c.StartLine + last
+	case first >= 0:
+		return c.StartLine + first
 	}
 	return c.StartLine
 }
@@ -140,17 +181,23 @@ func isIdent(s string) bool {
 	return true
 }
 
-func containsWord(line, word string) bool {
+func containsWord(line, word string) bool { return wordIndex(line, word) >= 0 }
+
+// wordIndex is the offset of word in line as a whole identifier, or -1.
+func wordIndex(line, word string) int {
+	if word == "" {
+		return -1
+	}
 	for i := 0; ; {
 		k := strings.Index(line[i:], word)
 		if k < 0 {
-			return false
+			return -1
 		}
 		k += i
 		before := k == 0 || !isIdentByte(line[k-1])
 		after := k+len(word) >= len(line) || !isIdentByte(line[k+len(word)])
 		if before && after {
-			return true
+			return k
 		}
 		i = k + 1
 	}
