@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -66,7 +68,7 @@ SCRY_TOKEN) then requires "Authorization: Bearer <token>" on every request.`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			if httpAddr == "" {
-				return srv.Run(ctx, &mcp.StdioTransport{})
+				return srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(mcpserver.GuardReader(os.Stdin)), Writer: nopCloser{os.Stdout}})
 			}
 			if token == "" {
 				token = os.Getenv("SCRY_TOKEN")
@@ -140,6 +142,24 @@ func guard(next http.Handler, token string) http.Handler {
 			}
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, maxRequestBytes)
+		if r.Method == http.MethodPost {
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				http.Error(w, "request too large", http.StatusRequestEntityTooLarge)
+				return
+			}
+			if mcpserver.Nesting(body, mcpserver.MaxNesting) > mcpserver.MaxNesting {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				id := mcpserver.RequestID(body)
+				if id == nil {
+					id = []byte("null")
+				}
+				fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,"message":"message nested deeper than %d levels"}}`, id, mcpserver.MaxNesting)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
 		next.ServeHTTP(w, r)
 	})
 }
@@ -156,3 +176,8 @@ func loopbackOrigin(origin string) bool {
 	ip := net.ParseIP(h)
 	return ip != nil && ip.IsLoopback()
 }
+
+// nopCloser keeps the transport from closing stdout.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }

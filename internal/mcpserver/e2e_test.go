@@ -71,6 +71,7 @@ type facts struct {
 	Calls          map[string]int `json:"calls"`
 	Errors         int            `json:"errors"`
 	Refused        bool           `json:"refused"`
+	DeepRefused    bool           `json:"deepRefused"`
 	Failures       []string       `json:"failures"`
 }
 
@@ -109,7 +110,7 @@ func runClient(t *testing.T, mode string) facts {
 	if strings.Join(f.Tools, ",") != strings.Join(want, ",") {
 		t.Errorf("tools = %v, want %v", f.Tools, want)
 	}
-	if f.Errors < 10 || f.Calls["find_symbol"] < 4 || f.SearchItems < 2 {
+	if f.Errors < 10 || f.Calls["find_symbol"] < 4 || f.SearchItems < 2 || !f.DeepRefused {
 		t.Errorf("client did not exercise everything: %+v", f)
 	}
 	t.Logf("%s: %d tools, schema %d tokens, %d progress events", mode, len(f.Tools), tokens.Count(f.SchemaJSON), f.ProgressEvents)

@@ -141,6 +141,21 @@ async function exercise(client) {
     unknownRejected = true;
   }
   check(unknownRejected, 'unknown tool must be rejected');
+
+  // Arguments nested 1,500 levels deep (past where the SDK decoder would close the session) are refused, and the session goes on.
+  let deep = 'x';
+  for (let i = 0; i < 1500; i++) deep = [deep];
+  let deepMessage = '';
+  try {
+    const r = await client.callTool({ name: 'search_files', arguments: { pattern: 'x', path: deep } });
+    deepMessage = r.isError ? textOf(r) : '';
+  } catch (e) {
+    deepMessage = String(e.message);
+  }
+  check(/nested deeper/.test(deepMessage), 'deeply nested arguments must be refused by name, got: ' + deepMessage);
+  const after = await client.callTool({ name: 'find_symbol', arguments: { name: 'TokenService' } });
+  check(!after.isError && textOf(after).includes('tokenService.ts'), 'session must survive deeply nested arguments: ' + textOf(after));
+  facts.deepRefused = true;
 }
 
 try {
