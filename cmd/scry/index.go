@@ -3,11 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
-
-	"github.com/scry-dev/scry/internal/config"
 )
 
 func newIndexCmd() *cobra.Command {
@@ -27,7 +24,7 @@ ones, and prints a one-line summary. A progress bar is shown on a terminal.`,
 				return err
 			}
 			defer done()
-			cfg, err := config.Load(e.Root.Dir(), os.Getenv)
+			cfg, err := ws.loadConfig(cmd, e)
 			if err != nil {
 				return err
 			}

@@ -9,8 +9,10 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // workspaceFlags are shared by every command that works on an index.
@@ -75,4 +77,26 @@ func syncOrFail(ctx context.Context, e *engine.Engine) (index.Summary, error) {
 		return sum, fmt.Errorf("sync %s: %w", e.Root.Dir(), err)
 	}
 	return sum, nil
+}
+
+// loadConfig reads the workspace's configuration (file, then environment)
+// and applies its file selection, except where a flag said otherwise.
+func (w *workspaceFlags) loadConfig(cmd *cobra.Command, e *engine.Engine) (config.Config, error) {
+	cfg, err := config.Load(e.Root.Dir(), os.Getenv)
+	if err != nil {
+		return cfg, err
+	}
+	opt := workspace.Options{Include: cfg.Include, Exclude: cfg.Exclude, MaxFileSize: cfg.MaxFileSize}
+	f := cmd.Flags()
+	if f.Changed("include") {
+		opt.Include = w.include
+	}
+	if f.Changed("exclude") {
+		opt.Exclude = w.exclude
+	}
+	if f.Changed("max-file-size") {
+		opt.MaxFileSize = w.maxSize
+	}
+	e.Indexer.SetWorkspaceOptions(opt)
+	return cfg, nil
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -95,7 +94,7 @@ budget); "symbol = [file >] [Parent >] name" looks a symbol up exactly.`,
 				return err
 			}
 			defer done()
-			cfg, err := config.Load(e.Root.Dir(), os.Getenv)
+			cfg, err := ws.loadConfig(cmd, e)
 			if err != nil {
 				return err
 			}

@@ -19,7 +19,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/mcpserver"
 )
 
@@ -47,7 +46,7 @@ SCRY_TOKEN) then requires "Authorization: Bearer <token>" on every request.`,
 				return err
 			}
 			defer done()
-			cfg, err := config.Load(e.Root.Dir(), os.Getenv)
+			cfg, err := ws.loadConfig(cmd, e)
 			if err != nil {
 				return err
 			}

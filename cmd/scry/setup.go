@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/mcpserver"
 	"github.com/scry-dev/scry/internal/tsls"
 )
@@ -77,7 +76,7 @@ func newDoctorCmd() *cobra.Command {
 			if files == 0 {
 				fmt.Fprintln(out, "           not built yet: `scry index` (any search builds it too)")
 			}
-			cfg, err := config.Load(e.Root.Dir(), os.Getenv)
+			cfg, err := ws.loadConfig(cmd, e)
 			if err != nil {
 				fmt.Fprintf(out, "config:    ERROR %v\n", err)
 			} else {

@@ -4,13 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/scry-dev/scry/internal/chunk"
-	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/structure"
 )
@@ -37,7 +35,7 @@ otherwise from the index, marked approximate.`,
 				return err
 			}
 			defer done()
-			cfg, err := config.Load(e.Root.Dir(), os.Getenv)
+			cfg, err := ws.loadConfig(cmd, e)
 			if err != nil {
 				return err
 			}

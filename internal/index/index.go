@@ -103,6 +103,14 @@ func New(root *workspace.Root, st *store.Store, opt Options) *Indexer {
 	return &Indexer{root: root, store: st, opt: opt}
 }
 
+// SetWorkspaceOptions changes which files later syncs consider (the
+// configuration is read after the index is opened).
+func (ix *Indexer) SetWorkspaceOptions(opt workspace.Options) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.opt.Workspace = opt
+}
+
 // Store returns the store the indexer writes.
 func (ix *Indexer) Store() *store.Store { return ix.store }
 

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runScry(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	cmd := newRootCmd()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs(args)
+	err := cmd.Execute()
+	return out.String(), err
+}
+
+// TestConfigFileSelectsFilesAndStaysInRoot: .scry.toml's include/exclude
+// reach discovery, flags win over them, and a pattern that leaves the root
+// is refused.
+func TestConfigFileSelectsFilesAndStaysInRoot(t *testing.T) {
+	root := t.TempDir()
+	for rel, src := range map[string]string{"src/a.ts": "export const a = 1;\n", "lib/b.ts": "export const b = 2;\n"} {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(rel)), 0o755)
+		os.WriteFile(filepath.Join(root, rel), []byte(src), 0o644)
+	}
+	write := func(cfg string) {
+		os.WriteFile(filepath.Join(root, ".scry.toml"), []byte(cfg), 0o644)
+	}
+	idx := filepath.Join(t.TempDir(), "index.db")
+
+	write("exclude = [\"lib\"]\n")
+	out, err := runScry(t, "index", "--root", root, "--index", idx)
+	if err != nil || !strings.Contains(out, "1 files:") {
+		t.Fatalf("exclude from the config not applied: %v %s", err, out)
+	}
+	out, err = runScry(t, "index", "--root", root, "--index", idx, "--exclude", "nothing")
+	if err != nil || !strings.Contains(out, "2 files:") {
+		t.Fatalf("--exclude should win over the config: %v %s", err, out)
+	}
+	for _, bad := range []string{"include = [\"../**\"]\n", "exclude = [\"/etc/**\"]\n"} {
+		write(bad)
+		_, err = runScry(t, "index", "--root", root, "--index", idx)
+		if err == nil || !strings.Contains(err.Error(), "outside the workspace root") {
+			t.Errorf("config %q: error %v, want a refusal naming the root", bad, err)
+		}
+	}
+	write("maxTokenBudget = \"lots\"\n")
+	if _, err = runScry(t, "search", "--root", root, "--index", idx, "x"); err == nil || !strings.Contains(err.Error(), "maxTokenBudget") {
+		t.Errorf("broken config: error %v, want one naming the key", err)
+	}
+	write("")
+	if _, err = runScry(t, "search", "--root", root, "--index", idx, "--path", "../outside", "x"); err == nil || !strings.Contains(err.Error(), "outside") {
+		t.Errorf("--path outside the root: error %v", err)
+	}
+}
