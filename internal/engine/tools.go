@@ -101,6 +101,10 @@ func (e *Engine) Outline(rel string, kinds []string) (string, error) {
 	return b.String(), nil
 }
 
+// IsStatementKind reports whether a chunk kind is a statement rather than a
+// named declaration (imports, re-exports, expressions, comments).
+func IsStatementKind(k string) bool { return statementKind(k) }
+
 func statementKind(k string) bool {
 	switch k {
 	case "import", "re-export", "comment", "expression", "statement":

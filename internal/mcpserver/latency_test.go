@@ -26,7 +26,7 @@ func BenchmarkToolLatency(b *testing.B) {
 	}
 	root := b.TempDir()
 	for _, pkg := range []string{"rxjs", "effect"} {
-		copyTreeB(b, filepath.Join(corpus, "node_modules", pkg, "src"), filepath.Join(root, pkg))
+		copyTree(b, filepath.Join(corpus, "node_modules", pkg, "src"), filepath.Join(root, pkg))
 	}
 	e, err := engine.Open(engine.Options{Root: root, IndexPath: filepath.Join(b.TempDir(), "index.db")})
 	if err != nil {
@@ -90,26 +90,4 @@ func BenchmarkToolLatency(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(sum.Files), "files")
-}
-
-func copyTreeB(b *testing.B, src, dst string) {
-	b.Helper()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if info.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
 }

@@ -167,7 +167,7 @@ func (s *Server) addFindSymbol(srv *mcp.Server) {
 			resp, err = pl.Search(ctx, search.Request{Query: a.Name, Paths: paths, Languages: langs, Params: prm})
 			for _, r := range resp.Results {
 				c := r.Chunk
-				if (len(kinds) == 0 || c.NodeKind == kinds[0]) && !statementKind(c.NodeKind) && len(found) < limit {
+				if (len(kinds) == 0 || c.NodeKind == kinds[0]) && !engine.IsStatementKind(c.NodeKind) && len(found) < limit {
 					found = append(found, c)
 				}
 			}
@@ -190,14 +190,6 @@ func (s *Server) addFindSymbol(srv *mcp.Server) {
 		}
 		return textResult(b.String()), nil, nil
 	})
-}
-
-func statementKind(k string) bool {
-	switch k {
-	case "import", "re-export", "comment", "expression", "statement":
-		return true
-	}
-	return false
 }
 
 func limitOf(v, def int) (int, error) {
