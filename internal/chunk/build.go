@@ -1,7 +1,6 @@
 package chunk
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
@@ -25,7 +24,7 @@ func File(f *parse.File, absPath, relPath string) []Chunk {
 		text:       sourceText(f.Source),
 		absPath:    absPath,
 		relPath:    relPath,
-		lineStarts: lineStarts(f.Source),
+		lineStarts: parse.LineStarts(f.Source),
 		imports:    f.Imports,
 	}
 	if len(f.Imports) > 0 {
@@ -63,16 +62,6 @@ type chunker struct {
 	imports     []parse.Import
 	importNames map[string][]int
 	out         []Chunk
-}
-
-func lineStarts(src []byte) []int {
-	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
 }
 
 // lines returns the exact text of lines [from, to], without the final newline.

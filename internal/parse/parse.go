@@ -144,6 +144,9 @@ type builder struct {
 	cands      []candidate
 }
 
+// LineStarts returns the byte offset where each line of src begins.
+func LineStarts(src []byte) []int { return lineStarts(src) }
+
 func lineStarts(src []byte) []int {
 	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
 	for i, c := range src {
