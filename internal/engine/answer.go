@@ -179,6 +179,18 @@ func (e *Engine) fitSnapshots(results []search.Result, snaps *snapshotCache, bud
 }
 
 func (e *Engine) describe(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
+	key := describeKey{c.ID, callDepth}
+	if d, ok := e.described.get(key); ok {
+		return d, nil
+	}
+	d, err := e.describeUncached(ctx, c, callDepth)
+	if err == nil && !d.Approximate {
+		e.described.put(key, d)
+	}
+	return d, err
+}
+
+func (e *Engine) describeUncached(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
 	if e.Describer != nil {
 		if d, err := e.Describer.Describe(ctx, c, callDepth); err == nil {
 			return d, nil
@@ -273,4 +285,40 @@ func (a Answer) Text() string {
 		parts = append(parts, s.Text)
 	}
 	return strings.Join(parts, "\n\n")
+}
+
+// describeCache keeps compiler answers about symbols until the next sync
+// that changes any file: a change anywhere can add a caller or a reference,
+// and chunk ids already change with their own file. An agent's follow-up
+// questions between edits then cost no compiler round trips.
+type describeCache struct {
+	mu sync.Mutex
+	m  map[describeKey]graph.Result
+}
+
+type describeKey struct {
+	id    string
+	depth int
+}
+
+func (c *describeCache) get(k describeKey) (graph.Result, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, ok := c.m[k]
+	return d, ok
+}
+
+func (c *describeCache) put(k describeKey, d graph.Result) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) > 20000 {
+		c.m = map[describeKey]graph.Result{}
+	}
+	c.m[k] = d
+}
+
+func (c *describeCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m = nil
 }

@@ -42,7 +42,10 @@ type compilerBox struct{ p atomic.Pointer[Compiler] }
 
 // SetCompiler makes structure answers come from the compiler (nil: from the
 // index again).
-func (e *Engine) SetCompiler(c *Compiler) { e.compiler.p.Store(c) }
+func (e *Engine) SetCompiler(c *Compiler) {
+	e.compiler.p.Store(c)
+	e.described.clear()
+}
 
 // Compiler returns the attached compiler, or nil.
 func (e *Engine) Compiler() *Compiler { return e.compiler.p.Load() }

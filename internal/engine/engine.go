@@ -41,8 +41,9 @@ type Engine struct {
 	// (nil, or empty, without models).
 	Neural *Neural
 
-	compiler compilerBox
-	parsed   parsedFiles
+	compiler  compilerBox
+	parsed    parsedFiles
+	described describeCache
 }
 
 // Open opens (creating if needed) the index of a workspace.
@@ -81,6 +82,9 @@ func (e *Engine) Sync(ctx context.Context) (index.Summary, error) {
 // TypeScript server which files changed on disk, since it does not watch.
 func (e *Engine) SyncProgress(ctx context.Context, progress func(done, total int)) (index.Summary, error) {
 	sum, err := e.Indexer.SyncProgress(ctx, progress)
+	if len(sum.Changed) > 0 {
+		e.described.clear()
+	}
 	if err == nil {
 		// New and changed chunks get their vectors before anyone searches.
 		if _, eerr := e.Neural.EmbedPending(ctx, e.Store, progress); eerr != nil {

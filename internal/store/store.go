@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -74,7 +75,7 @@ func Open(path string) (*Store, error) {
 	// concurrent readers do not pay that each time.
 	db.SetMaxIdleConns(4)
 	s := &Store{db: db, path: abs}
-	if err := s.ensureSchema(context.Background()); err != nil {
+	if err := s.ensureSchemaRetrying(context.Background()); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -243,6 +244,30 @@ const (
 
 // ensureSchema checks the version under the write lock, so that two
 // processes opening an old index at once rebuild it once.
+// ensureSchemaRetrying runs ensureSchema until no other process holds the
+// file: two processes opening a new index at once both read it as empty,
+// and SQLite refuses the second one's write with SQLITE_BUSY at once
+// (busy_timeout cannot help a read lock upgrading to a write lock). The
+// retry then finds the schema the first one wrote.
+func (s *Store) ensureSchemaRetrying(ctx context.Context) error {
+	delay := 5 * time.Millisecond
+	for attempt := 0; ; attempt++ {
+		err := s.ensureSchema(ctx)
+		if err == nil || attempt == 40 || !isBusy(err) {
+			return err
+		}
+		time.Sleep(delay)
+		if delay < 250*time.Millisecond {
+			delay *= 2
+		}
+	}
+}
+
+func isBusy(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked")
+}
+
 func (s *Store) ensureSchema(ctx context.Context) (err error) {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {

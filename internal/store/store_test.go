@@ -866,3 +866,4 @@ func TestReplacedChunkGetsNewSeq(t *testing.T) {
 	}
 	ftsConsistent(t, s)
 }
+
