@@ -866,4 +866,3 @@ func TestReplacedChunkGetsNewSeq(t *testing.T) {
 	}
 	ftsConsistent(t, s)
 }
-
