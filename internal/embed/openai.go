@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/scry-dev/scry/internal/embed/httpapi"
 )
@@ -115,23 +116,27 @@ func NewOpenAI(ctx context.Context, cfg Config) (*OpenAI, error) {
 }
 
 func newClient(provider, url string, cfg Config) *httpapi.Client {
-	hc := cfg.HTTPClient
+	return NewHTTPClient(provider, url, cfg.Key, cfg.HTTPClient, cfg.Timeout, cfg.Retry)
+}
+
+// NewHTTPClient is the JSON client every hosted provider (embedders and
+// rerankers) uses: one timeout, one retry policy, one error shape.
+func NewHTTPClient(provider, url, key string, hc *http.Client, timeout time.Duration, retry RetryPolicy) *httpapi.Client {
 	if hc == nil {
-		t := cfg.Timeout
-		if t <= 0 {
-			t = httpapi.DefaultTimeout
+		if timeout <= 0 {
+			timeout = httpapi.DefaultTimeout
 		}
-		hc = &http.Client{Timeout: t}
+		hc = &http.Client{Timeout: timeout}
 	}
 	return &httpapi.Client{
 		Provider:  provider,
 		BaseURL:   url,
-		Key:       cfg.Key,
+		Key:       key,
 		HTTP:      hc,
-		Attempts:  cfg.Retry.Attempts,
-		BaseDelay: cfg.Retry.BaseDelay,
-		MaxDelay:  cfg.Retry.MaxDelay,
-		Sleep:     cfg.Retry.Sleep,
+		Attempts:  retry.Attempts,
+		BaseDelay: retry.BaseDelay,
+		MaxDelay:  retry.MaxDelay,
+		Sleep:     retry.Sleep,
 	}
 }
 

@@ -56,24 +56,7 @@ type Config struct {
 }
 
 func newClient(provider, url string, cfg Config) *httpapi.Client {
-	hc := cfg.HTTPClient
-	if hc == nil {
-		t := cfg.Timeout
-		if t <= 0 {
-			t = httpapi.DefaultTimeout
-		}
-		hc = &http.Client{Timeout: t}
-	}
-	return &httpapi.Client{
-		Provider:  provider,
-		BaseURL:   url,
-		Key:       cfg.Key,
-		HTTP:      hc,
-		Attempts:  cfg.Retry.Attempts,
-		BaseDelay: cfg.Retry.BaseDelay,
-		MaxDelay:  cfg.Retry.MaxDelay,
-		Sleep:     cfg.Retry.Sleep,
-	}
+	return embed.NewHTTPClient(provider, url, cfg.Key, cfg.HTTPClient, cfg.Timeout, cfg.Retry)
 }
 
 // KeyFromEnv returns the key for a provider: SCRY_RERANK_KEY, else for
