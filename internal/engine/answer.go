@@ -54,18 +54,34 @@ func (e *Engine) Search(ctx context.Context, req search.Request, callDepth int) 
 	budget := req.Params.Budget
 	results := resp.Results
 	snaps := &snapshotCache{texts: map[string]string{}}
+	// The compiler describes the results while snapshots are built and
+	// fitted to the budget: the two wait on different processes. A result
+	// the budget then drops costs a description nobody reads.
+	type described struct {
+		descs map[string]graph.Result
+		err   error
+	}
+	dctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan described, 1)
+	go func() {
+		d, err := e.describeAll(dctx, results, callDepth)
+		done <- described{d, err}
+	}()
 	if budget > 0 && resp.Symbol == nil {
-		// Snapshots alone already over budget: trim before asking the
-		// compiler about results that cannot be shown.
 		n, err := e.fitSnapshots(results, snaps, budget)
 		if err != nil {
 			return Answer{}, err
 		}
 		results = results[:n]
 	}
-	descs, approx, err := e.describeAll(ctx, results, callDepth)
-	if err != nil {
-		return Answer{}, err
+	dd := <-done
+	if dd.err != nil {
+		return Answer{}, dd.err
+	}
+	descs, approx := dd.descs, false
+	for _, r := range results {
+		approx = approx || descs[r.Chunk.ID].Approximate
 	}
 	finish := func(ans Answer, n int) Answer {
 		resp.Results = results[:n]
@@ -104,7 +120,7 @@ func (e *Engine) Search(ctx context.Context, req search.Request, callDepth int) 
 
 // describeAll asks for each result's structure, a few at a time: the
 // language server answers requests concurrently.
-func (e *Engine) describeAll(ctx context.Context, results []search.Result, callDepth int) (map[string]graph.Result, bool, error) {
+func (e *Engine) describeAll(ctx context.Context, results []search.Result, callDepth int) (map[string]graph.Result, error) {
 	descs := make([]graph.Result, len(results))
 	errs := make([]error, len(results))
 	var wg sync.WaitGroup
@@ -120,15 +136,13 @@ func (e *Engine) describeAll(ctx context.Context, results []search.Result, callD
 	}
 	wg.Wait()
 	out := make(map[string]graph.Result, len(results))
-	approx := false
 	for i, r := range results {
 		if errs[i] != nil {
-			return nil, false, errs[i]
+			return nil, errs[i]
 		}
-		approx = approx || descs[i].Approximate
 		out[r.Chunk.ID] = descs[i]
 	}
-	return out, approx, nil
+	return out, nil
 }
 
 // fitSnapshots returns how many best-first results have snapshots that fit
