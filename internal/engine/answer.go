@@ -64,10 +64,10 @@ func (e *Engine) Search(ctx context.Context, req search.Request, callDepth int) 
 	dctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan described, 1)
-	go func() {
-		d, err := e.describeAll(dctx, results, callDepth)
+	go func(all []search.Result) {
+		d, err := e.describeAll(dctx, all, callDepth)
 		done <- described{d, err}
-	}()
+	}(results)
 	if budget > 0 && resp.Symbol == nil {
 		n, err := e.fitSnapshots(results, snaps, budget)
 		if err != nil {
