@@ -255,24 +255,12 @@ func RunQuality(ctx context.Context, opt QualityOptions) (*QualityReport, error)
 	if opt.Params == (search.Params{}) {
 		opt.Params = search.DefaultParams()
 	}
-	work := opt.WorkDir
-	if work == "" {
-		d, err := os.MkdirTemp("", "scry-bench-quality-")
-		if err != nil {
-			return nil, fmt.Errorf("bench: %w", err)
-		}
-		defer os.RemoveAll(d)
-		work = d
-	}
-
-	files, err := CollectCorpus(opt.Prefix, opt.Packages)
+	work, cleanup, files, err := prepareWork(opt.WorkDir, "quality", opt.Prefix, opt.Packages)
 	if err != nil {
 		return nil, err
 	}
+	defer cleanup()
 	corpusDir := filepath.Join(work, "corpus")
-	if err := os.RemoveAll(corpusDir); err != nil {
-		return nil, fmt.Errorf("bench: %w", err)
-	}
 	log.printf("quality: extracting queries from %d files", len(files))
 	c, err := buildCorpus(files, opt.Packages, corpusDir, opt.Seed, opt.PerPackage, true)
 	if err != nil {
@@ -695,4 +683,28 @@ func selectionOf(qs []QueryResult) SelectionMetrics {
 	s.MeanResults /= n
 	s.MeanTokens /= n
 	return s
+}
+
+// prepareWork sets up a benchmark's working directory (a temporary one,
+// removed by cleanup, unless the caller named one), collects the corpus
+// files, and clears the corpus copy a previous run may have left there.
+func prepareWork(dir, name, prefix string, packages []Package) (work string, cleanup func(), files []CorpusFile, err error) {
+	cleanup = func() {}
+	work = dir
+	if work == "" {
+		d, err := os.MkdirTemp("", "scry-bench-"+name+"-")
+		if err != nil {
+			return "", cleanup, nil, fmt.Errorf("bench: %w", err)
+		}
+		work, cleanup = d, func() { os.RemoveAll(d) }
+	}
+	if files, err = CollectCorpus(prefix, packages); err != nil {
+		cleanup()
+		return "", func() {}, nil, err
+	}
+	if err := os.RemoveAll(filepath.Join(work, "corpus")); err != nil {
+		cleanup()
+		return "", func() {}, nil, fmt.Errorf("bench: %w", err)
+	}
+	return work, cleanup, files, nil
 }

@@ -144,23 +144,12 @@ func RunSpeed(ctx context.Context, opt SpeedOptions) (*SpeedReport, error) {
 	if opt.Seed == 0 {
 		opt.Seed = DefaultSeed
 	}
-	work := opt.WorkDir
-	if work == "" {
-		d, err := os.MkdirTemp("", "scry-bench-speed-")
-		if err != nil {
-			return nil, fmt.Errorf("bench: %w", err)
-		}
-		defer os.RemoveAll(d)
-		work = d
-	}
-	files, err := CollectCorpus(opt.Prefix, opt.Packages)
+	work, cleanup, files, err := prepareWork(opt.WorkDir, "speed", opt.Prefix, opt.Packages)
 	if err != nil {
 		return nil, err
 	}
+	defer cleanup()
 	dir := filepath.Join(work, "corpus")
-	if err := os.RemoveAll(dir); err != nil {
-		return nil, fmt.Errorf("bench: %w", err)
-	}
 	r := &SpeedReport{GOMAXPROCS: runtime.GOMAXPROCS(0), LoadBefore: loadAverage()}
 	log.printf("speed: copying %d files", len(files))
 	stats := map[string]*PackageStats{}

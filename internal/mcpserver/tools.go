@@ -255,6 +255,24 @@ func (s *Server) resolveOne(ctx context.Context, req *mcp.CallToolRequest, symbo
 	return cs, nil, nil
 }
 
+// eachSymbol answers for every declaration a symbol path names (an
+// ambiguous name answers for each), joining the answers with sep.
+func (s *Server) eachSymbol(ctx context.Context, req *mcp.CallToolRequest, symbol, sep string, answer func(chunk.Chunk) (string, error)) (*mcp.CallToolResult, any, error) {
+	cs, empty, err := s.resolveOne(ctx, req, symbol)
+	if err != nil || empty != nil {
+		return empty, nil, err
+	}
+	parts := make([]string, 0, len(cs))
+	for _, c := range cs {
+		out, err := answer(c)
+		if err != nil {
+			return nil, nil, err
+		}
+		parts = append(parts, out)
+	}
+	return textResult(strings.Join(parts, sep)), nil, nil
+}
+
 func (s *Server) addSymbolInfo(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:        "get_symbol_info",
@@ -267,19 +285,9 @@ func (s *Server) addSymbolInfo(srv *mcp.Server) {
 		if depth < -1 || depth > 32 {
 			return nil, nil, argError("call_depth must be -1 or 1..32")
 		}
-		cs, empty, err := s.resolveOne(ctx, req, a.Symbol)
-		if err != nil || empty != nil {
-			return empty, nil, err
-		}
-		var parts []string
-		for _, c := range cs {
-			info, err := s.eng.Info(ctx, c, depth)
-			if err != nil {
-				return nil, nil, err
-			}
-			parts = append(parts, info)
-		}
-		return textResult(strings.Join(parts, "\n\n")), nil, nil
+		return s.eachSymbol(ctx, req, a.Symbol, "\n\n", func(c chunk.Chunk) (string, error) {
+			return s.eng.Info(ctx, c, depth)
+		})
 	})
 }
 
@@ -341,19 +349,9 @@ func (s *Server) addFindReferences(srv *mcp.Server) {
 		if err != nil {
 			return nil, nil, err
 		}
-		cs, empty, err := s.resolveOne(ctx, req, a.Symbol)
-		if err != nil || empty != nil {
-			return empty, nil, err
-		}
-		var parts []string
-		for _, c := range cs {
-			out, err := s.eng.ReferencesText(ctx, c, limit)
-			if err != nil {
-				return nil, nil, err
-			}
-			parts = append(parts, out)
-		}
-		return textResult(strings.Join(parts, "\n")), nil, nil
+		return s.eachSymbol(ctx, req, a.Symbol, "\n", func(c chunk.Chunk) (string, error) {
+			return s.eng.ReferencesText(ctx, c, limit)
+		})
 	})
 }
 
@@ -362,19 +360,9 @@ func (s *Server) addFindImplementations(srv *mcp.Server) {
 		Name:        "find_implementations",
 		Description: "Classes and interfaces that extend or implement a class or interface.",
 	}, func(ctx context.Context, req *mcp.CallToolRequest, a refsArgs) (*mcp.CallToolResult, any, error) {
-		cs, empty, err := s.resolveOne(ctx, req, a.Symbol)
-		if err != nil || empty != nil {
-			return empty, nil, err
-		}
-		var parts []string
-		for _, c := range cs {
-			out, err := s.eng.ImplementationsText(ctx, c)
-			if err != nil {
-				return nil, nil, err
-			}
-			parts = append(parts, out)
-		}
-		return textResult(strings.Join(parts, "\n")), nil, nil
+		return s.eachSymbol(ctx, req, a.Symbol, "\n", func(c chunk.Chunk) (string, error) {
+			return s.eng.ImplementationsText(ctx, c)
+		})
 	})
 }
 
