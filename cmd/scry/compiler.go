@@ -23,7 +23,7 @@ func attachCompiler(ctx context.Context, e *engine.Engine, cfg config.Config, lo
 		return func() {}
 	}
 	start := func() *engine.Compiler {
-		comp, err := engine.StartCompiler(context.WithoutCancel(ctx), e.Root.Dir(), path)
+		comp, err := e.StartCompiler(context.WithoutCancel(ctx), path)
 		if err != nil {
 			fmt.Fprintf(log, "scry: structure is approximate: %v\n", err)
 			return nil

@@ -21,13 +21,32 @@ type Compiler struct {
 }
 
 // StartCompiler starts tsgo for the workspace and waits until its project
-// is loaded.
-func StartCompiler(ctx context.Context, root, tsgoPath string) (*Compiler, error) {
-	srv, err := tsls.Start(ctx, root, tsgoPath)
+// is loaded: the configured projects, and one program of the indexed files
+// no tsconfig.json governs.
+func (e *Engine) StartCompiler(ctx context.Context, tsgoPath string) (*Compiler, error) {
+	files, err := e.sourceFiles()
+	if err != nil {
+		return nil, fmt.Errorf("start TypeScript 7: %w", err)
+	}
+	root := e.Root.Dir()
+	srv, err := tsls.StartWithOptions(ctx, tsls.Options{Root: root, TsgoPath: tsgoPath, ProgramFiles: files})
 	if err != nil {
 		return nil, fmt.Errorf("start TypeScript 7: %w", err)
 	}
 	return &Compiler{srv: srv, res: structure.NewCompiler(srv), root: root}, nil
+}
+
+// sourceFiles lists the indexed files as absolute paths.
+func (e *Engine) sourceFiles() ([]string, error) {
+	recs, err := e.Store.AllFiles()
+	if err != nil {
+		return nil, err
+	}
+	files := make([]string, len(recs))
+	for i, r := range recs {
+		files[i] = filepath.Join(e.Root.Dir(), filepath.FromSlash(r.Path))
+	}
+	return files, nil
 }
 
 // Close shuts the language server down.
@@ -45,6 +64,17 @@ type compilerBox struct{ p atomic.Pointer[Compiler] }
 func (e *Engine) SetCompiler(c *Compiler) {
 	e.compiler.p.Store(c)
 	e.described.clear()
+	if c != nil {
+		// A sync may have added or removed files since c started.
+		e.updateProgram(context.Background(), c)
+	}
+}
+
+// updateProgram gives the compiler the index's current file list.
+func (e *Engine) updateProgram(ctx context.Context, c *Compiler) {
+	if files, err := e.sourceFiles(); err == nil {
+		_ = c.srv.SetProgramFiles(ctx, files) // on failure the list is kept: a restarted server opens it
+	}
 }
 
 // Compiler returns the attached compiler, or nil.

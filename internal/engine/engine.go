@@ -97,6 +97,7 @@ func (e *Engine) SyncProgress(ctx context.Context, progress func(done, total int
 			paths[i] = filepath.Join(e.Root.Dir(), filepath.FromSlash(rel))
 		}
 		comp.srv.FilesChanged(ctx, paths...)
+		e.updateProgram(ctx, comp)
 	}
 	return sum, err
 }

@@ -127,3 +127,32 @@ func TestServerClose(t *testing.T) {
 		t.Fatalf("request after close: %v", err)
 	}
 }
+
+// TestWorkspaceProgramSurvivesRestart: a new process is handed the
+// workspace program again, so references stay complete after a kill.
+func TestWorkspaceProgramSurvivesRestart(t *testing.T) {
+	root := t.TempDir()
+	files := writeFiles(t, root, map[string]string{
+		"lib/hmac.ts": "export function hmac(key: string): string {\n  return key\n}\n",
+		"a/one.ts":    "import { hmac } from '../lib/hmac'\nexport const one = () => hmac('1')\n",
+		"b/two.ts":    "import { hmac } from '../lib/hmac'\nexport const two = () => hmac('2')\n",
+	})
+	srv := start(t, root, tsls.Options{ProgramFiles: files})
+	hmac := filepath.Join(root, "lib", "hmac.ts")
+	pos := at(t, hmac, "hmac", 0)
+	want := "a/one.ts b/two.ts"
+	if got := refFiles(t, srv, root, hmac, pos); got != want {
+		t.Fatalf("references before the kill = %q, want %q", got, want)
+	}
+	pid := srv.Pid()
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, pid)
+	if got := refFiles(t, srv, root, hmac, pos); got != want {
+		t.Errorf("references after the restart = %q, want %q", got, want)
+	}
+	if srv.Restarts() != 1 {
+		t.Errorf("restarts = %d, want 1", srv.Restarts())
+	}
+}

@@ -53,7 +53,15 @@ func (s *Server) locations(ctx context.Context, method, path string, params any)
 	if err != nil {
 		return nil, fmt.Errorf("%s: decode: %w", method, err)
 	}
-	return locs, nil
+	// The workspace program document is the server's, not the user's.
+	doc := filepath.Join(s.root, programDocName)
+	kept := locs[:0]
+	for _, l := range locs {
+		if l.Path() != doc {
+			kept = append(kept, l)
+		}
+	}
+	return kept, nil
 }
 
 // Definition returns where the symbol at pos is declared (through aliases,

@@ -12,6 +12,11 @@
 //     configured project is loaded, and no answer can come from a
 //     half-loaded program. (workspace/symbol only searches projects that are
 //     already loaded, which is a second reason to load one eagerly.)
+//   - Files no tsconfig.json governs. Given the workspace's source files
+//     (Options.ProgramFiles, SetProgramFiles), the server is also handed
+//     those outside every configured project as one program, opened the
+//     same way; otherwise each request on such a file would rebuild tsgo's
+//     inferred project around it (see program.go).
 //   - Keeping it warm. The process lives as long as the Server, and the
 //     representative file stays open: tsgo keeps the projects of open files,
 //     while a project with no open file may be released and rebuilt on its
@@ -81,6 +86,11 @@ type Options struct {
 	Stderr io.Writer
 	// Logf reports lifecycle events (restarts, kills); nil is silent.
 	Logf func(format string, args ...any)
+	// ProgramFiles, when not nil, are the workspace's source files
+	// (absolute). Those no tsconfig.json or jsconfig.json governs are
+	// given to the server as one program (see program.go); SetProgramFiles
+	// keeps the list current.
+	ProgramFiles []string
 }
 
 // Server is a running (or restartable) language server for one workspace.
@@ -95,6 +105,7 @@ type Server struct {
 	proc      *process
 	closed    bool
 	docs      map[string]*openDoc // path → document opened by the client
+	program   *program            // nil until program files are given
 	stamps    map[string]stamp    // path → last state the server was told about
 	restarts  int
 	readyTime time.Duration
@@ -179,6 +190,10 @@ func StartWithOptions(ctx context.Context, opts Options) (*Server, error) {
 		root:   root,
 		docs:   map[string]*openDoc{},
 		stamps: map[string]stamp{},
+	}
+	if opts.ProgramFiles != nil {
+		s.program = newProgram(root)
+		s.program.set(opts.ProgramFiles)
 	}
 	if _, err := s.live(ctx); err != nil {
 		return nil, err
@@ -415,6 +430,24 @@ func (s *Server) spawn(ctx context.Context) (*process, error) {
 		}
 	}
 
+	var gates []string
+	s.mu.Lock()
+	pg := s.program
+	var progText string
+	var progVersion int
+	if pg != nil && len(pg.files) > 0 {
+		pg.version++
+		progText, progVersion = pg.text(), pg.version
+		pg.openIn = p
+	}
+	s.mu.Unlock()
+	if progText != "" {
+		if err := p.conn.notify("textDocument/didOpen", didOpenParams(pg.path, progVersion, progText)); err != nil {
+			return fail("open the workspace program", err)
+		}
+		gates = append(gates, pg.path)
+	}
+
 	warm := s.opts.WarmFile
 	if warm != "" {
 		s.mu.Lock()
@@ -435,13 +468,16 @@ func (s *Server) spawn(ctx context.Context) (*process, error) {
 		}
 	}
 	if warm != "" {
-		// The answer arrives only after the program of warm's project is
-		// built: this is the readiness gate.
+		gates = append(gates, warm)
+	}
+	for _, gate := range gates {
+		// The answer arrives only after the program of the document's
+		// project is built: this is the readiness gate.
 		var syms json.RawMessage
 		if err := p.conn.call(ctx, "textDocument/documentSymbol", map[string]any{
-			"textDocument": map[string]any{"uri": PathToURI(warm)},
+			"textDocument": map[string]any{"uri": PathToURI(gate)},
 		}, &syms); err != nil {
-			return fail("load project of "+warm, err)
+			return fail("load project of "+gate, err)
 		}
 	}
 
@@ -653,6 +689,51 @@ func (s *Server) notifyEvents(p *process, events []FileEvent) error {
 	}
 	if err := p.conn.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": changes}); err != nil {
 		return fmt.Errorf("notify file changes: %w", err)
+	}
+	return nil
+}
+
+// SetProgramFiles replaces the workspace's source files (absolute paths)
+// from which the program of files without a tsconfig.json is made, and
+// sends the server the new program when its list changed: call it after
+// files are created or deleted.
+func (s *Server) SetProgramFiles(ctx context.Context, files []string) error {
+	s.mu.Lock()
+	if s.program == nil {
+		s.program = newProgram(s.root)
+	}
+	changed := s.program.set(files)
+	s.mu.Unlock()
+	if !changed {
+		return nil
+	}
+	p, err := s.live(ctx)
+	if err != nil {
+		return err
+	}
+	return s.sendProgram(p)
+}
+
+// sendProgram opens the program document in p, or sends its new text if
+// p has it open already.
+func (s *Server) sendProgram(p *process) error {
+	s.mu.Lock()
+	pg := s.program
+	pg.version++
+	text, v, open := pg.text(), pg.version, pg.openIn == p
+	pg.openIn = p
+	s.mu.Unlock()
+	if !open {
+		if err := p.conn.notify("textDocument/didOpen", didOpenParams(pg.path, v, text)); err != nil {
+			return fmt.Errorf("open the workspace program: %w", err)
+		}
+		return nil
+	}
+	if err := p.conn.notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": PathToURI(pg.path), "version": v},
+		"contentChanges": []map[string]any{{"text": text}},
+	}); err != nil {
+		return fmt.Errorf("update the workspace program: %w", err)
 	}
 	return nil
 }

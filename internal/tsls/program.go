@@ -1,0 +1,112 @@
+package tsls
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// A file that no tsconfig.json or jsconfig.json governs belongs to no
+// configured project. tsgo 7.0.2 answers requests on such a file from its
+// inferred project, whose roots are the open files plus the file asked
+// about: each request on another file swaps that root, rebuilds the
+// program and throws away the type checkers' work, and references are
+// searched only among the files the current roots happen to import. (On the
+// sources of rxjs and effect, which ship no tsconfig.json: a program
+// rebuild for nearly every new file asked about, and references that
+// depended on which file had been asked about before.)
+//
+// Those files are therefore handed to the server as one program: a
+// document that exists only in the server's overlay, never on disk, holding
+// a `/// <reference path>` directive per file. The program is built once at
+// start, and again only when such files are created or deleted.
+
+// programDocName is the overlay document's name in the workspace root.
+const programDocName = "__scry_workspace__.ts"
+
+// program is the set of ungoverned source files and the overlay document
+// that lists them. Guarded by Server.mu.
+type program struct {
+	path    string          // the overlay document (absolute)
+	files   map[string]bool // absolute paths listed in the document
+	configs map[string]bool // directory → has a tsconfig.json or jsconfig.json
+	version int
+	openIn  *process // the process that has the document open
+}
+
+func newProgram(root string) *program {
+	return &program{
+		path:    filepath.Join(root, programDocName),
+		files:   map[string]bool{},
+	}
+}
+
+// set makes the listed files those of paths that are source files no
+// config governs; it reports whether the list changed.
+func (pg *program) set(paths []string) bool {
+	pg.configs = map[string]bool{} // a config may have appeared since
+	next := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		if isSourceFile(p) && !strings.ContainsAny(p, "\"\n\r") && !pg.governed(filepath.Dir(p)) {
+			next[p] = true
+		}
+	}
+	changed := len(next) != len(pg.files)
+	for p := range next {
+		if !pg.files[p] {
+			changed = true
+			break
+		}
+	}
+	pg.files = next
+	return changed
+}
+
+// governed reports whether a tsconfig.json or jsconfig.json sits in dir or
+// an ancestor: tsgo looks for one the same way, and a file under one
+// belongs to that configured project instead.
+func (pg *program) governed(dir string) bool {
+	if v, ok := pg.configs[dir]; ok {
+		return v
+	}
+	v := false
+	for _, name := range []string{"tsconfig.json", "jsconfig.json"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			v = true
+			break
+		}
+	}
+	if parent := filepath.Dir(dir); !v && parent != dir {
+		v = pg.governed(parent)
+	}
+	pg.configs[dir] = v
+	return v
+}
+
+// text is the overlay document: one reference directive per file, sorted
+// so that the same set always gives the same text.
+func (pg *program) text() string {
+	paths := make([]string, 0, len(pg.files))
+	for p := range pg.files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var b strings.Builder
+	b.WriteString("// The workspace's files without a tsconfig.json, as one program (scry).\n")
+	for _, p := range paths {
+		b.WriteString(`/// <reference path="`)
+		b.WriteString(filepath.ToSlash(p))
+		b.WriteString("\" />\n")
+	}
+	return b.String()
+}
+
+var sourceExts = map[string]bool{
+	".ts": true, ".tsx": true, ".mts": true, ".cts": true,
+	".js": true, ".jsx": true, ".mjs": true, ".cjs": true,
+}
+
+func isSourceFile(path string) bool {
+	return sourceExts[strings.ToLower(filepath.Ext(path))]
+}
