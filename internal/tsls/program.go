@@ -37,8 +37,8 @@ type program struct {
 
 func newProgram(root string) *program {
 	return &program{
-		path:    filepath.Join(root, programDocName),
-		files:   map[string]bool{},
+		path:  filepath.Join(root, programDocName),
+		files: map[string]bool{},
 	}
 }
 
