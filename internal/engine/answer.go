@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/graph"
@@ -64,8 +65,12 @@ func (e *Engine) Search(ctx context.Context, req search.Request, callDepth int) 
 	dctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan described, 1)
+	// wanted is how many best-first results the answer can hold; the
+	// describing goroutine starts no result past it.
+	var wanted atomic.Int64
+	wanted.Store(int64(len(results)))
 	go func(all []search.Result) {
-		d, err := e.describeAll(dctx, all, callDepth)
+		d, err := e.describeAll(dctx, all, callDepth, &wanted)
 		done <- described{d, err}
 	}(results)
 	if budget > 0 && resp.Symbol == nil {
@@ -73,6 +78,7 @@ func (e *Engine) Search(ctx context.Context, req search.Request, callDepth int) 
 		if err != nil {
 			return Answer{}, err
 		}
+		wanted.Store(int64(n))
 		results = results[:n]
 	}
 	dd := <-done
@@ -118,16 +124,23 @@ func (e *Engine) Search(ctx context.Context, req search.Request, callDepth int) 
 	return finish(best, bestN), nil
 }
 
-// describeAll asks for each result's structure, a few at a time: the
-// language server answers requests concurrently.
-func (e *Engine) describeAll(ctx context.Context, results []search.Result, callDepth int) (map[string]graph.Result, error) {
+// describeAll asks for each result's structure, a few at a time and best
+// first (the language server answers requests concurrently), up to the
+// first wanted results: a result the budget drops is not worth the
+// compiler's time.
+func (e *Engine) describeAll(ctx context.Context, results []search.Result, callDepth int, wanted *atomic.Int64) (map[string]graph.Result, error) {
 	descs := make([]graph.Result, len(results))
 	errs := make([]error, len(results))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 4)
+	n := len(results)
 	for i, r := range results {
-		wg.Add(1)
 		sem <- struct{}{}
+		if int64(i) >= wanted.Load() {
+			n = i
+			break
+		}
+		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
@@ -135,8 +148,8 @@ func (e *Engine) describeAll(ctx context.Context, results []search.Result, callD
 		}()
 	}
 	wg.Wait()
-	out := make(map[string]graph.Result, len(results))
-	for i, r := range results {
+	out := make(map[string]graph.Result, n)
+	for i, r := range results[:n] {
 		if errs[i] != nil {
 			return nil, errs[i]
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/rerank"
 	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/tsls"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -92,11 +93,24 @@ func (e *Engine) SyncProgress(ctx context.Context, progress func(done, total int
 		}
 	}
 	if comp := e.Compiler(); comp != nil && len(sum.Changed) > 0 {
-		paths := make([]string, len(sum.Changed))
-		for i, rel := range sum.Changed {
-			paths[i] = filepath.Join(e.Root.Dir(), filepath.FromSlash(rel))
+		added := map[string]bool{}
+		for _, rel := range sum.Added {
+			added[rel] = true
 		}
-		comp.srv.FilesChanged(ctx, paths...)
+		// A configured project re-reads its file list only for files
+		// reported as created.
+		var created []tsls.FileEvent
+		var changed []string
+		for _, rel := range sum.Changed {
+			abs := filepath.Join(e.Root.Dir(), filepath.FromSlash(rel))
+			if added[rel] {
+				created = append(created, tsls.FileEvent{Path: abs, Type: tsls.FileCreated})
+			} else {
+				changed = append(changed, abs)
+			}
+		}
+		comp.srv.NotifyFileEvents(ctx, created)
+		comp.srv.FilesChanged(ctx, changed...)
 		e.updateProgram(ctx, comp)
 	}
 	return sum, err

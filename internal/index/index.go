@@ -50,6 +50,8 @@ type Summary struct {
 	// Changed lists the files (relative paths) whose index entry this sync
 	// replaced or removed.
 	Changed []string `json:"-"`
+	// Added lists the files of Changed that were not in the index before.
+	Added []string `json:"-"`
 }
 
 // SkippedTotal is the number of files left out for any reason.
@@ -233,6 +235,9 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 			}
 			changed = append(changed, changedSignatures(old, r.chunks)...)
 			sum.Changed = append(sum.Changed, rel)
+			if _, ok := known[rel]; !ok {
+				sum.Added = append(sum.Added, rel)
+			}
 			sum.Indexed++
 			sum.Chunks += len(r.chunks)
 			sum.Bytes += int64(len(r.parsed.Source))

@@ -349,7 +349,7 @@ func (r *req) callers(n *callNode) ([]*callNode, error) {
 }
 
 func (r *req) callersByReferences(n *callNode) ([]*callNode, error) {
-	locs, err := r.c.srv.References(r.ctx, n.path, n.sel, false)
+	locs, err := r.referencesAt(n.path, n.sel)
 	if err != nil {
 		return nil, err
 	}

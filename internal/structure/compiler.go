@@ -24,6 +24,38 @@ type Compiler struct {
 	// only on the file's own text, big files answer with thousands of
 	// symbols, and every Metadata call on a symbol asks for its file's.
 	outlines outlineCache
+	// names caches workspace symbol searches until the server's files
+	// change: the same type names (Observable, Effect, Option…) come back
+	// in the signatures of result after result.
+	names namesCache
+}
+
+type namesCache struct {
+	mu  sync.Mutex
+	gen uint64
+	m   map[string][]tsls.SymbolInformation
+}
+
+func (c *namesCache) get(gen uint64, name string, fetch func() ([]tsls.SymbolInformation, error)) ([]tsls.SymbolInformation, error) {
+	c.mu.Lock()
+	if c.m == nil || c.gen != gen || len(c.m) > 4096 {
+		c.gen, c.m = gen, map[string][]tsls.SymbolInformation{}
+	}
+	syms, ok := c.m[name]
+	c.mu.Unlock()
+	if ok {
+		return syms, nil
+	}
+	syms, err := fetch()
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.gen == gen {
+		c.m[name] = syms
+	}
+	c.mu.Unlock()
+	return syms, nil
 }
 
 type outlineCache struct {
@@ -84,6 +116,8 @@ type req struct {
 	in    memo[[]*callNode]
 	hover memo[string]
 	items memo[[]tsls.CallHierarchyItem]
+	refs  memo[[]tsls.Location]
+	names memo[[]tsls.SymbolInformation]
 
 	mu    sync.Mutex
 	notes []string
@@ -189,6 +223,24 @@ func posKey(path string, p tsls.Position) string {
 func (r *req) definition(path string, p tsls.Position) ([]tsls.Location, error) {
 	return r.defs.get(posKey(path, p), func() ([]tsls.Location, error) {
 		return r.c.srv.Definition(r.ctx, path, p)
+	})
+}
+
+// referencesAt is shared by the references section and the callers found
+// by references: without a call hierarchy both ask about the same name.
+func (r *req) referencesAt(path string, p tsls.Position) ([]tsls.Location, error) {
+	return r.refs.get(posKey(path, p), func() ([]tsls.Location, error) {
+		return r.c.srv.References(r.ctx, path, p, false)
+	})
+}
+
+// symbolsNamed searches declarations by name, once per question and
+// file generation.
+func (r *req) symbolsNamed(name string) ([]tsls.SymbolInformation, error) {
+	return r.names.get(name, func() ([]tsls.SymbolInformation, error) {
+		return r.c.names.get(r.c.srv.Generation(), name, func() ([]tsls.SymbolInformation, error) {
+			return r.c.srv.WorkspaceSymbol(r.ctx, name)
+		})
 	})
 }
 
@@ -770,7 +822,7 @@ func sortRefs(refs []SymbolRef) {
 
 // references lists the compiler's references, declaration excluded.
 func (r *req) references(tg *target) (*References, error) {
-	locs, err := r.c.srv.References(r.ctx, tg.path, tg.pos, false)
+	locs, err := r.referencesAt(tg.path, tg.pos)
 	if err != nil {
 		return nil, err
 	}

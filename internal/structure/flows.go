@@ -295,7 +295,7 @@ func (tr *typeResolver) resolveName(name string) (TypeRef, bool, error) {
 	if globalLibTypes[name] {
 		return TypeRef{}, false, nil
 	}
-	syms, err := r.c.srv.WorkspaceSymbol(r.ctx, last)
+	syms, err := r.symbolsNamed(last)
 	if err != nil {
 		return TypeRef{}, false, err
 	}

@@ -52,6 +52,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -101,15 +102,17 @@ type Server struct {
 
 	startMu sync.Mutex // serialises (re)starts
 
-	mu        sync.Mutex
-	proc      *process
-	closed    bool
-	docs      map[string]*openDoc // path → document opened by the client
-	program   *program            // nil until program files are given
-	stamps    map[string]stamp    // path → last state the server was told about
-	restarts  int
-	readyTime time.Duration
-	version   string
+	mu      sync.Mutex
+	proc    *process
+	closed  bool
+	docs    map[string]*openDoc // path → document opened by the client
+	program *program            // nil until program files are given
+	// generation counts changes sent and processes started (Generation).
+	generation atomic.Uint64
+	stamps     map[string]stamp // path → last state the server was told about
+	restarts   int
+	readyTime  time.Duration
+	version    string
 
 	// A start that failed is not retried for startBackoff, so a broken
 	// installation fails each caller fast instead of re-spawning per call.
@@ -289,6 +292,7 @@ func (s *Server) live(ctx context.Context) (*process, error) {
 		return nil, ErrClosed
 	}
 	s.proc = np
+	s.generation.Add(1)
 	if hadOne {
 		s.restarts++
 		s.logf("tsls: language server restarted (pid %d)", np.cmd.Process.Pid)
@@ -679,6 +683,18 @@ func (s *Server) FilesChanged(ctx context.Context, paths ...string) error {
 	return s.NotifyFileEvents(ctx, events)
 }
 
+// notifyChange sends a notification that changes what the server knows
+// of the workspace's files.
+func (s *Server) notifyChange(p *process, method string, params any) error {
+	s.generation.Add(1)
+	return p.conn.notify(method, params)
+}
+
+// Generation changes whenever the server may answer differently: a file
+// change was sent, a document opened or closed, or a new process started.
+// Answers cached under one generation are stale under another.
+func (s *Server) Generation() uint64 { return s.generation.Load() }
+
 func (s *Server) notifyEvents(p *process, events []FileEvent) error {
 	if len(events) == 0 {
 		return nil
@@ -687,7 +703,7 @@ func (s *Server) notifyEvents(p *process, events []FileEvent) error {
 	for i, ev := range events {
 		changes[i] = map[string]any{"uri": PathToURI(ev.Path), "type": int(ev.Type)}
 	}
-	if err := p.conn.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": changes}); err != nil {
+	if err := s.notifyChange(p, "workspace/didChangeWatchedFiles", map[string]any{"changes": changes}); err != nil {
 		return fmt.Errorf("notify file changes: %w", err)
 	}
 	return nil
@@ -724,12 +740,12 @@ func (s *Server) sendProgram(p *process) error {
 	pg.openIn = p
 	s.mu.Unlock()
 	if !open {
-		if err := p.conn.notify("textDocument/didOpen", didOpenParams(pg.path, v, text)); err != nil {
+		if err := s.notifyChange(p, "textDocument/didOpen", didOpenParams(pg.path, v, text)); err != nil {
 			return fmt.Errorf("open the workspace program: %w", err)
 		}
 		return nil
 	}
-	if err := p.conn.notify("textDocument/didChange", map[string]any{
+	if err := s.notifyChange(p, "textDocument/didChange", map[string]any{
 		"textDocument":   map[string]any{"uri": PathToURI(pg.path), "version": v},
 		"contentChanges": []map[string]any{{"text": text}},
 	}); err != nil {
@@ -758,7 +774,7 @@ func (s *Server) setDoc(p *process, path, text string) error {
 	d.text = text
 	v := d.version
 	s.mu.Unlock()
-	return p.conn.notify("textDocument/didChange", map[string]any{
+	return s.notifyChange(p, "textDocument/didChange", map[string]any{
 		"textDocument":   map[string]any{"uri": PathToURI(path), "version": v},
 		"contentChanges": []map[string]any{{"text": text}},
 	})
@@ -772,7 +788,7 @@ func (s *Server) closeDoc(p *process, path string) error {
 	if !ok {
 		return nil
 	}
-	return p.conn.notify("textDocument/didClose", map[string]any{
+	return s.notifyChange(p, "textDocument/didClose", map[string]any{
 		"textDocument": map[string]any{"uri": PathToURI(path)},
 	})
 }
@@ -799,7 +815,7 @@ func (s *Server) DidOpen(ctx context.Context, path string) error {
 	}
 	s.docs[path] = &openDoc{version: 1, text: string(b)}
 	s.mu.Unlock()
-	return p.conn.notify("textDocument/didOpen", didOpenParams(path, 1, string(b)))
+	return s.notifyChange(p, "textDocument/didOpen", didOpenParams(path, 1, string(b)))
 }
 
 // DidChange replaces an open document's content (unsaved edits).

@@ -1,0 +1,88 @@
+package engine_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/structure"
+	"github.com/scry-dev/scry/internal/tsls/tslstest"
+)
+
+// A file created between two questions must be among the references the
+// compiler reports after the next sync, with a tsconfig.json (its project
+// re-reads its file list only for files reported as created) and without
+// one (the engine's program of ungoverned files grows).
+func TestReferencesFollowCreatedFiles(t *testing.T) {
+	bin := tslstest.Binary(t)
+	for _, tc := range []struct {
+		name     string
+		tsconfig string
+	}{
+		{"tsconfig", `{"compilerOptions": {"strict": true}, "include": ["src"]}`},
+		{"no tsconfig", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			write := func(rel, text string) {
+				t.Helper()
+				p := filepath.Join(root, filepath.FromSlash(rel))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.tsconfig != "" {
+				write("tsconfig.json", tc.tsconfig)
+			}
+			write("src/crypto/hmac.ts", "export function hmac(key: string): string {\n  return key + '!'\n}\n")
+			write("src/api/sign.ts", "import { hmac } from '../crypto/hmac'\nexport function sign(): string {\n  return hmac('a')\n}\n")
+			e, err := engine.Open(engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			ctx := context.Background()
+			if _, err := e.Sync(ctx); err != nil {
+				t.Fatal(err)
+			}
+			comp, err := e.StartCompiler(ctx, bin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer comp.Close()
+			e.SetCompiler(comp)
+
+			refs := func() string {
+				t.Helper()
+				cs, err := e.Store.ChunksByName("hmac")
+				if err != nil || len(cs) != 1 {
+					t.Fatalf("chunks named hmac: %v, %v", cs, err)
+				}
+				md, err := e.Metadata(ctx, cs[0], structure.Options{Sections: structure.SecReferences})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if md.Approximate || md.References == nil {
+					t.Fatalf("references not from the compiler: %+v", md)
+				}
+				return strings.Join(md.References.Files, " ")
+			}
+			if got, want := refs(), "src/api/sign.ts"; got != want {
+				t.Fatalf("references before = %q, want %q", got, want)
+			}
+			write("src/jobs/rotate.ts", "import { hmac } from '../crypto/hmac'\nexport const rotate = () => hmac('r')\n")
+			if _, err := e.Sync(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := refs(), "src/api/sign.ts src/jobs/rotate.ts"; got != want {
+				t.Errorf("references after creating rotate.ts = %q, want %q", got, want)
+			}
+		})
+	}
+}
