@@ -13,7 +13,7 @@ if [ -n "$unformatted" ]; then echo "gofmt needed: $unformatted" >&2; exit 1; fi
 go vet ./...
 go test -race -timeout 25m ./...
 # Fuzz targets, each for a bounded time.
-for target in "FuzzParseChunk ./internal/chunkcheck" "FuzzSymbolQuery ./internal/search" "FuzzSplit ./internal/terms" "FuzzLoad ./internal/config" "FuzzPathMatch ./internal/store"; do
+for target in "FuzzParseChunk ./internal/chunkcheck" "FuzzCount ./internal/tokens" "FuzzSymbolQuery ./internal/search" "FuzzSplit ./internal/terms" "FuzzLoad ./internal/config" "FuzzPathMatch ./internal/store"; do
   set -- $target
   # (no grep -q in a pipe: under pipefail its early exit fails the pipeline)
   listed=$(go test -list "^$1\$" "$2" 2>/dev/null || true)

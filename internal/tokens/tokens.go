@@ -4,20 +4,37 @@ package tokens
 
 import (
 	"sync"
+	"unicode/utf8"
 
 	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 )
 
 var (
-	once sync.Once
-	enc  *tiktoken.Tiktoken
-	err  error
+	once  sync.Once
+	ranks map[string]int
+	err   error
 )
 
+// rankRecorder keeps the merge ranks the library loads for the encoding, so
+// that counting can use them without the library's regex engine.
+type rankRecorder struct {
+	inner tiktoken.BpeLoader
+	ranks map[string]int
+}
+
+func (l *rankRecorder) LoadTiktokenBpe(file string) (map[string]int, error) {
+	m, err := l.inner.LoadTiktokenBpe(file)
+	l.ranks = m
+	return m, err
+}
+
 func load() {
-	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
-	enc, err = tiktoken.GetEncoding("o200k_base")
+	rec := &rankRecorder{inner: tiktoken_loader.NewOfflineLoader()}
+	tiktoken.SetBpeLoader(rec)
+	if _, err = tiktoken.GetEncoding("o200k_base"); err == nil {
+		ranks = rec.ranks
+	}
 }
 
 // Count returns the number of o200k tokens in s. Should the embedded tables
@@ -25,28 +42,37 @@ func load() {
 // token rather than failing a search.
 func Count(s string) int {
 	once.Do(load)
-	if err != nil {
+	if err != nil || ranks == nil {
 		return (len(s) + 3) / 4
 	}
 	if len(s) < 512 {
-		return len(enc.EncodeOrdinary(s))
+		return count(s)
 	}
 	// Answers are rendered more than once while they are fitted to a
-	// budget, so the same large texts come back; BPE costs far more than a
-	// map lookup.
+	// budget, so the same large texts come back.
 	cacheMu.Lock()
 	n, ok := cache[s]
 	cacheMu.Unlock()
 	if ok {
 		return n
 	}
-	n = len(enc.EncodeOrdinary(s))
+	n = count(s)
 	cacheMu.Lock()
 	if len(cache) >= maxCached {
 		clear(cache)
 	}
 	cache[s] = n
 	cacheMu.Unlock()
+	return n
+}
+
+func count(s string) int {
+	if !utf8.ValidString(s) {
+		// As the library reads text: each invalid byte becomes U+FFFD.
+		s = string([]rune(s))
+	}
+	n := 0
+	pieces(s, func(p string) { n += pieceTokens(p, ranks) })
 	return n
 }
 

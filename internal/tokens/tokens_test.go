@@ -1,6 +1,15 @@
 package tokens
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/pkoukk/tiktoken-go"
+)
 
 func TestCount(t *testing.T) {
 	tests := []struct {
@@ -19,4 +28,148 @@ func TestCount(t *testing.T) {
 	if err != nil {
 		t.Fatalf("tokenizer did not load: %v", err)
 	}
+}
+
+// reference counts with the library's own encoder (regex pre-tokenizer).
+func reference(t testing.TB) func(string) int {
+	t.Helper()
+	once.Do(load)
+	enc, e := tiktoken.GetEncoding("o200k_base")
+	if e != nil {
+		t.Fatalf("reference encoder: %v", e)
+	}
+	return func(s string) int { return len(enc.EncodeOrdinary(s)) }
+}
+
+func TestCountMatchesLibrary(t *testing.T) {
+	ref := reference(t)
+	for _, s := range []string{
+		"", " ", "  ", "\n", "\r\n", " \n ", "\t\t x", "a  b", "a   ", "   \n\n  x",
+		"don't", "DON'T", "they're", "We'LL", "I'd", "it's'", "'s", "x'", "x'R", "x'rE",
+		"HTTPServer", "parseJSON2XML", "XMLHttpRequest", "ÀÉÎõü", "ǅungla", "ʰʲa", "Aʰb",
+		"a\u0301b", "\u0301\u0301x", "x\u0301\u0301", "日本語のテキスト", "한국어 text", "emoji 😀👍🏽 ok",
+		"12345678", "١٢٣٤", "½¼", "x²³", "foo // bar /* baz */", "a/b//c\n//\n", "?!\n\n", " ???\r\n/",
+		"\u00a0\u00a0x", "\u2028x", "\u3000 \u3000", "\x00\x01\x7f", "bad \xff\xfe utf8 \xc3", "tab\tsep\tvalues",
+		"export async function validateToken(token: string): Promise<boolean> {\n  return true;\n}\n",
+	} {
+		if got, want := count(s), ref(s); got != want {
+			t.Errorf("count(%q) = %d, library %d", s, got, want)
+		}
+	}
+}
+
+// Every rune of the basic plane and the first supplementary one (and a
+// sample of the rest) in the contexts where the pattern's classes decide:
+// inside and around words of either case, after a space, before a
+// contraction, next to digits, punctuation and line breaks.
+func TestCountMatchesLibraryOnEveryRuneClass(t *testing.T) {
+	ref := reference(t)
+	contexts := []string{"a%cb ", "A%cB ", "Ab%cC ", " %c1 ", "%c%c\n ", "x%c's ", "%c'RE ", "1%c2 ", "-%c- ", "\n%c \n", "%c  x"}
+	check := func(runes []rune) {
+		var b strings.Builder
+		for _, r := range runes {
+			for _, c := range contexts {
+				b.WriteString(strings.ReplaceAll(c, "%c", string(r)))
+			}
+		}
+		s := b.String()
+		if count(s) == ref(s) {
+			return
+		}
+		for _, r := range runes {
+			for _, c := range contexts {
+				x := strings.ReplaceAll(c, "%c", string(r))
+				if got, want := count(x), ref(x); got != want {
+					t.Errorf("count(%q) (rune %U) = %d, library %d", x, r, got, want)
+				}
+			}
+		}
+	}
+	var batch []rune
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if r >= 0x20000 && r%97 != 0 {
+			continue
+		}
+		if utf8.ValidRune(r) {
+			batch = append(batch, r)
+		}
+		if len(batch) == 256 || r == unicode.MaxRune {
+			check(batch)
+			batch = batch[:0]
+		}
+	}
+}
+
+// Real code: every file of the test corpus's rxjs sources and a slice of
+// the TypeScript library declarations.
+func TestCountMatchesLibraryOnRealCode(t *testing.T) {
+	corpus := os.Getenv("SCRY_CORPUS")
+	if corpus == "" {
+		if os.Getenv("SCRY_REQUIRE_CORPUS") != "" {
+			t.Fatal("SCRY_CORPUS is required")
+		}
+		t.Skip("SCRY_CORPUS not set")
+	}
+	ref := reference(t)
+	var files []string
+	for _, glob := range []string{"rxjs/src/internal/*/*.ts", "typescript/lib/lib.es5.d.ts", "typescript/lib/lib.dom.d.ts", "date-fns/locale/ja/_lib/*.js"} {
+		m, _ := filepath.Glob(filepath.Join(corpus, "node_modules", glob))
+		files = append(files, m...)
+	}
+	if len(files) < 100 {
+		t.Fatalf("only %d corpus files found", len(files))
+	}
+	total := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) > 2<<20 {
+			b = b[:2<<20]
+		}
+		s := string(b)
+		total += len(s)
+		if got, want := count(s), ref(s); got != want {
+			t.Errorf("%s: count = %d, library %d", f, got, want)
+		}
+	}
+	t.Logf("%d files, %d bytes", len(files), total)
+}
+
+func FuzzCount(f *testing.F) {
+	for _, s := range []string{"hello world", "don't STOP'LL", "a\u0301\u0301B", " \n\t x ", "😀x1234/*\n", "\xff'S"} {
+		f.Add(s)
+	}
+	ref := reference(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := count(s), ref(s); got != want {
+			t.Errorf("count(%q) = %d, library %d", s, got, want)
+		}
+	})
+}
+
+func BenchmarkCount(b *testing.B) {
+	corpus := os.Getenv("SCRY_CORPUS")
+	if corpus == "" {
+		b.Skip("SCRY_CORPUS not set")
+	}
+	src, err := os.ReadFile(filepath.Join(corpus, "node_modules", "typescript", "lib", "lib.dom.d.ts"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := string(src[:1<<20])
+	ref := reference(b)
+	b.Run("scry", func(b *testing.B) {
+		b.SetBytes(int64(len(s)))
+		for i := 0; i < b.N; i++ {
+			count(s)
+		}
+	})
+	b.Run("library", func(b *testing.B) {
+		b.SetBytes(int64(len(s)))
+		for i := 0; i < b.N; i++ {
+			ref(s)
+		}
+	})
 }
