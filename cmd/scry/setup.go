@@ -87,6 +87,14 @@ func newDoctorCmd() *cobra.Command {
 			dir, _ := cacheDir()
 			rep := tsls.DiagnoseWith(tsls.FindOptions{Root: e.Root.Dir(), CacheDir: dir, Flag: cfg.TSGo})
 			fmt.Fprintf(out, "typescript 7:\n%s\n", indentLines(rep.String(), "  "))
+			if recs, err := e.Store.AllFiles(); err == nil && len(recs) > 0 {
+				paths := make([]string, len(recs))
+				for i, r := range recs {
+					paths[i] = filepath.Join(e.Root.Dir(), filepath.FromSlash(r.Path))
+				}
+				governed, ungoverned := tsls.ProgramSplit(paths)
+				fmt.Fprintf(out, "projects:  %d files under a tsconfig.json or jsconfig.json, %d without one (given to TypeScript 7 as one program)\n", governed, ungoverned)
+			}
 			tools := cfg.Tools
 			if len(tools) == 0 {
 				tools = mcpserver.DefaultTools

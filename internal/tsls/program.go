@@ -110,3 +110,17 @@ var sourceExts = map[string]bool{
 func isSourceFile(path string) bool {
 	return sourceExts[strings.ToLower(filepath.Ext(path))]
 }
+
+// ProgramSplit counts the source files among files (absolute paths) that a
+// tsconfig.json or jsconfig.json governs, and those the server is given as
+// one program instead.
+func ProgramSplit(files []string) (governed, ungoverned int) {
+	pg := newProgram("")
+	pg.set(files)
+	for _, f := range files {
+		if isSourceFile(f) {
+			governed++
+		}
+	}
+	return governed - len(pg.files), len(pg.files)
+}

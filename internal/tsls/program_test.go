@@ -136,3 +136,21 @@ func TestWorkspaceProgramBesideTsconfig(t *testing.T) {
 		t.Errorf("references of tool = %q, want %q", got, want)
 	}
 }
+
+func TestProgramSplit(t *testing.T) {
+	root := t.TempDir()
+	files := writeFiles(t, root, map[string]string{
+		"web/jsconfig.json":  `{}`,
+		"web/src/app.jsx":    "export const App = () => null\n",
+		"web/src/deep/x.mjs": "export const x = 1\n",
+		"api/tsconfig.json":  `{}`,
+		"api/main.ts":        "export {}\n",
+		"tools/build.ts":     "export {}\n",
+		"tools/run.cjs":      "module.exports = {}\n",
+		"README.md":          "# not source\n",
+	})
+	governed, ungoverned := tsls.ProgramSplit(files)
+	if governed != 3 || ungoverned != 2 {
+		t.Errorf("ProgramSplit = %d governed, %d ungoverned; want 3, 2", governed, ungoverned)
+	}
+}
