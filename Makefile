@@ -1,4 +1,4 @@
-.PHONY: build test demo bench bench-quality bench-speed clean
+.PHONY: build test demo bench bench-quality bench-speed bench-answer clean
 
 build:
 	go build -o scry ./cmd/scry
@@ -24,6 +24,11 @@ bench-quality: build
 bench-speed: build
 	scripts/bench-corpus.sh
 	./scry bench speed --corpus .cache/bench-corpus
+
+# End-to-end answers on rxjs + effect (612 files) with the TypeScript 7 server.
+bench-answer:
+	scripts/testdeps.sh
+	. .cache/testdeps/env && go test ./internal/engine -run '^$$' -bench SearchAnswer -benchtime 1x -count 3
 
 clean:
 	rm -rf scry .cache

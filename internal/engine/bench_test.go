@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,23 +15,20 @@ import (
 	"github.com/scry-dev/scry/internal/tsls"
 )
 
-var benchQueries = []string{
-	"retry an observable when it errors with a delay between attempts",
-	"combine the latest values of several observables",
-	"emit values only after a pause in the source",
-	"share a single subscription among many subscribers",
-	"convert a promise into an observable",
-	"schedule work asynchronously",
-	"parse unknown input with a schema and report errors",
-	"interrupt a running fiber",
-	"merge several streams into one",
-	"acquire and release a resource safely",
-	"retry an effect with a schedule",
-	"a queue with bounded capacity",
-	"format a duration as human readable text",
-	"compare two values for structural equality",
-	"buffer values until a notifier emits",
-	"switch to a new inner observable and cancel the previous one",
+// benchQuestions reads the questions the answer benchmarks ask.
+func benchQuestions(b *testing.B) []string {
+	b.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "questions.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var qs []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			qs = append(qs, line)
+		}
+	}
+	return qs
 }
 
 // BenchmarkSearchAnswer measures end-to-end answers (sync check, retrieval,
@@ -44,6 +42,7 @@ func BenchmarkSearchAnswer(b *testing.B) {
 	if corpus == "" {
 		b.Skip("SCRY_CORPUS not set")
 	}
+	benchQueries := benchQuestions(b)
 	root := b.TempDir()
 	for _, pkg := range []string{"rxjs", "effect"} {
 		copyDir(b, filepath.Join(corpus, "node_modules", pkg, "src"), filepath.Join(root, pkg))

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -92,26 +93,42 @@ func (e *Engine) target(c chunk.Chunk) structure.Target {
 	return structure.Target{Position: structure.Position{File: filepath.Join(e.Root.Dir(), filepath.FromSlash(c.RelativePath)), Line: line, Column: col}, Name: c.Name, Kind: c.NodeKind}
 }
 
+// Why structure came from the index rather than the compiler.
+const (
+	reasonNoServer   = "TypeScript server unavailable"
+	reasonAnonymous  = "an anonymous function has no name to ask the compiler about"
+	reasonUnresolved = "the compiler did not resolve it"
+)
+
 // Metadata is the blueprint's SymbolMetadata for a chunk: from the compiler
-// when attached, else from the index (marked approximate).
+// when attached, else from the index (marked approximate, with the reason).
 func (e *Engine) Metadata(ctx context.Context, c chunk.Chunk, opts structure.Options) (*structure.SymbolMetadata, error) {
+	reason := reasonNoServer
 	if comp := e.Compiler(); comp != nil {
-		md, err := comp.res.Metadata(ctx, e.target(c), opts)
-		if err == nil {
-			return md, nil
+		if !isIdent(c.Name) {
+			// Callbacks and computed names have no name to ask about.
+			reason = reasonAnonymous
+		} else {
+			md, err := comp.res.Metadata(ctx, e.target(c), opts)
+			if err == nil {
+				return md, nil
+			}
+			if !errors.Is(err, tsls.ErrClosed) && !errors.Is(err, tsls.ErrTimeout) {
+				reason = reasonUnresolved
+			}
 		}
 	}
-	return e.syntactic().metadata(c)
+	return e.syntactic().metadata(c, reason)
 }
 
 // metadata is the index's approximation of SymbolMetadata.
-func (s syntactic) metadata(c chunk.Chunk) (*structure.SymbolMetadata, error) {
+func (s syntactic) metadata(c chunk.Chunk, reason string) (*structure.SymbolMetadata, error) {
 	d, err := s.Describe(context.Background(), c, 1)
 	if err != nil {
 		return nil, err
 	}
 	md := &structure.SymbolMetadata{Name: c.Name, Kind: c.NodeKind, File: c.RelativePath, Line: d.Line, Signature: c.Signature,
-		Modifiers: c.Modifiers, CallDepth: 1, Approximate: true, Notes: []string{"from the index: TypeScript server unavailable"}}
+		Modifiers: c.Modifiers, CallDepth: 1, Approximate: true, Notes: []string{indexNote + reason}}
 	for _, call := range d.Calls {
 		md.OutgoingCalls = append(md.OutgoingCalls, structure.OutgoingCall{CallInfo: structure.CallInfo{SymbolRef: structure.SymbolRef{Name: call.Name, File: call.File, Line: call.Line}}})
 	}
@@ -131,8 +148,17 @@ func (e *Engine) compilerDescribe(ctx context.Context, c chunk.Chunk, callDepth 
 	if err != nil {
 		return graph.Result{}, err
 	}
-	return toGraph(c, md), nil
+	r := toGraph(c, md)
+	if md.Approximate && len(md.Notes) > 0 {
+		if why := strings.TrimPrefix(md.Notes[0], indexNote); why != md.Notes[0] && why != reasonNoServer {
+			r.ApproximateReason = why
+		}
+	}
+	return r, nil
 }
+
+// indexNote starts the note of metadata that came from the index.
+const indexNote = "from the index: "
 
 // toGraph converts SymbolMetadata to the connection graph's input.
 func toGraph(c chunk.Chunk, md *structure.SymbolMetadata) graph.Result {

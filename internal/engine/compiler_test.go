@@ -86,3 +86,59 @@ func TestReferencesFollowCreatedFiles(t *testing.T) {
 		})
 	}
 }
+
+// A callback has no name to ask the compiler about: its structure comes
+// from the index and says so, while named symbols come from the compiler.
+func TestCallbackStructureSaysWhyItIsApproximate(t *testing.T) {
+	bin := tslstest.Binary(t)
+	root := t.TempDir()
+	files := map[string]string{
+		"tsconfig.json": `{"compilerOptions": {"strict": true}}`,
+		"jobs.ts":       "export function schedule(run: () => void): void {\n  run()\n}\nexport function start(): void {\n  schedule(() => {\n    console.log('tick')\n    start()\n  })\n}\n",
+	}
+	for rel, text := range files {
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, err := engine.Open(engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	if _, err := e.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	comp, err := e.StartCompiler(ctx, bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer comp.Close()
+	e.SetCompiler(comp)
+	cs, err := e.Store.ChunksByFile("jobs.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]bool{}
+	for _, c := range cs {
+		md, err := e.Metadata(ctx, c, structure.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds[c.NodeKind] = true
+		switch c.NodeKind {
+		case "callback":
+			if !md.Approximate || len(md.Notes) == 0 || !strings.Contains(md.Notes[0], "anonymous function") {
+				t.Errorf("callback %q: approximate %v, notes %q", c.Name, md.Approximate, md.Notes)
+			}
+		case "function":
+			if md.Approximate {
+				t.Errorf("function %s: approximate, notes %q", c.Name, md.Notes)
+			}
+		}
+	}
+	if !kinds["callback"] || !kinds["function"] {
+		t.Fatalf("chunk kinds %v: want a callback and functions", kinds)
+	}
+}

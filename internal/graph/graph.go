@@ -69,9 +69,11 @@ type Result struct {
 	Calls    []Call `json:"calls,omitempty"`
 	CalledBy []Call `json:"called_by,omitempty"`
 
-	// Approximate: the structure came from syntax because the TypeScript
-	// server was unavailable.
-	Approximate bool `json:"approximate,omitempty"`
+	// Approximate: the structure came from syntax, not the compiler;
+	// ApproximateReason says why ("" means the TypeScript server was
+	// unavailable).
+	Approximate       bool   `json:"approximate,omitempty"`
+	ApproximateReason string `json:"approximate_reason,omitempty"`
 }
 
 // Ref names a declaration in a type hierarchy.

@@ -403,3 +403,16 @@ func TestCyclesNeedAResult(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+func TestApproximateReason(t *testing.T) {
+	why := "an anonymous function has no name to ask the compiler about"
+	text, _ := Render(Input{Query: "q", Results: []Result{
+		{Name: "a", File: "a.ts", Kind: "callback", RefFiles: -1, Approximate: true, ApproximateReason: why},
+		{Name: "b", File: "b.ts", Kind: "function", RefFiles: -1, Approximate: true},
+	}})
+	for _, note := range []string{"(structure approximate: " + why + ")", approximateNote} {
+		if n := strings.Count(text, note); n != 1 {
+			t.Errorf("%q appears %d times, want once\n%s", note, n, text)
+		}
+	}
+}

@@ -52,6 +52,14 @@ func summary(in Input, total int) string {
 	return b.String()
 }
 
+// approxNote says that, and why, a result's structure is approximate.
+func approxNote(r Result) string {
+	if r.ApproximateReason == "" {
+		return approximateNote
+	}
+	return "(structure approximate: " + r.ApproximateReason + ")"
+}
+
 // body is everything after the summary line.
 func (m *model) body() string {
 	rs := m.in.Results
@@ -60,14 +68,14 @@ func (m *model) body() string {
 	}
 	allApprox := true
 	for _, r := range rs {
-		allApprox = allApprox && r.Approximate
+		allApprox = allApprox && r.Approximate && approxNote(r) == approxNote(rs[0])
 	}
 	var sections []string
 	head := ""
 	if allApprox {
 		// One note covers every result when the server was down for all
 		// of them, instead of repeating it per result.
-		head = "\n" + approximateNote
+		head = "\n" + approxNote(rs[0])
 	}
 	if len(rs) == 1 {
 		sections = append(sections, strings.Join(m.details(1, true, !allApprox), "\n"))
@@ -627,7 +635,7 @@ func (m *model) details(i int, single, noteApprox bool) []string {
 		add("Value", val)
 	}
 	if r.Approximate && noteApprox {
-		lines = append(lines, detailIndent+approximateNote)
+		lines = append(lines, detailIndent+approxNote(r))
 	}
 	return lines
 }

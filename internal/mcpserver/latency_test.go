@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/mcpserver"
+	"github.com/scry-dev/scry/internal/tsls/tslstest"
 )
 
 // BenchmarkToolLatency measures each tool's per-call latency on a warm
@@ -88,6 +90,89 @@ func BenchmarkToolLatency(b *testing.B) {
 			b.ReportMetric(float64(lat[n/2].Microseconds())/1000, c.label+"_p50_ms")
 			b.ReportMetric(float64(lat[n*95/100].Microseconds())/1000, c.label+"_p95_ms")
 		}
+	}
+	b.ReportMetric(float64(sum.Files), "files")
+}
+
+// BenchmarkSearchOverMCP measures codebase_search as an agent gets it: over
+// OS pipes, on a warm index with the TypeScript 7 server attached, each
+// question of testdata/questions.txt asked once after three others have
+// warmed up the server. Run: SCRY_CORPUS=... SCRY_TSGO=... go test
+// ./internal/mcpserver -run '^$' -bench SearchOverMCP -benchtime 1x
+func BenchmarkSearchOverMCP(b *testing.B) {
+	corpus := os.Getenv("SCRY_CORPUS")
+	if corpus == "" {
+		b.Skip("SCRY_CORPUS not set")
+	}
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "questions.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var questions []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			questions = append(questions, line)
+		}
+	}
+	root := b.TempDir()
+	for _, pkg := range []string{"rxjs", "effect"} {
+		copyTree(b, filepath.Join(corpus, "node_modules", pkg, "src"), filepath.Join(root, pkg))
+	}
+	e, err := engine.Open(engine.Options{Root: root, IndexPath: filepath.Join(b.TempDir(), "index.db")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	sum, err := e.Sync(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	comp, err := e.StartCompiler(ctx, tslstest.Binary(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer comp.Close()
+	e.SetCompiler(comp)
+	srv, err := mcpserver.New(e, config.Default())
+	if err != nil {
+		b.Fatal(err)
+	}
+	sr, cw, _ := os.Pipe()
+	cr, sw, _ := os.Pipe()
+	ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	ask := func(q string) time.Duration {
+		start := time.Now()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "codebase_search", Arguments: map[string]any{"query": q}})
+		if err != nil || res.IsError {
+			b.Fatalf("%q: %v %s", q, err, resultText(res))
+		}
+		if strings.Contains(resultText(res), "TypeScript server unavailable") {
+			b.Fatalf("%q: answered without the compiler", q)
+		}
+		return time.Since(start)
+	}
+	for _, q := range []string{"log a warning message", "subscribe to a stream of events", "a layer that provides a service"} {
+		ask(q)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var lat []time.Duration
+		for _, q := range questions {
+			lat = append(lat, ask(q))
+		}
+		sort.Slice(lat, func(a, c int) bool { return lat[a] < lat[c] })
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "first_p50_ms")
+		b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "first_p95_ms")
 	}
 	b.ReportMetric(float64(sum.Files), "files")
 }
