@@ -2,9 +2,11 @@ package engine_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -116,8 +118,12 @@ func BenchmarkSearchAnswer(b *testing.B) {
 		b.ReportMetric(float64(whole)/float64(len(benchQueries)), "wholefile_tokens/answer")
 	}
 	b.ReportMetric(float64(sum.Files), "files")
-	if e.Compiler() != nil {
+	if comp := e.Compiler(); comp != nil {
 		b.ReportMetric(1, "compiler")
+		b.ReportMetric(float64(comp.Server().ReadyTime().Milliseconds()), "tsgo_ready_ms")
+		if rss := residentMB(comp.Server().Pid()); rss > 0 {
+			b.ReportMetric(rss, "tsgo_rss_MB")
+		}
 	}
 }
 
@@ -141,4 +147,20 @@ func copyDir(b *testing.B, src, dst string) {
 	if err != nil {
 		b.Fatal(err)
 	}
+}
+
+// residentMB reads a process's resident set size from /proc (0 where there
+// is none).
+func residentMB(pid int) float64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.Atoi(f[1])
+			return float64(kb) / 1024
+		}
+	}
+	return 0
 }
