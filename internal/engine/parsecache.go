@@ -19,6 +19,11 @@ type parsedFiles struct {
 }
 
 type parsedEntry struct {
+	// ready is closed once the file is parsed (f set) or failed (err set);
+	// parsing happens outside parsedFiles.mu, so that one search parsing a
+	// large file does not hold up another's snapshots of parsed files.
+	ready   chan struct{}
+	err     error
 	mu      sync.Mutex // serialises Build: a snapshot.File is not safe for concurrent use
 	f       *snapshot.File
 	size    int64
@@ -37,9 +42,10 @@ func (p *parsedFiles) build(rel, abs string, targets []snapshot.Target) (string,
 		if err != nil {
 			return "", fmt.Errorf("snapshot %s: %w", rel, err)
 		}
-		e, err := p.entry(rel, abs, fi.Size(), fi.ModTime().UnixNano())
-		if err != nil {
-			return "", err
+		e := p.entry(rel, abs, fi.Size(), fi.ModTime().UnixNano())
+		<-e.ready
+		if e.err != nil {
+			return "", e.err
 		}
 		e.mu.Lock()
 		if e.closed { // evicted between lookup and lock: look again
@@ -55,7 +61,9 @@ func (p *parsedFiles) build(rel, abs string, targets []snapshot.Target) (string,
 	}
 }
 
-func (p *parsedFiles) entry(rel, abs string, size, mtime int64) (*parsedEntry, error) {
+// entry returns the file's entry, starting its parse when there is none
+// for this size and mtime; wait on its ready channel.
+func (p *parsedFiles) entry(rel, abs string, size, mtime int64) *parsedEntry {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.entries == nil {
@@ -64,17 +72,9 @@ func (p *parsedFiles) entry(rel, abs string, size, mtime int64) (*parsedEntry, e
 	p.tick++
 	if e, ok := p.entries[rel]; ok && e.size == size && e.mtime == mtime {
 		e.lastUse = p.tick
-		return e, nil
+		return e
 	} else if ok {
 		p.evict(rel)
-	}
-	src, err := os.ReadFile(abs)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot %s: %w", rel, err)
-	}
-	f, err := snapshot.Parse(rel, src)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot %s: %w", rel, err)
 	}
 	if len(p.entries) >= maxParsedFiles {
 		oldest, when := "", ^uint64(0)
@@ -85,9 +85,24 @@ func (p *parsedFiles) entry(rel, abs string, size, mtime int64) (*parsedEntry, e
 		}
 		p.evict(oldest)
 	}
-	e := &parsedEntry{f: f, size: size, mtime: mtime, lastUse: p.tick}
+	e := &parsedEntry{ready: make(chan struct{}), size: size, mtime: mtime, lastUse: p.tick}
 	p.entries[rel] = e
-	return e, nil
+	go func() {
+		defer close(e.ready)
+		src, err := os.ReadFile(abs)
+		if err == nil {
+			e.f, err = snapshot.Parse(rel, src)
+		}
+		if err != nil {
+			e.err = fmt.Errorf("snapshot %s: %w", rel, err)
+			p.mu.Lock()
+			if p.entries[rel] == e {
+				delete(p.entries, rel) // the next use tries again
+			}
+			p.mu.Unlock()
+		}
+	}()
+	return e
 }
 
 // evict drops an entry and frees its tree once no Build is using it.
@@ -95,9 +110,12 @@ func (p *parsedFiles) evict(rel string) {
 	e := p.entries[rel]
 	delete(p.entries, rel)
 	go func() {
+		<-e.ready
 		e.mu.Lock()
 		e.closed = true
-		e.f.Close()
+		if e.f != nil {
+			e.f.Close()
+		}
 		e.mu.Unlock()
 	}()
 }
