@@ -11,27 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/engine/enginetest"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/tokens"
 	"github.com/scry-dev/scry/internal/tsls"
 )
-
-// benchQuestions reads the questions the answer benchmarks ask.
-func benchQuestions(b *testing.B) []string {
-	b.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "questions.txt"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var qs []string
-	for _, line := range strings.Split(string(data), "\n") {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			qs = append(qs, line)
-		}
-	}
-	return qs
-}
 
 // BenchmarkSearchAnswer measures end-to-end answers (sync check, retrieval,
 // structure, snapshots, graph) on a warm index of rxjs + effect sources
@@ -40,25 +24,10 @@ func benchQuestions(b *testing.B) []string {
 //
 //	SCRY_CORPUS=... SCRY_TSGO=... go test ./internal/engine -run '^$' -bench SearchAnswer -benchtime 1x
 func BenchmarkSearchAnswer(b *testing.B) {
-	corpus := os.Getenv("SCRY_CORPUS")
-	if corpus == "" {
-		b.Skip("SCRY_CORPUS not set")
-	}
-	benchQueries := benchQuestions(b)
-	root := b.TempDir()
-	for _, pkg := range []string{"rxjs", "effect"} {
-		copyDir(b, filepath.Join(corpus, "node_modules", pkg, "src"), filepath.Join(root, pkg))
-	}
-	e, err := engine.Open(engine.Options{Root: root, IndexPath: filepath.Join(b.TempDir(), "index.db")})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer e.Close()
+	e, sum := enginetest.Workspace(b)
+	benchQueries := enginetest.Questions(b)
+	root := e.Root.Dir()
 	ctx := context.Background()
-	sum, err := e.Sync(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
 	if path, _, err := tsls.Find(tsls.FindOptions{Root: root}); err == nil {
 		comp, err := e.StartCompiler(ctx, path)
 		if err != nil {
@@ -67,10 +36,7 @@ func BenchmarkSearchAnswer(b *testing.B) {
 		defer comp.Close()
 		e.SetCompiler(comp)
 	}
-	// Warm: the first answers load the tokenizer and the server's caches.
-	// They are not among the measured questions, so that every first ask
-	// below is the first time that question is asked.
-	for _, q := range []string{"log a warning message", "subscribe to a stream of events", "a layer that provides a service"} {
+	for _, q := range enginetest.WarmUp {
 		e.Search(ctx, search.Request{Query: q, Params: search.DefaultParams()}, 1)
 	}
 	b.ResetTimer()
@@ -124,28 +90,6 @@ func BenchmarkSearchAnswer(b *testing.B) {
 		if rss := residentMB(comp.Server().Pid()); rss > 0 {
 			b.ReportMetric(rss, "tsgo_rss_MB")
 		}
-	}
-}
-
-func copyDir(b *testing.B, src, dst string) {
-	b.Helper()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if info.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		b.Fatal(err)
 	}
 }
 

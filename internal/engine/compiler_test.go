@@ -42,21 +42,8 @@ func TestReferencesFollowCreatedFiles(t *testing.T) {
 			}
 			write("src/crypto/hmac.ts", "export function hmac(key: string): string {\n  return key + '!'\n}\n")
 			write("src/api/sign.ts", "import { hmac } from '../crypto/hmac'\nexport function sign(): string {\n  return hmac('a')\n}\n")
-			e, err := engine.Open(engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db")})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer e.Close()
+			e := withCompiler(t, root, bin)
 			ctx := context.Background()
-			if _, err := e.Sync(ctx); err != nil {
-				t.Fatal(err)
-			}
-			comp, err := e.StartCompiler(ctx, bin)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer comp.Close()
-			e.SetCompiler(comp)
 
 			refs := func() string {
 				t.Helper()
@@ -101,21 +88,8 @@ func TestCallbackStructureSaysWhyItIsApproximate(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	e, err := engine.Open(engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := withCompiler(t, root, bin)
 	ctx := context.Background()
-	if _, err := e.Sync(ctx); err != nil {
-		t.Fatal(err)
-	}
-	comp, err := e.StartCompiler(ctx, bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer comp.Close()
-	e.SetCompiler(comp)
 	cs, err := e.Store.ChunksByFile("jobs.ts")
 	if err != nil {
 		t.Fatal(err)
@@ -141,4 +115,29 @@ func TestCallbackStructureSaysWhyItIsApproximate(t *testing.T) {
 	if !kinds["callback"] || !kinds["function"] {
 		t.Fatalf("chunk kinds %v: want a callback and functions", kinds)
 	}
+}
+
+// withCompiler opens and indexes root and attaches TypeScript 7; both are
+// closed when the test ends.
+func withCompiler(t *testing.T, root, bin string) *engine.Engine {
+	t.Helper()
+	e, err := engine.Open(engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	ctx := context.Background()
+	if _, err := e.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	comp, err := e.StartCompiler(ctx, bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		e.SetCompiler(nil)
+		comp.Close()
+	})
+	e.SetCompiler(comp)
+	return e
 }

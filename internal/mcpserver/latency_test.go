@@ -3,7 +3,6 @@ package mcpserver_test
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/engine/enginetest"
 	"github.com/scry-dev/scry/internal/mcpserver"
 	"github.com/scry-dev/scry/internal/tsls/tslstest"
 )
@@ -22,40 +22,9 @@ import (
 // and effect (600+ files). Run: SCRY_CORPUS=... go test ./internal/mcpserver
 // -run '^$' -bench ToolLatency -benchtime 1x
 func BenchmarkToolLatency(b *testing.B) {
-	corpus := os.Getenv("SCRY_CORPUS")
-	if corpus == "" {
-		b.Skip("SCRY_CORPUS not set")
-	}
-	root := b.TempDir()
-	for _, pkg := range []string{"rxjs", "effect"} {
-		copyTree(b, filepath.Join(corpus, "node_modules", pkg, "src"), filepath.Join(root, pkg))
-	}
-	e, err := engine.Open(engine.Options{Root: root, IndexPath: filepath.Join(b.TempDir(), "index.db")})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer e.Close()
-	sum, err := e.Sync(context.Background())
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv, err := mcpserver.New(e, config.Default())
-	if err != nil {
-		b.Fatal(err)
-	}
-	sr, cw, _ := os.Pipe()
-	cr, sw, _ := os.Pipe()
+	e, sum := enginetest.Workspace(b)
 	ctx := context.Background()
-	ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cs.Close()
+	cs := pipeClient(b, e)
 	calls := []struct {
 		label string
 		p     mcp.CallToolParams
@@ -100,56 +69,16 @@ func BenchmarkToolLatency(b *testing.B) {
 // warmed up the server. Run: SCRY_CORPUS=... SCRY_TSGO=... go test
 // ./internal/mcpserver -run '^$' -bench SearchOverMCP -benchtime 1x
 func BenchmarkSearchOverMCP(b *testing.B) {
-	corpus := os.Getenv("SCRY_CORPUS")
-	if corpus == "" {
-		b.Skip("SCRY_CORPUS not set")
-	}
-	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "questions.txt"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var questions []string
-	for _, line := range strings.Split(string(data), "\n") {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			questions = append(questions, line)
-		}
-	}
-	root := b.TempDir()
-	for _, pkg := range []string{"rxjs", "effect"} {
-		copyTree(b, filepath.Join(corpus, "node_modules", pkg, "src"), filepath.Join(root, pkg))
-	}
-	e, err := engine.Open(engine.Options{Root: root, IndexPath: filepath.Join(b.TempDir(), "index.db")})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer e.Close()
+	e, sum := enginetest.Workspace(b)
+	questions := enginetest.Questions(b)
 	ctx := context.Background()
-	sum, err := e.Sync(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
 	comp, err := e.StartCompiler(ctx, tslstest.Binary(b))
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer comp.Close()
 	e.SetCompiler(comp)
-	srv, err := mcpserver.New(e, config.Default())
-	if err != nil {
-		b.Fatal(err)
-	}
-	sr, cw, _ := os.Pipe()
-	cr, sw, _ := os.Pipe()
-	ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cs.Close()
+	cs := pipeClient(b, e)
 	ask := func(q string) time.Duration {
 		start := time.Now()
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "codebase_search", Arguments: map[string]any{"query": q}})
@@ -161,7 +90,7 @@ func BenchmarkSearchOverMCP(b *testing.B) {
 		}
 		return time.Since(start)
 	}
-	for _, q := range []string{"log a warning message", "subscribe to a stream of events", "a layer that provides a service"} {
+	for _, q := range enginetest.WarmUp {
 		ask(q)
 	}
 	b.ResetTimer()
@@ -175,4 +104,28 @@ func BenchmarkSearchOverMCP(b *testing.B) {
 		b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "first_p95_ms")
 	}
 	b.ReportMetric(float64(sum.Files), "files")
+}
+
+// pipeClient serves e over OS pipes, as over stdio, and returns a client
+// session on the other end, closed when the benchmark ends.
+func pipeClient(b *testing.B, e *engine.Engine) *mcp.ClientSession {
+	b.Helper()
+	srv, err := mcpserver.New(e, config.Default())
+	if err != nil {
+		b.Fatal(err)
+	}
+	sr, cw, _ := os.Pipe()
+	cr, sw, _ := os.Pipe()
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cs.Close() })
+	return cs
 }

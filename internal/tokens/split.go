@@ -129,37 +129,26 @@ func upperThenLower(s string, j int) int {
 			lastLowerEnd = k
 		}
 	}
-	if k < len(s) {
-		if r, _ := runeAt(s, k); isLowerish(r) {
-			for k < len(s) {
-				r, n := runeAt(s, k)
-				if !isLowerish(r) {
-					break
-				}
-				k += n
-			}
-			return k
-		}
+	if e := span(s, k, isLowerish); e > k {
+		return e
 	}
 	return lastLowerEnd
 }
 
 // upperRun matches [upperish]+[lowerish]* at j.
 func upperRun(s string, j int) int {
-	k := j
-	for k < len(s) {
-		r, n := runeAt(s, k)
-		if !isUpperish(r) {
-			break
-		}
-		k += n
-	}
+	k := span(s, j, isUpperish)
 	if k == j {
 		return -1
 	}
+	return span(s, k, isLowerish)
+}
+
+// span returns where the run of characters in class starting at k ends.
+func span(s string, k int, class func(rune) bool) int {
 	for k < len(s) {
 		r, n := runeAt(s, k)
-		if !isLowerish(r) {
+		if !class(r) {
 			break
 		}
 		k += n
@@ -218,14 +207,7 @@ func punctuation(s string, i int) int {
 		}
 	}
 	start := k
-	for k < len(s) {
-		r, n := runeAt(s, k)
-		if !isSymbol(r) {
-			break
-		}
-		k += n
-	}
-	if k == start {
+	if k = span(s, k, isSymbol); k == start {
 		return -1
 	}
 	for k < len(s) && (s[k] == '\r' || s[k] == '\n' || s[k] == '/') {
