@@ -111,7 +111,7 @@ func newDoctorCmd() *cobra.Command {
 }
 
 // manyUngoverned is where doctor suggests a tsconfig.json: on the published
-// date-fns package (5,016 such files) the server grew to 1.2 GB.
+// date-fns package (5,016 such files) the server grew to 0.9–1.2 GB.
 const manyUngoverned = 2000
 
 func indentLines(s, prefix string) string {
