@@ -103,6 +103,13 @@ const (
 // Metadata is the blueprint's SymbolMetadata for a chunk: from the compiler
 // when attached, else from the index (marked approximate, with the reason).
 func (e *Engine) Metadata(ctx context.Context, c chunk.Chunk, opts structure.Options) (*structure.SymbolMetadata, error) {
+	md, _, err := e.metadata(ctx, c, opts)
+	return md, err
+}
+
+// metadata is Metadata, also saying why it came from the index ("" when
+// it came from the compiler).
+func (e *Engine) metadata(ctx context.Context, c chunk.Chunk, opts structure.Options) (*structure.SymbolMetadata, string, error) {
 	reason := reasonNoServer
 	if comp := e.Compiler(); comp != nil {
 		if !isIdent(c.Name) {
@@ -111,14 +118,15 @@ func (e *Engine) Metadata(ctx context.Context, c chunk.Chunk, opts structure.Opt
 		} else {
 			md, err := comp.res.Metadata(ctx, e.target(c), opts)
 			if err == nil {
-				return md, nil
+				return md, "", nil
 			}
 			if !errors.Is(err, tsls.ErrClosed) && !errors.Is(err, tsls.ErrTimeout) {
 				reason = reasonUnresolved
 			}
 		}
 	}
-	return e.syntactic().metadata(c, reason)
+	md, err := e.syntactic().metadata(c, reason)
+	return md, reason, err
 }
 
 // metadata is the index's approximation of SymbolMetadata.
@@ -128,7 +136,7 @@ func (s syntactic) metadata(c chunk.Chunk, reason string) (*structure.SymbolMeta
 		return nil, err
 	}
 	md := &structure.SymbolMetadata{Name: c.Name, Kind: c.NodeKind, File: c.RelativePath, Line: d.Line, Signature: c.Signature,
-		Modifiers: c.Modifiers, CallDepth: 1, Approximate: true, Notes: []string{indexNote + reason}}
+		Modifiers: c.Modifiers, CallDepth: 1, Approximate: true, Notes: []string{"from the index: " + reason}}
 	for _, call := range d.Calls {
 		md.OutgoingCalls = append(md.OutgoingCalls, structure.OutgoingCall{CallInfo: structure.CallInfo{SymbolRef: structure.SymbolRef{Name: call.Name, File: call.File, Line: call.Line}}})
 	}
@@ -144,21 +152,16 @@ func (s syntactic) metadata(c chunk.Chunk, reason string) (*structure.SymbolMeta
 // Describe implements Describer with the compiler.
 func (e *Engine) compilerDescribe(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
 	// The graph shows [depth limit] only in multi-hop trees.
-	md, err := e.Metadata(ctx, c, structure.Options{CallDepth: callDepth, SkipDepthLimit: callDepth == 1})
+	md, why, err := e.metadata(ctx, c, structure.Options{CallDepth: callDepth, SkipDepthLimit: callDepth == 1})
 	if err != nil {
 		return graph.Result{}, err
 	}
 	r := toGraph(c, md)
-	if md.Approximate && len(md.Notes) > 0 {
-		if why := strings.TrimPrefix(md.Notes[0], indexNote); why != md.Notes[0] && why != reasonNoServer {
-			r.ApproximateReason = why
-		}
+	if why != reasonNoServer {
+		r.ApproximateReason = why // the graph's default note says that one
 	}
 	return r, nil
 }
-
-// indexNote starts the note of metadata that came from the index.
-const indexNote = "from the index: "
 
 // toGraph converts SymbolMetadata to the connection graph's input.
 func toGraph(c chunk.Chunk, md *structure.SymbolMetadata) graph.Result {

@@ -109,8 +109,12 @@ func (e *Engine) SyncProgress(ctx context.Context, progress func(done, total int
 				changed = append(changed, abs)
 			}
 		}
-		comp.srv.NotifyFileEvents(ctx, created)
-		comp.srv.FilesChanged(ctx, changed...)
+		if len(created) > 0 {
+			comp.srv.NotifyFileEvents(ctx, created)
+		}
+		if len(changed) > 0 {
+			comp.srv.FilesChanged(ctx, changed...)
+		}
 		e.updateProgram(ctx, comp)
 	}
 	return sum, err

@@ -437,16 +437,10 @@ func (s *Server) spawn(ctx context.Context) (*process, error) {
 	var gates []string
 	s.mu.Lock()
 	pg := s.program
-	var progText string
-	var progVersion int
-	if pg != nil && len(pg.files) > 0 {
-		pg.version++
-		progText, progVersion = pg.text(), pg.version
-		pg.openIn = p
-	}
+	withProgram := pg != nil && len(pg.files) > 0
 	s.mu.Unlock()
-	if progText != "" {
-		if err := p.conn.notify("textDocument/didOpen", didOpenParams(pg.path, progVersion, progText)); err != nil {
+	if withProgram {
+		if err := s.sendProgram(p); err != nil {
 			return fail("open the workspace program", err)
 		}
 		gates = append(gates, pg.path)
