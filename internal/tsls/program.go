@@ -30,7 +30,6 @@ const programDocName = "__scry_workspace__.ts"
 type program struct {
 	path    string          // the overlay document (absolute)
 	files   map[string]bool // absolute paths listed in the document
-	configs map[string]bool // directory → has a tsconfig.json or jsconfig.json
 	version int
 	openIn  *process // the process that has the document open
 }
@@ -42,46 +41,50 @@ func newProgram(root string) *program {
 	}
 }
 
-// set makes the listed files those of paths that are source files no
-// config governs; it reports whether the list changed.
-func (pg *program) set(paths []string) bool {
-	pg.configs = map[string]bool{} // a config may have appeared since
-	next := make(map[string]bool, len(paths))
-	for _, p := range paths {
-		if isSourceFile(p) && !strings.ContainsAny(p, "\"\n\r") && !pg.governed(filepath.Dir(p)) {
-			next[p] = true
-		}
-	}
-	changed := len(next) != len(pg.files)
-	for p := range next {
+// set replaces the listed files; it reports whether the list changed.
+func (pg *program) set(files map[string]bool) bool {
+	changed := len(files) != len(pg.files)
+	for p := range files {
 		if !pg.files[p] {
 			changed = true
 			break
 		}
 	}
-	pg.files = next
+	pg.files = files
 	return changed
 }
 
-// governed reports whether a tsconfig.json or jsconfig.json sits in dir or
-// an ancestor: tsgo looks for one the same way, and a file under one
-// belongs to that configured project instead.
-func (pg *program) governed(dir string) bool {
-	if v, ok := pg.configs[dir]; ok {
+// ungovernedFiles returns the source files among paths that no tsconfig.json or
+// jsconfig.json governs: none sits in the file's directory or an ancestor,
+// which is where tsgo looks for one. It stats the disk, so callers run it
+// outside Server.mu.
+func ungovernedFiles(paths []string) map[string]bool {
+	configs := map[string]bool{} // directory → governed
+	var governed func(dir string) bool
+	governed = func(dir string) bool {
+		if v, ok := configs[dir]; ok {
+			return v
+		}
+		v := false
+		for _, name := range []string{"tsconfig.json", "jsconfig.json"} {
+			if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+				v = true
+				break
+			}
+		}
+		if parent := filepath.Dir(dir); !v && parent != dir {
+			v = governed(parent)
+		}
+		configs[dir] = v
 		return v
 	}
-	v := false
-	for _, name := range []string{"tsconfig.json", "jsconfig.json"} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-			v = true
-			break
+	out := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		if isSourceFile(p) && !strings.ContainsAny(p, "\"\n\r") && !governed(filepath.Dir(p)) {
+			out[p] = true
 		}
 	}
-	if parent := filepath.Dir(dir); !v && parent != dir {
-		v = pg.governed(parent)
-	}
-	pg.configs[dir] = v
-	return v
+	return out
 }
 
 // text is the overlay document: one reference directive per file, sorted
@@ -115,12 +118,11 @@ func isSourceFile(path string) bool {
 // tsconfig.json or jsconfig.json governs, and those the server is given as
 // one program instead.
 func ProgramSplit(files []string) (governed, ungoverned int) {
-	pg := newProgram("")
-	pg.set(files)
 	for _, f := range files {
 		if isSourceFile(f) {
 			governed++
 		}
 	}
-	return governed - len(pg.files), len(pg.files)
+	n := len(ungovernedFiles(files))
+	return governed - n, n
 }

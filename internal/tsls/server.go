@@ -196,7 +196,7 @@ func StartWithOptions(ctx context.Context, opts Options) (*Server, error) {
 	}
 	if opts.ProgramFiles != nil {
 		s.program = newProgram(root)
-		s.program.set(opts.ProgramFiles)
+		s.program.set(ungovernedFiles(opts.ProgramFiles))
 	}
 	if _, err := s.live(ctx); err != nil {
 		return nil, err
@@ -708,11 +708,12 @@ func (s *Server) notifyEvents(p *process, events []FileEvent) error {
 // sends the server the new program when its list changed: call it after
 // files are created or deleted.
 func (s *Server) SetProgramFiles(ctx context.Context, files []string) error {
+	next := ungovernedFiles(files)
 	s.mu.Lock()
 	if s.program == nil {
 		s.program = newProgram(s.root)
 	}
-	changed := s.program.set(files)
+	changed := s.program.set(next)
 	s.mu.Unlock()
 	if !changed {
 		return nil
