@@ -60,8 +60,7 @@ const (
 	SysGrep       = "grep"
 	SysBM25       = "bm25-files"
 	SysLexical    = "scry-lexical"
-	SysRerankOnly = "scry-rerank-only"
-	SysNoPriors   = "scry-no-priors"
+	SysV1         = "scry-v1"
 	SysFull       = "scry"
 	SysHybrid     = "scry-hybrid"
 )
@@ -70,10 +69,9 @@ var systemDescriptions = map[string]string{
 	SysGrep:       "files ranked by distinct query words contained (grep -ric), ties by occurrences",
 	SysBM25:       "BM25 (k1=1.2, b=0.75) over whole files, scry's term normalisation",
 	SysLexical:    "scry first stage only: BM25F over symbol chunks, no reranker",
-	SysRerankOnly: "scry built-in reranker alone on the first-stage candidates (no blend)",
-	SysNoPriors:   "scry full blend, reranker without kind and path priors",
-	SysFull:       "scry full pipeline: BM25F, built-in reranker, blend",
-	SysHybrid:     "scry full pipeline with vector candidates fused in (reciprocal rank)",
+	SysV1:         "the previous ranker: 40 BM25F candidates, fixed-weight reranker, blend",
+	SysFull:       "scry's fitted ranker: deep candidates, features, linear model (model.json)",
+	SysHybrid:     "scry's fitted ranker with vector candidates fused in (reciprocal rank)",
 }
 
 // fileOnly systems rank files, so they have no symbol-level figures.
@@ -441,46 +439,33 @@ func (e *evaluator) evaluate(ctx context.Context, q Query) (QueryResult, error) 
 		return res, err
 	}
 	docs := make([]rerank.Doc, len(cands))
-	neutral := make([]rerank.Doc, len(cands))
 	for i, c := range cands {
 		docs[i] = search.DocOf(c.Chunk)
-		// The built-in reranker reads Kind and Path only for its kind and
-		// path priors; blank, both priors are 1.
-		neutral[i] = docs[i]
-		neutral[i].Kind, neutral[i].Path = "", ""
 	}
-	var scores, plain []float64
+	var scores []float64
 	if len(cands) > 0 {
 		if scores, err = (rerank.Builtin{}).Rerank(ctx, q.Text, docs); err != nil {
 			return res, err
 		}
-		if plain, err = (rerank.Builtin{}).Rerank(ctx, q.Text, neutral); err != nil {
-			return res, err
-		}
 	}
-	full := search.Blend(cands, scores, e.prm)
+	pl := &search.Pipeline{Store: e.store}
+	gathered, err := pl.Gather(ctx, search.Request{Query: q.Text, Params: e.prm})
+	if err != nil {
+		return res, err
+	}
+	full := search.ApplyModel(search.DefaultModel, gathered)
 	lists := map[string][]search.Result{
-		SysLexical:    cands,
-		SysRerankOnly: search.Blend(cands, scores, search.Params{RerankWeight: 1}),
-		SysNoPriors:   search.Blend(cands, plain, e.prm),
-		SysFull:       full,
+		SysLexical: cands,
+		SysV1:      search.Blend(cands, scores, e.prm),
+		SysFull:    full,
 	}
 	if e.hybrid != nil {
-		hc, err := (&search.Pipeline{Store: e.store}).Retrieve(ctx, e.hybrid, search.Request{Query: q.Text}, e.prm.Candidates)
+		hp := &search.Pipeline{Store: e.store, Hybrid: e.hybrid}
+		hg, err := hp.Gather(ctx, search.Request{Query: q.Text, Params: e.prm})
 		if err != nil {
 			return res, err
 		}
-		hdocs := make([]rerank.Doc, len(hc))
-		for i, c := range hc {
-			hdocs[i] = search.DocOf(c.Chunk)
-		}
-		var hs []float64
-		if len(hc) > 0 {
-			if hs, err = (rerank.Builtin{}).Rerank(ctx, q.Text, hdocs); err != nil {
-				return res, err
-			}
-		}
-		lists[SysHybrid] = search.Blend(hc, hs, e.prm)
+		lists[SysHybrid] = search.ApplyModel(search.DefaultModel, hg)
 	}
 	for name, list := range lists {
 		spans := spansOf(list)
@@ -489,7 +474,7 @@ func (e *evaluator) evaluate(ctx context.Context, q Query) (QueryResult, error) 
 			File:   fileRank(DistinctFiles(spans)),
 		}
 	}
-	res.InCandidates = RankOf(spansOf(cands), len(cands), func(s Span) bool { return SymbolHit(s, answer) }) > 0
+	res.InCandidates = RankOf(spansOf(gathered.Results), len(gathered.Results), func(s Span) bool { return SymbolHit(s, answer) }) > 0
 
 	// What the agent receives: the real pipeline with the default gate and
 	// budget.
@@ -508,7 +493,7 @@ func (e *evaluator) evaluate(ctx context.Context, q Query) (QueryResult, error) 
 			res.FileSelected = true
 		}
 	}
-	replica := search.Select(full, e.prm)
+	replica, _ := search.SelectAnswer(full, e.prm)
 	res.selectionDiffer = !sameChunks(replica, resp.Results)
 	if chunks, err := e.store.ChunksByFile(q.File); err == nil {
 		for _, c := range chunks {
@@ -572,7 +557,7 @@ func sameChunks(a, b []search.Result) bool {
 }
 
 // systemOrder is the report's row order.
-var systemOrder = []string{SysGrep, SysBM25, SysLexical, SysRerankOnly, SysNoPriors, SysFull}
+var systemOrder = []string{SysGrep, SysBM25, SysLexical, SysV1, SysFull}
 
 func summarize(results []QueryResult, c *corpus, opt QualityOptions, withHybrid bool) *QualityReport {
 	r := &QualityReport{

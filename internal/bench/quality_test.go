@@ -163,7 +163,7 @@ func TestQualityEndToEnd(t *testing.T) {
 		if q.StartLine != 8 || q.EndLine != 11 {
 			t.Errorf("answer lines %d-%d, want 8-11 (the declaration, without its JSDoc)", q.StartLine, q.EndLine)
 		}
-		for _, sys := range []string{SysLexical, SysRerankOnly, SysNoPriors, SysFull} {
+		for _, sys := range []string{SysLexical, SysV1, SysFull} {
 			if q.Ranks[sys].Symbol != 1 || q.Ranks[sys].File != 1 {
 				t.Errorf("%s ranks the answer %+v, want 1/1", sys, q.Ranks[sys])
 			}

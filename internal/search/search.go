@@ -26,7 +26,20 @@ type Params struct {
 	Candidates   int     // maxVectorCandidates: first-stage candidates to rerank
 	// Limit caps the number of results after selection (0: no cap).
 	Limit int
+	// Leads is how many of the best unselected candidates an answer names
+	// in one line each when no result passes the gate (0: DefaultLeads).
+	Leads int
 }
+
+// DefaultLeads is the number of one-line leads of an answer without a
+// confident result: about 100 tokens.
+const DefaultLeads = 5
+
+// DeepCandidates is how many first-stage candidates the built-in ranker
+// scores. The right chunk of a real question is often far below the first
+// 40 by BM25F alone (at 200–400 for terse commit subjects); the features
+// are cheap enough to compute for a few hundred.
+const DeepCandidates = 300
 
 // DefaultParams are the blueprint's defaults.
 func DefaultParams() Params {
@@ -50,11 +63,26 @@ type Result struct {
 	Tokens     int     // tokens of the chunk's full source
 }
 
+// Lead is a candidate named in one line instead of shown in full: the best
+// candidates of an answer where no result is confident, or a result too
+// large for the token budget.
+type Lead struct {
+	Chunk       chunk.Chunk
+	Probability float64
+	// OverBudget: the candidate passed the gate but is larger than the
+	// whole budget.
+	OverBudget bool
+	Tokens     int
+}
+
 // Response is the pipeline's answer.
 type Response struct {
-	Query      string
-	Symbol     *SymbolPath // set for `symbol = ...` lookups
-	Results    []Result
+	Query   string
+	Symbol  *SymbolPath // set for `symbol = ...` lookups
+	Results []Result
+	// Leads name the best candidates in one line each when no result passed
+	// the gate and fit the budget (never empty while candidates exist).
+	Leads      []Lead
 	Candidates int // first-stage candidates considered
 	Reranker   string
 }
@@ -66,6 +94,8 @@ type Pipeline struct {
 	// Hybrid adds vector candidates, fused with BM25 by reciprocal rank;
 	// nil: lexical candidates only.
 	Hybrid *Hybrid
+	// Model ranks candidates; nil: DefaultModel.
+	Model *Model
 }
 
 // maxQueryBytes bounds a natural-language query; beyond this it is a paste,
@@ -100,34 +130,47 @@ func (p *Pipeline) Search(ctx context.Context, req Request) (Response, error) {
 		return resp, fmt.Errorf("search: query too long (%d bytes, at most %d)", len(req.Query), maxQueryBytes)
 	}
 	prm := req.Params
-	cands, err := p.Retrieve(ctx, p.Hybrid, req, prm.Candidates)
+	ranked, err := p.Rank(ctx, req)
 	if err != nil {
 		return resp, err
 	}
-	resp.Candidates = len(cands)
-	rr := p.Reranker
-	if rr == nil {
-		rr = rerank.Builtin{}
+	resp.Candidates = len(ranked)
+	resp.Reranker = "builtin"
+	if p.Reranker != nil && p.Reranker.Name() != "builtin" && p.Reranker.Name() != rerank.ProviderNone {
+		resp.Reranker = p.Reranker.Name()
+		if ranked, err = p.rerankModel(ctx, req, ranked); err != nil {
+			return resp, err
+		}
 	}
-	resp.Reranker = rr.Name()
-	if rr.Name() == rerank.ProviderNone {
-		// No reranking: the first stage decides alone.
-		prm.RerankWeight, prm.VectorWeight = 0, 1
+	resp.Results, resp.Leads = SelectAnswer(ranked, prm)
+	return resp, nil
+}
+
+// rerankModel reorders the built-in ranking's best candidates with a model
+// reranker (cross-encoder or service): its score, blended with the
+// built-in probability by the configured weights, replaces the score.
+func (p *Pipeline) rerankModel(ctx context.Context, req Request, ranked []Result) ([]Result, error) {
+	prm := req.Params
+	n := prm.Candidates
+	if n <= 0 {
+		n = DefaultParams().Candidates
 	}
-	if len(cands) == 0 {
-		return resp, nil
+	head := ranked[:min(n, len(ranked))]
+	if len(head) == 0 {
+		return head, nil
 	}
-	docs := make([]rerank.Doc, len(cands))
-	for i, c := range cands {
+	docs := make([]rerank.Doc, len(head))
+	for i, c := range head {
 		docs[i] = DocOf(c.Chunk)
 	}
-	rscores, err := rr.Rerank(ctx, req.Query, docs)
+	rscores, err := p.Reranker.Rerank(ctx, req.Query, docs)
 	if err != nil {
-		return resp, fmt.Errorf("search: rerank with %s: %w", rr.Name(), err)
+		return nil, fmt.Errorf("search: rerank with %s: %w", p.Reranker.Name(), err)
 	}
-	scored := Blend(cands, rscores, prm)
-	resp.Results = Select(scored, prm)
-	return resp, nil
+	for i := range head {
+		head[i].FirstStage = head[i].Score
+	}
+	return Blend(head, rscores, prm), nil
 }
 
 // DocOf is the reranker's view of a chunk.

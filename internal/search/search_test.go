@@ -218,14 +218,18 @@ func TestPipeline(t *testing.T) {
 	if resp := run("zqxjv wwkpt", def); len(resp.Results) != 0 {
 		t.Fatalf("nonsense query returned %v", names(resp))
 	}
-	// Path filter applied in stage 1: with a single candidate allowed, a
-	// post-filter would be left with nothing.
-	one := def
-	one.Candidates = 1
-	one.Threshold = 0
-	resp = run("token secret", one, "src/config")
-	if len(resp.Results) != 1 || !strings.HasPrefix(resp.Results[0].Chunk.RelativePath, "src/config/") {
-		t.Fatalf("path-filtered results: %v", names(resp))
+	// Path filter applied in stage 1: every candidate, including those
+	// the query names outright, comes from the filtered files.
+	open := def
+	open.Threshold = 0
+	resp = run("token secret getSecret", open, "src/config")
+	if len(resp.Results) == 0 {
+		t.Fatal("path-filtered search found nothing")
+	}
+	for _, r := range resp.Results {
+		if !strings.HasPrefix(r.Chunk.RelativePath, "src/config/") {
+			t.Fatalf("path-filtered results: %v", names(resp))
+		}
 	}
 	// Single result: a specific question, one answer over the gate.
 	resp = run("JWT_SECRET is not set", def)

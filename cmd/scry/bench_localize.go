@@ -1,0 +1,161 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/scry-dev/scry/internal/bench"
+	"github.com/scry-dev/scry/internal/search"
+)
+
+// defaultInstances is where the localization instances live in a checkout
+// that has the shared benchmark directory beside it.
+const defaultInstances = "../shared/bench/localize-tune.jsonl"
+
+func newBenchLocalizeCmd() *cobra.Command {
+	var instances, mirrors, work, dump, out, modelPath string
+	var splits, repos []string
+	var asJSON, quiet bool
+	var limit int
+	cmd := &cobra.Command{
+		Use:   "localize [--instances FILE] [--mirrors DIR] [--split tune,holdout]",
+		Short: "Localization quality on real fix commits (file and symbol Hit@k, default answers)",
+		Long: `localize asks each instance's query (a real fix commit's subject) of its
+repository as it was before the fix, materialised from a bare git mirror
+(--mirrors or SCRY_BENCH_MIRRORS: DIR/owner+name/repo or DIR/owner+name),
+and scores the ranked lists of grep-style word counts over files, BM25 over
+files, BM25F over chunks, the previous ranker and the fitted ranker, plus
+what the default answer (gate + budget + leads) holds, per split, per
+repository and for queries that name a gold symbol.
+
+Trees and indexes are kept under --work and move forward through each
+repository's history, so a second run re-syncs only what changed.
+--dump FILE records every candidate's features for 'scry bench fit'.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if mirrors == "" {
+				return fmt.Errorf("bench localize: no mirrors: set --mirrors or SCRY_BENCH_MIRRORS to a directory of bare git mirrors")
+			}
+			all, err := bench.LoadInstances(instances)
+			if err != nil {
+				return err
+			}
+			var sel []bench.Instance
+			perRepo := map[string]int{}
+			for _, in := range all {
+				if len(splits) > 0 && !slices.Contains(splits, in.Split) {
+					continue
+				}
+				if len(repos) > 0 && !slices.Contains(repos, in.Repo) {
+					continue
+				}
+				if limit > 0 && perRepo[in.Repo] >= limit {
+					continue
+				}
+				perRepo[in.Repo]++
+				sel = append(sel, in)
+			}
+			if len(sel) == 0 {
+				return fmt.Errorf("bench localize: no instance selected")
+			}
+			opt := bench.LocalizeOptions{Instances: sel, Mirrors: mirrors, Work: work, Params: search.DefaultParams()}
+			if !quiet {
+				opt.Log = cmd.ErrOrStderr()
+			}
+			if modelPath != "" {
+				b, err := os.ReadFile(modelPath)
+				if err != nil {
+					return fmt.Errorf("bench localize: %w", err)
+				}
+				if opt.Model, err = search.ParseModel(b); err != nil {
+					return err
+				}
+			}
+			if dump != "" {
+				f, err := os.Create(dump)
+				if err != nil {
+					return fmt.Errorf("bench localize: %w", err)
+				}
+				defer f.Close()
+				opt.Dump = f
+			}
+			results, err := bench.RunLocalize(cmd.Context(), opt)
+			if err != nil {
+				return err
+			}
+			r := bench.NewLocReport(results)
+			if out != "" {
+				if err := os.MkdirAll(out, 0o755); err != nil {
+					return fmt.Errorf("bench localize: %w", err)
+				}
+				f, err := os.Create(filepath.Join(out, "localize.md"))
+				if err != nil {
+					return fmt.Errorf("bench localize: %w", err)
+				}
+				if err := r.WriteText(f); err != nil {
+					f.Close()
+					return err
+				}
+				f.Close()
+			}
+			return printReport(cmd.OutOrStdout(), asJSON, r)
+		},
+	}
+	cmd.Flags().StringVar(&instances, "instances", defaultInstances, "JSONL file of instances")
+	cmd.Flags().StringVar(&mirrors, "mirrors", os.Getenv("SCRY_BENCH_MIRRORS"), "directory of bare git mirrors (env SCRY_BENCH_MIRRORS)")
+	cmd.Flags().StringVar(&work, "work", filepath.Join(os.TempDir(), "scry-localize"), "trees and indexes are kept here")
+	cmd.Flags().StringSliceVar(&splits, "split", nil, "only these splits (tune, holdout; default both)")
+	cmd.Flags().StringSliceVar(&repos, "repo", nil, "only these repositories (owner/name)")
+	cmd.Flags().IntVar(&limit, "limit", 0, "at most this many instances per repository (0: all)")
+	cmd.Flags().StringVar(&dump, "dump", "", "write every candidate's features and gold labels to this JSONL file")
+	cmd.Flags().StringVar(&modelPath, "model", "", "rank with this model file instead of the shipped one")
+	cmd.Flags().StringVar(&out, "out", "", "also write localize.md into this directory")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "no progress lines on stderr")
+	return cmd
+}
+
+func newBenchFitCmd() *cobra.Command {
+	var out string
+	var seed uint64
+	var passes int
+	var ablate bool
+	cmd := &cobra.Command{
+		Use:   "fit DUMP [--out internal/search/model.json] [--ablate]",
+		Short: "Fit the ranker's weights and calibration on a localization feature dump's tune split",
+		Long: `fit reads a feature dump written by 'scry bench localize --dump', fits the
+ranker's feature weights and file diversity penalty by coordinate ascent on
+the tune instances only (objective: mean of symbol and file NDCG@10), fits
+the logistic calibration of the score on the same instances, and reports the
+fitted model on the holdout instances, with an ablation of each feature group
+when --ablate is given. --out writes the model (the shipped one is
+internal/search/model.json).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			set, err := bench.LoadDump(args[0])
+			if err != nil {
+				return err
+			}
+			r, err := bench.Fit(set, bench.FitOptions{Seed: seed, Passes: passes, Ablate: ablate, Log: cmd.ErrOrStderr()})
+			if err != nil {
+				return err
+			}
+			if out != "" {
+				command := "scry bench localize --dump DUMP; scry bench fit DUMP --seed " + fmt.Sprint(seed) + " --passes " + fmt.Sprint(passes)
+				if err := r.WriteModel(out, command); err != nil {
+					return err
+				}
+			}
+			return r.WriteText(cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "", "write the fitted model here")
+	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the coordinate order and restarts")
+	cmd.Flags().IntVar(&passes, "passes", 8, "coordinate-ascent sweeps at most")
+	cmd.Flags().BoolVar(&ablate, "ablate", false, "refit with each feature group off and report holdout figures")
+	return cmd
+}

@@ -1,0 +1,433 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/rerank"
+	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/tokens"
+	"github.com/scry-dev/scry/internal/workspace"
+)
+
+// Instance is one localization question: a real fix commit's subject asked
+// of the repository as it was before the fix, with the code the fix changed
+// as gold (see the benchmark's README beside the instances).
+type Instance struct {
+	ID                 string       `json:"instance_id"`
+	Repo               string       `json:"repo"`
+	Split              string       `json:"split"`
+	BaseCommit         string       `json:"base_commit"`
+	Date               string       `json:"date"`
+	Query              string       `json:"query"`
+	GoldFiles          []string     `json:"gold_files"`
+	GoldSymbols        []GoldSymbol `json:"gold_symbols"`
+	MentionsGoldSymbol bool         `json:"mentions_gold_symbol"`
+}
+
+// GoldSymbol is a callable the fix changed.
+type GoldSymbol struct {
+	File          string `json:"file"`
+	Name          string `json:"name"`
+	QualifiedName string `json:"qualified_name"`
+	StartLine     int    `json:"start_line"`
+	EndLine       int    `json:"end_line"`
+}
+
+// LoadInstances reads a JSONL file of instances.
+func LoadInstances(path string) ([]Instance, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("bench: instances: %w", err)
+	}
+	defer f.Close()
+	var out []Instance
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for line := 1; sc.Scan(); line++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var in Instance
+		if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
+			return nil, fmt.Errorf("bench: instances %s:%d: %w", path, line, err)
+		}
+		if in.ID == "" || in.Repo == "" || in.BaseCommit == "" || len(in.GoldFiles) == 0 {
+			return nil, fmt.Errorf("bench: instances %s:%d: missing instance_id, repo, base_commit or gold_files", path, line)
+		}
+		out = append(out, in)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("bench: instances: %w", err)
+	}
+	return out, nil
+}
+
+// MirrorDir finds the bare git mirror of owner/name under dir: either
+// dir/owner+name/repo (as the snapshot fetcher lays them out) or
+// dir/owner+name.
+func MirrorDir(dir, repo string) (string, error) {
+	base := filepath.Join(dir, strings.ReplaceAll(repo, "/", "+"))
+	for _, d := range []string{filepath.Join(base, "repo"), base} {
+		if st, err := os.Stat(filepath.Join(d, "objects")); err == nil && st.IsDir() {
+			return d, nil
+		}
+	}
+	return "", fmt.Errorf("bench: no git mirror of %s under %s (expected %s/repo or %s, a bare git directory)", repo, dir, base, base)
+}
+
+// Result span of a ranked list, as the scorer reads it.
+type LocSpan struct {
+	File      string `json:"file"`
+	StartLine int    `json:"start_line"`
+	EndLine   int    `json:"end_line"`
+}
+
+// LocScore is one system's outcome on one instance.
+type LocScore struct {
+	FileRank   int `json:"file_rank"`   // 1-based within the first 20; 0: none
+	SymbolRank int `json:"symbol_rank"` // likewise
+	Lines5     int `json:"lines5"`
+	Files5     int `json:"files5"`
+}
+
+// LocDepth is how many results the scorer looks at.
+const LocDepth = 20
+
+// ScoreList scores a ranked list against an instance's gold, as the
+// benchmark's reference scorer does: the first LocDepth results, a file hit
+// on an exact path, a symbol hit on a line overlap in a gold symbol's file,
+// lines@5 as the union of the top 5 ranges per file.
+func ScoreList(in *Instance, list []LocSpan) LocScore {
+	var s LocScore
+	if len(list) > LocDepth {
+		list = list[:LocDepth]
+	}
+	gold := map[string]bool{}
+	for _, f := range in.GoldFiles {
+		gold[f] = true
+	}
+	for i, r := range list {
+		if s.FileRank == 0 && gold[r.File] {
+			s.FileRank = i + 1
+		}
+		if s.SymbolRank == 0 {
+			for _, g := range in.GoldSymbols {
+				if g.File == r.File && r.StartLine <= g.EndLine && g.StartLine <= r.EndLine {
+					s.SymbolRank = i + 1
+					break
+				}
+			}
+		}
+	}
+	byFile := map[string][][2]int{}
+	for i, r := range list {
+		if i == 5 {
+			break
+		}
+		byFile[r.File] = append(byFile[r.File], [2]int{r.StartLine, r.EndLine})
+	}
+	s.Files5 = len(byFile)
+	for _, rs := range byFile {
+		sort.Slice(rs, func(i, j int) bool { return rs[i][0] < rs[j][0] })
+		cs, ce := rs[0][0], rs[0][1]
+		for _, r := range rs[1:] {
+			if r[0] <= ce+1 {
+				ce = max(ce, r[1])
+				continue
+			}
+			s.Lines5 += ce - cs + 1
+			cs, ce = r[0], r[1]
+		}
+		s.Lines5 += ce - cs + 1
+	}
+	return s
+}
+
+// Localization systems, in report order.
+const (
+	LocGrep       = "grep-files"
+	LocBM25Files  = "bm25-files"
+	LocBM25Chunks = "bm25-chunks"
+	LocV1         = "scry-v1"
+	LocScry       = "scry"
+)
+
+var locDescriptions = map[string]string{
+	LocGrep:       "whole files ranked by distinct query words contained (grep -ric), ties by occurrences",
+	LocBM25Files:  "BM25 (k1=1.2, b=0.75) over whole files, scry's term normalisation",
+	LocBM25Chunks: "scry's first stage alone: BM25F over symbol chunks",
+	LocV1:         "the previous ranker: 40 BM25F candidates, fixed-weight reranker, blend",
+	LocScry:       "the fitted ranker: deep candidates, features, linear model, file diversity, mirrors collapsed",
+}
+
+var locOrder = []string{LocGrep, LocBM25Files, LocBM25Chunks, LocV1, LocScry}
+
+// LocAnswer is what an agent receives with the defaults.
+type LocAnswer struct {
+	Results        int  `json:"results"`
+	Leads          int  `json:"leads"`
+	Tokens         int  `json:"tokens"` // tokens of the results' source
+	GoldFile       bool `json:"gold_file"`
+	GoldFileOrLead bool `json:"gold_file_or_lead"` // in a result or named by a lead
+	GoldSymbol     bool `json:"gold_symbol"`
+}
+
+// LocResult is one instance's outcome.
+type LocResult struct {
+	ID       string              `json:"instance_id"`
+	Repo     string              `json:"repo"`
+	Split    string              `json:"split"`
+	Mentions bool                `json:"mentions_gold_symbol"`
+	Scores   map[string]LocScore `json:"scores"`
+	Answer   LocAnswer           `json:"answer"`
+	V1Answer LocAnswer           `json:"v1_answer"`
+	// InCandidates: a gold symbol is among the ranker's candidates, the
+	// most any ordering of them can reach.
+	InCandidates bool `json:"in_candidates"`
+}
+
+// LocalizeOptions configure RunLocalize.
+type LocalizeOptions struct {
+	Instances []Instance
+	Mirrors   string // holds the bare git mirrors (MirrorDir)
+	Work      string // trees and indexes are kept here between runs
+	Params    search.Params
+	Model     *search.Model // nil: search.DefaultModel
+	// Dump, when set, receives one JSON line per instance with its
+	// candidates' features and gold labels, for `scry bench fit`.
+	Dump io.Writer
+	Log  io.Writer
+}
+
+// RunLocalize answers every instance with every system. Instances are taken
+// repository by repository in date order, so each repository's tree and
+// index move forward through history with small incremental syncs.
+func RunLocalize(ctx context.Context, opt LocalizeOptions) ([]LocResult, error) {
+	log := logger{opt.Log, time.Now()}
+	if opt.Params == (search.Params{}) {
+		opt.Params = search.DefaultParams()
+	}
+	byRepo := map[string][]*Instance{}
+	var repos []string
+	for i := range opt.Instances {
+		in := &opt.Instances[i]
+		if byRepo[in.Repo] == nil {
+			repos = append(repos, in.Repo)
+		}
+		byRepo[in.Repo] = append(byRepo[in.Repo], in)
+	}
+	var out []LocResult
+	for _, repo := range repos {
+		ins := byRepo[repo]
+		sort.SliceStable(ins, func(i, j int) bool { return ins[i].Date < ins[j].Date })
+		gitDir, err := MirrorDir(opt.Mirrors, repo)
+		if err != nil {
+			return out, err
+		}
+		slug := strings.ReplaceAll(repo, "/", "+")
+		// The tree's directory name holds no digits and no commit: a
+		// ranker must not depend on the root's name.
+		tree, err := NewTree(gitDir, filepath.Join(opt.Work, slug, "tree"))
+		if err != nil {
+			return out, err
+		}
+		dbPath := filepath.Join(opt.Work, slug, "index.db")
+		for _, p := range []string{dbPath, dbPath + "-wal", dbPath + "-shm"} {
+			os.Remove(p)
+		}
+		st, err := store.Open(dbPath)
+		if err != nil {
+			return out, fmt.Errorf("bench: %w", err)
+		}
+		root, err := workspace.NewRoot(tree.Dir)
+		if err != nil {
+			st.Close()
+			return out, fmt.Errorf("bench: %w", err)
+		}
+		ix := index.New(root, st, index.Options{Workspace: workspace.Options{MaxFileSize: BenchMaxFileSize}})
+		cur := ""
+		var grep *Grep
+		var bm *BM25
+		lines := map[string]int{}
+		for _, in := range ins {
+			if err := ctx.Err(); err != nil {
+				st.Close()
+				return out, err
+			}
+			if in.BaseCommit != cur {
+				t0 := time.Now()
+				missing, err := tree.Checkout(ctx, in.BaseCommit)
+				if err != nil {
+					st.Close()
+					return out, err
+				}
+				sum, err := ix.Sync(ctx)
+				if err != nil {
+					st.Close()
+					return out, fmt.Errorf("bench: index %s at %s: %w", repo, in.BaseCommit, err)
+				}
+				files, contents, err := tree.Files()
+				if err != nil {
+					st.Close()
+					return out, err
+				}
+				grep, bm = NewGrep(files, contents), NewBM25(files, contents)
+				clear(lines)
+				for i, f := range files {
+					lines[f] = countLines(contents[i])
+				}
+				cur = in.BaseCommit
+				log.printf("%s %.12s: %d files re-indexed, %d missing blobs, %.1fs", repo, cur, sum.Indexed, len(missing), time.Since(t0).Seconds())
+			}
+			r, err := evaluateInstance(ctx, st, in, grep, bm, lines, opt)
+			if err != nil {
+				st.Close()
+				return out, fmt.Errorf("bench: %s: %w", in.ID, err)
+			}
+			out = append(out, r)
+		}
+		st.Close()
+	}
+	return out, nil
+}
+
+func wholeFiles(files []string, lines map[string]int) []LocSpan {
+	out := make([]LocSpan, len(files))
+	for i, f := range files {
+		out[i] = LocSpan{File: f, StartLine: 1, EndLine: max(lines[f], 1)}
+	}
+	return out
+}
+
+func locSpans(rs []search.Result) []LocSpan {
+	out := make([]LocSpan, 0, min(len(rs), LocDepth))
+	for i, r := range rs {
+		if i == LocDepth {
+			break
+		}
+		out = append(out, LocSpan{File: r.Chunk.RelativePath, StartLine: r.Chunk.StartLine, EndLine: r.Chunk.EndLine})
+	}
+	return out
+}
+
+func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *Grep, bm *BM25, lines map[string]int, opt LocalizeOptions) (LocResult, error) {
+	res := LocResult{ID: in.ID, Repo: in.Repo, Split: in.Split, Mentions: in.MentionsGoldSymbol, Scores: map[string]LocScore{}}
+	res.Scores[LocGrep] = ScoreList(in, wholeFiles(grep.Rank(in.Query, LocDepth), lines))
+	res.Scores[LocBM25Files] = ScoreList(in, wholeFiles(bm.Rank(in.Query, LocDepth), lines))
+	first, err := firstStage(st, in.Query, 40)
+	if err != nil {
+		return res, err
+	}
+	res.Scores[LocBM25Chunks] = ScoreList(in, locSpans(first))
+
+	// The previous ranker, as it shipped: BM25F's 40 best, the fixed-weight
+	// reranker, the blend and the gate on the blended score.
+	v1 := first
+	if len(v1) > 0 {
+		docs := make([]rerank.Doc, len(v1))
+		for i, c := range v1 {
+			docs[i] = search.DocOf(c.Chunk)
+		}
+		scores, err := (rerank.Builtin{}).Rerank(ctx, in.Query, docs)
+		if err != nil {
+			return res, err
+		}
+		v1 = search.Blend(v1, scores, opt.Params)
+	}
+	res.Scores[LocV1] = ScoreList(in, locSpans(v1))
+	res.V1Answer = answerOf(in, search.Select(v1, opt.Params), nil)
+
+	p := &search.Pipeline{Store: st, Model: opt.Model}
+	req := search.Request{Query: in.Query, Params: opt.Params}
+	cands, err := p.Gather(ctx, req)
+	if err != nil {
+		return res, err
+	}
+	m := opt.Model
+	if m == nil {
+		m = search.DefaultModel
+	}
+	ranked := search.ApplyModel(m, cands)
+	res.Scores[LocScry] = ScoreList(in, locSpans(ranked))
+	results, leads := search.SelectAnswer(ranked, opt.Params)
+	res.Answer = answerOf(in, results, leads)
+	for _, r := range cands.Results {
+		if ScoreList(in, []LocSpan{{r.Chunk.RelativePath, r.Chunk.StartLine, r.Chunk.EndLine}}).SymbolRank == 1 {
+			res.InCandidates = true
+			break
+		}
+	}
+	if opt.Dump != nil {
+		if err := dumpInstance(opt.Dump, in, cands); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+func answerOf(in *Instance, results []search.Result, leads []search.Lead) LocAnswer {
+	a := LocAnswer{Results: len(results), Leads: len(leads)}
+	for _, r := range results {
+		t := r.Tokens
+		if t == 0 {
+			t = tokens.Count(r.Chunk.FullSource)
+		}
+		a.Tokens += t
+		sc := ScoreList(in, []LocSpan{{r.Chunk.RelativePath, r.Chunk.StartLine, r.Chunk.EndLine}})
+		a.GoldFile = a.GoldFile || sc.FileRank == 1
+		a.GoldSymbol = a.GoldSymbol || sc.SymbolRank == 1
+	}
+	a.GoldFileOrLead = a.GoldFile
+	for _, l := range leads {
+		sc := ScoreList(in, []LocSpan{{l.Chunk.RelativePath, l.Chunk.StartLine, l.Chunk.EndLine}})
+		a.GoldFileOrLead = a.GoldFileOrLead || sc.FileRank == 1
+	}
+	return a
+}
+
+// DumpCandidate is one candidate in a feature dump.
+type DumpCandidate struct {
+	File      string    `json:"file"`
+	StartLine int       `json:"start_line"`
+	EndLine   int       `json:"end_line"`
+	Mirror    string    `json:"mirror,omitempty"`
+	Tokens    int       `json:"tokens"`
+	Features  []float64 `json:"f"`
+}
+
+// DumpInstance is one instance's line in a feature dump.
+type DumpInstance struct {
+	Instance
+	Candidates []DumpCandidate `json:"candidates"`
+}
+
+func dumpInstance(w io.Writer, in *Instance, cs search.Candidates) error {
+	d := DumpInstance{Instance: *in}
+	for i, r := range cs.Results {
+		c := r.Chunk
+		f := cs.Features[i]
+		d.Candidates = append(d.Candidates, DumpCandidate{
+			File: c.RelativePath, StartLine: c.StartLine, EndLine: c.EndLine,
+			Mirror: search.MirrorKey(r), Tokens: tokens.Count(c.FullSource), Features: f[:],
+		})
+	}
+	b, err := json.Marshal(d)
+	if err != nil {
+		return fmt.Errorf("bench: dump: %w", err)
+	}
+	if _, err := w.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("bench: dump: %w", err)
+	}
+	return nil
+}

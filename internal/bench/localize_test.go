@@ -1,0 +1,218 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/search"
+)
+
+// gitRepo makes a repository with one commit per state (each a full set
+// of files) and returns a bare mirror of it and the commits.
+func gitRepo(t *testing.T, states []map[string]string) (mirror string, commits []string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := filepath.Join(t.TempDir(), "work")
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run("init", "-q", "-b", "main")
+	for _, files := range states {
+		run("rm", "-rq", "--ignore-unmatch", ".")
+		for p, text := range files {
+			writeTree(t, dir, map[string]string{p: text})
+		}
+		run("add", "-A")
+		run("commit", "-qm", "state")
+		commits = append(commits, run("rev-parse", "HEAD"))
+	}
+	base := t.TempDir()
+	mirror = filepath.Join(base, "acme+widgets")
+	cmd := exec.Command("git", "clone", "-q", "--bare", dir, mirror)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("clone: %v\n%s", err, out)
+	}
+	return base, commits
+}
+
+const tokenTS = `export class TokenService {
+  constructor(private secret: string) {}
+
+  /** Checks a token's signature and expiry. */
+  validateToken(token: string): boolean {
+    const [body, sig] = token.split('.');
+    return sign(body, this.secret) === sig && !expired(body);
+  }
+}
+
+function sign(body: string, secret: string): string {
+  return body + secret;
+}
+
+function expired(body: string): boolean {
+  return body.length === 0;
+}
+`
+
+const cartTS = `export function addItem(cart: string[], item: string): string[] {
+  return [...cart, item];
+}
+
+export function removeItem(cart: string[], item: string): string[] {
+  return cart.filter((x) => x !== item);
+}
+`
+
+const cartTestTS = `import { addItem } from '../src/cart';
+it('adds an item to the cart', () => {
+  addItem([], 'x');
+});
+`
+
+func TestLocalizeEndToEnd(t *testing.T) {
+	states := []map[string]string{
+		{"src/token.ts": tokenTS, "src/cart.ts": cartTS, "test/cart.test.ts": cartTestTS, "README.md": "# widgets\n"},
+		{"src/token.ts": tokenTS, "src/cart.ts": cartTS + "\nexport const EMPTY: string[] = [];\n"},
+	}
+	mirrors, commits := gitRepo(t, states)
+	instances := []Instance{
+		{ID: "acme__widgets-1", Repo: "acme/widgets", Split: "tune", BaseCommit: commits[0], Date: "2024-01-01",
+			Query: "validateToken accepts expired tokens", GoldFiles: []string{"src/token.ts"},
+			GoldSymbols: []GoldSymbol{{File: "src/token.ts", Name: "validateToken", StartLine: 5, EndLine: 8}}, MentionsGoldSymbol: true},
+		{ID: "acme__widgets-2", Repo: "acme/widgets", Split: "holdout", BaseCommit: commits[1], Date: "2024-02-01",
+			Query: "removing an item from the cart keeps duplicates", GoldFiles: []string{"src/cart.ts"},
+			GoldSymbols: []GoldSymbol{{File: "src/cart.ts", Name: "removeItem", StartLine: 5, EndLine: 7}}},
+	}
+	work := t.TempDir()
+	var dump bytes.Buffer
+	results, err := RunLocalize(context.Background(), LocalizeOptions{Instances: instances, Mirrors: mirrors, Work: work, Dump: &dump})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 2 {
+		t.Fatalf("%d results", len(results))
+	}
+	// The second state removed the test file and README; only files scry
+	// reads were ever written.
+	tree := filepath.Join(work, "acme+widgets", "tree")
+	if _, err := os.Stat(filepath.Join(tree, "test", "cart.test.ts")); !os.IsNotExist(err) {
+		t.Fatalf("deleted file still in the tree: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(tree, "README.md")); !os.IsNotExist(err) {
+		t.Fatalf("a file scry never reads was written: %v", err)
+	}
+	for _, r := range results {
+		s := r.Scores[LocScry]
+		if s.SymbolRank != 1 || s.FileRank != 1 {
+			t.Errorf("%s: scry ranks %+v", r.ID, s)
+		}
+		if !r.InCandidates {
+			t.Errorf("%s: gold not among candidates", r.ID)
+		}
+		// Whole-file baselines: a symbol hit is a file hit.
+		for _, sys := range []string{LocGrep, LocBM25Files} {
+			if b := r.Scores[sys]; b.FileRank != b.SymbolRank {
+				t.Errorf("%s: %s file rank %d, symbol rank %d", r.ID, sys, b.FileRank, b.SymbolRank)
+			}
+		}
+		if r.Answer.Results+r.Answer.Leads == 0 {
+			t.Errorf("%s: empty default answer", r.ID)
+		}
+	}
+	rep := NewLocReport(results)
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"### tune (n = 1)", "### holdout (n = 1)", "| scry |", "| grep-files |", "tune, mentions_gold_symbol"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, text.String())
+		}
+	}
+
+	// The dump feeds the fitter; its model round-trips through model.json.
+	dumpPath := filepath.Join(t.TempDir(), "dump.jsonl")
+	if err := os.WriteFile(dumpPath, dump.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, err := LoadDump(dumpPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set) != 2 || len(set[0].feats) == 0 {
+		t.Fatalf("dump: %d instances", len(set))
+	}
+	fr, err := Fit(set, FitOptions{Passes: 2, Ablate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fr.Tune.S1 < fr.StartTune.S1 {
+		t.Errorf("fit lowered tune S@1: %.2f → %.2f", fr.StartTune.S1, fr.Tune.S1)
+	}
+	if len(fr.Ablations) != len(AblationGroups) {
+		t.Errorf("%d ablations", len(fr.Ablations))
+	}
+	modelPath := filepath.Join(t.TempDir(), "model.json")
+	if err := fr.WriteModel(modelPath, "test"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(modelPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := search.ParseModel(b); err != nil {
+		t.Fatalf("written model does not parse: %v", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil || !strings.Contains(m["provenance"].(string), "holdout") {
+		t.Fatalf("provenance: %v %v", err, m["provenance"])
+	}
+}
+
+func TestScoreList(t *testing.T) {
+	in := &Instance{GoldFiles: []string{"a.ts", "b.ts"}, GoldSymbols: []GoldSymbol{{File: "a.ts", StartLine: 10, EndLine: 20}}}
+	tests := []struct {
+		name string
+		list []LocSpan
+		want LocScore
+	}{
+		{"symbol overlap at 2", []LocSpan{{"c.ts", 1, 5}, {"a.ts", 18, 30}}, LocScore{FileRank: 2, SymbolRank: 2, Lines5: 18, Files5: 2}},
+		{"file without symbol", []LocSpan{{"b.ts", 1, 3}, {"a.ts", 1, 9}}, LocScore{FileRank: 1, Lines5: 12, Files5: 2}},
+		{"adjacent ranges merge", []LocSpan{{"a.ts", 1, 9}, {"a.ts", 10, 12}}, LocScore{FileRank: 1, SymbolRank: 2, Lines5: 12, Files5: 1}},
+		{"nothing", []LocSpan{{"z.ts", 1, 1}}, LocScore{Lines5: 1, Files5: 1}},
+	}
+	for _, tt := range tests {
+		if got := ScoreList(in, tt.list); got != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+	// Only the first LocDepth results count.
+	var long []LocSpan
+	for i := 0; i < LocDepth; i++ {
+		long = append(long, LocSpan{"z.ts", i + 1, i + 1})
+	}
+	long = append(long, LocSpan{"a.ts", 10, 10})
+	if got := ScoreList(in, long); got.FileRank != 0 {
+		t.Errorf("result beyond depth counted: %+v", got)
+	}
+}

@@ -1,0 +1,362 @@
+package search
+
+import (
+	"math"
+	"path"
+	"strings"
+	"unicode"
+
+	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/terms"
+)
+
+// Feature indexes of a candidate's feature vector. Every feature is in
+// [0,1] (or {0,1}), computed from the query, the candidate and the other
+// candidates only, so the same code serves the pipeline, the benchmark that
+// records features and the fitter that learns their weights. Adding,
+// removing or reordering features invalidates the fitted model
+// (model.json): refit with `scry bench localize --dump` then `scry bench fit`.
+const (
+	FBM25        = iota // first-stage BM25F score over the best candidate's
+	FBM25Rank           // 1/log2(rank+1) of the first-stage rank
+	FCovAll             // IDF-weighted share of query terms in the chunk's own text
+	FCovName            // … in its name
+	FCovHeader          // … in its signature and JSDoc
+	FCovParent          // … in the names of its enclosing symbols
+	FCovPath            // … in its file's path (directories and file name)
+	FCovBase            // … in its file name alone
+	FDefines            // the query writes the chunk's name (case-insensitive, ≥ 3 letters)
+	FDefinesCode        // … written as code (camelCase, snake_case, `x`, x(), a.b)
+	FParentNamed        // the query writes the name of an enclosing symbol
+	FBaseIdent          // the query writes the file name as one identifier (toJSONSchema ↔ to-json-schema.ts)
+	FFileCov            // IDF-weighted share of query terms covered by the file's candidates together
+	FFileBest           // best first-stage score in the chunk's file
+	FFileCount          // how many candidates the file has (log-scaled)
+	FTest               // a test file, and the query is not about tests
+	FAux                // examples, fixtures, docs, playgrounds, benchmarks, scripts, generated or vendored code, not asked for
+	FDecl               // a declaration file (.d.ts)
+	FNonCode            // import, re-export or comment chunk, the query not about them
+	FStatement          // root statement or expression
+	FCallable           // function, method, constructor, accessor, component, callback
+	FTypeDecl           // interface, type alias, enum
+	FContainer          // class, namespace, module
+	FLines              // size: log of the line count
+	FExported           // exported symbol
+	FDepth              // nesting depth (0 top level … 1 at depth 3+)
+	FRare               // how rarely the chunk's name occurs elsewhere (1 − log df / log N)
+	NumFeatures
+)
+
+// FeatureNames label the features in dumps, models and ablation tables.
+var FeatureNames = [NumFeatures]string{
+	"bm25", "bm25_rank", "cov_all", "cov_name", "cov_header", "cov_parent", "cov_path", "cov_base",
+	"defines", "defines_code", "parent_named", "base_ident", "file_cov", "file_best", "file_count",
+	"test", "aux", "decl", "noncode", "statement", "callable", "typedecl", "container", "lines",
+	"exported", "depth", "rare",
+}
+
+// Features is one candidate's feature vector.
+type Features [NumFeatures]float64
+
+// queryInfo is what the features need to know about a query, computed once.
+type queryInfo struct {
+	terms  []string
+	idf    map[string]float64
+	idfSum float64
+	// words are the query's raw words lowercased (≥ 3 letters), with
+	// separators inside identifiers removed: "to_json" → "tojson".
+	words map[string]bool
+	// code are the words written as code.
+	code map[string]bool
+	// wants records the query asking for what is otherwise demoted.
+	wantsTests, wantsAux, wantsImports, wantsComments bool
+}
+
+// newQueryInfo computes a query's terms, their IDF from the index's
+// statistics and its raw words.
+func newQueryInfo(q string, st store.TermStats) queryInfo {
+	qi := queryInfo{terms: terms.Query(q), idf: map[string]float64{}, words: map[string]bool{}, code: map[string]bool{}}
+	n := float64(max(st.Chunks, 1))
+	for _, t := range qi.terms {
+		df := float64(st.DocFreq[t])
+		// Okapi's IDF, kept positive for terms in most chunks.
+		w := math.Log(1 + (n-df+0.5)/(df+0.5))
+		qi.idf[t] = w
+		qi.idfSum += w
+	}
+	for _, raw := range rawWords(q) {
+		w := compound(raw)
+		if len(w) < 3 {
+			continue
+		}
+		qi.words[w] = true
+		if looksLikeCode(raw) {
+			qi.code[w] = true
+		}
+	}
+	for _, t := range qi.terms {
+		switch t {
+		case "test", "tests", "spec", "specs", "mock", "mocks":
+			qi.wantsTests = true
+		case "exampl", "example", "examples", "fixtur", "fixture", "fixtures", "doc", "docs", "playground", "benchmark", "bench", "script", "scripts", "demo", "generat", "vendor":
+			qi.wantsAux = true
+		case "import", "imports", "export", "exports", "depend", "dependency":
+			qi.wantsImports = true
+		case "comment", "comments", "jsdoc", "todo", "licens", "license":
+			qi.wantsComments = true
+		}
+	}
+	return qi
+}
+
+// rawWords splits a query at anything that cannot be part of an identifier
+// or a member path; '.' is kept inside words ("Router.buildLocation") and
+// split apart by the callers that need the parts.
+func rawWords(q string) []string {
+	return strings.FieldsFunc(q, func(r rune) bool {
+		return !(r == '_' || r == '$' || r == '-' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r))
+	})
+}
+
+// compound lowercases an identifier and removes its separators, the form in
+// which userId, user_id, user-id and USER_ID are one word.
+func compound(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// looksLikeCode reports whether a raw query word is written as code rather
+// than prose: an inner capital (validateToken), an underscore or '$', a
+// member path (a.b) or a trailing call or generic marker.
+func looksLikeCode(raw string) bool {
+	if strings.ContainsAny(raw, "_$") || strings.Contains(strings.Trim(raw, "."), ".") {
+		return true
+	}
+	rs := []rune(raw)
+	for i := 1; i < len(rs); i++ {
+		if unicode.IsUpper(rs[i]) && unicode.IsLower(rs[i-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// codeMarked adds the words the query marks as code with backticks or a call
+// "f()" to qi.code.
+func (qi *queryInfo) codeMarked(q string) {
+	for _, seg := range strings.Split(q, "`")[1:] {
+		for _, w := range rawWords(seg) {
+			if c := compound(w); len(c) >= 3 {
+				qi.code[c] = true
+			}
+		}
+		break
+	}
+	for i := strings.Index(q, "("); i > 0; {
+		j := i
+		for j > 0 && (unicode.IsLetter(rune(q[j-1])) || unicode.IsDigit(rune(q[j-1])) || q[j-1] == '_' || q[j-1] == '$') {
+			j--
+		}
+		if c := compound(q[j:i]); len(c) >= 3 {
+			qi.code[c] = true
+		}
+		k := strings.Index(q[i+1:], "(")
+		if k < 0 {
+			break
+		}
+		i += k + 1
+	}
+}
+
+// coverage is the IDF-weighted share of query terms found in a term set.
+func (qi *queryInfo) coverage(set map[string]struct{}) float64 {
+	if qi.idfSum == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, t := range qi.terms {
+		if _, ok := set[t]; ok {
+			s += qi.idf[t]
+		}
+	}
+	return s / qi.idfSum
+}
+
+// maxFeatureText bounds the text of one chunk that term coverage reads: a
+// chunk's first few kilobytes hold its name, signature and the collapsed
+// stubs of its members, and reading more costs query latency for nothing.
+const maxFeatureText = 6 << 10
+
+func termSet(texts ...string) map[string]struct{} {
+	m := map[string]struct{}{}
+	for _, t := range texts {
+		if len(t) > maxFeatureText {
+			t = t[:maxFeatureText]
+		}
+		for _, x := range terms.Split(t) {
+			m[x] = struct{}{}
+		}
+	}
+	return m
+}
+
+// pathClass says which parts of a repository a path belongs to, by its
+// directory and file names.
+func isTestPath(p string) bool {
+	l := strings.ToLower(p)
+	base := path.Base(l)
+	if strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") || strings.Contains(base, "_test.") ||
+		strings.HasPrefix(base, "test.") || strings.HasPrefix(base, "test-") || strings.HasPrefix(base, "test_") {
+		return true
+	}
+	for _, seg := range strings.Split(path.Dir(l), "/") {
+		switch seg {
+		case "test", "tests", "__tests__", "spec", "specs", "__mocks__", "mocks", "e2e", "test-utils", "testing", "__snapshots__":
+			return true
+		}
+	}
+	return false
+}
+
+func isAuxPath(p string) bool {
+	l := strings.ToLower(p)
+	for _, seg := range strings.Split(path.Dir(l), "/") {
+		switch seg {
+		case "example", "examples", "fixture", "fixtures", "__fixtures__", "samples", "sample", "docs", "doc",
+			"documentation", "playground", "playgrounds", "bench", "benchmark", "benchmarks", "scripts", "script",
+			"demo", "demos", "sandbox", "sandboxes", "generated", "__generated__", "vendor", "third_party",
+			"site", "sites", "website", "www", "storybook", ".storybook", "stories":
+			return true
+		}
+	}
+	base := path.Base(l)
+	return strings.Contains(base, ".generated.") || strings.Contains(base, ".stories.") || strings.Contains(base, ".min.")
+}
+
+func isDeclPath(p string) bool {
+	return strings.HasSuffix(p, ".d.ts") || strings.HasSuffix(p, ".d.mts") || strings.HasSuffix(p, ".d.cts")
+}
+
+// stem is a file name without its extensions (".d.ts", ".test.ts" …).
+func stem(p string) string {
+	b := path.Base(p)
+	if i := strings.IndexByte(b, '.'); i > 0 {
+		return b[:i]
+	}
+	return b
+}
+
+// featurize fills the feature vectors of candidates sorted by first-stage
+// score (best first). rareDF holds, per candidate name's compound form, how
+// many chunks mention it.
+func featurize(qi *queryInfo, cands []Result, rareDF map[string]int, nChunks int) []Features {
+	out := make([]Features, len(cands))
+	type fileAgg struct {
+		cov  map[string]struct{}
+		best float64
+		n    int
+	}
+	files := map[string]*fileAgg{}
+	sets := make([]map[string]struct{}, len(cands))
+	for i, r := range cands {
+		c := r.Chunk
+		all := termSet(c.Name, c.Signature, c.JSDoc, c.EmbeddingText)
+		sets[i] = all
+		fa := files[c.RelativePath]
+		if fa == nil {
+			fa = &fileAgg{cov: map[string]struct{}{}}
+			files[c.RelativePath] = fa
+		}
+		for _, t := range qi.terms {
+			if _, ok := all[t]; ok {
+				fa.cov[t] = struct{}{}
+			}
+		}
+		fa.best = max(fa.best, r.FirstStage)
+		fa.n++
+	}
+	logN := math.Log(float64(max(nChunks, 2)))
+	logCands := math.Log(float64(len(cands) + 1))
+	for i, r := range cands {
+		c := r.Chunk
+		f := &out[i]
+		f[FBM25] = clamp01(r.FirstStage)
+		f[FBM25Rank] = 1 / math.Log2(float64(i)+2)
+		f[FCovAll] = qi.coverage(sets[i])
+		f[FCovName] = qi.coverage(termSet(c.Name))
+		f[FCovHeader] = qi.coverage(termSet(c.Signature, c.JSDoc))
+		parents := parentNames(c.Breadcrumb)
+		f[FCovParent] = qi.coverage(termSet(strings.Join(parents, " ")))
+		f[FCovPath] = qi.coverage(termSet(strings.ReplaceAll(c.RelativePath, "/", " ")))
+		f[FCovBase] = qi.coverage(termSet(stem(c.RelativePath)))
+		if name := compound(c.Name); len(name) >= 3 && qi.words[name] {
+			f[FDefines] = 1
+			if qi.code[name] {
+				f[FDefinesCode] = 1
+			}
+		}
+		for _, p := range parents {
+			if pc := compound(p); len(pc) >= 3 && qi.words[pc] {
+				f[FParentNamed] = 1
+			}
+		}
+		if b := compound(stem(c.RelativePath)); len(b) >= 3 && qi.words[b] {
+			f[FBaseIdent] = 1
+		}
+		fa := files[c.RelativePath]
+		f[FFileCov] = qi.coverage(fa.cov)
+		f[FFileBest] = clamp01(fa.best)
+		f[FFileCount] = math.Log(float64(fa.n)+1) / logCands
+		if isTestPath(c.RelativePath) && !qi.wantsTests {
+			f[FTest] = 1
+		}
+		if isAuxPath(c.RelativePath) && !qi.wantsAux {
+			f[FAux] = 1
+		}
+		if isDeclPath(c.RelativePath) {
+			f[FDecl] = 1
+		}
+		switch c.NodeKind {
+		case "import", "re-export":
+			if !qi.wantsImports {
+				f[FNonCode] = 1
+			}
+		case "comment":
+			if !qi.wantsComments {
+				f[FNonCode] = 1
+			}
+		case "statement", "expression":
+			f[FStatement] = 1
+		case "function", "method", "constructor", "getter", "setter", "component", "callback":
+			f[FCallable] = 1
+		case "interface", "type", "enum":
+			f[FTypeDecl] = 1
+		case "class", "namespace", "module":
+			f[FContainer] = 1
+		}
+		f[FLines] = min(math.Log(float64(c.EndLine-c.StartLine+2))/math.Log(2000), 1)
+		if c.Exported {
+			f[FExported] = 1
+		}
+		f[FDepth] = min(float64(c.Depth), 3) / 3
+		if df, ok := rareDF[compound(c.Name)]; ok && df > 0 {
+			f[FRare] = clamp01(1 - math.Log(float64(df))/logN)
+		}
+	}
+	return out
+}
+
+// parentNames are the enclosing symbols' names from a breadcrumb
+// "path > Outer > Inner > name": everything between the path and the name.
+func parentNames(breadcrumb string) []string {
+	parts := strings.Split(breadcrumb, " > ")
+	if len(parts) <= 2 {
+		return nil
+	}
+	return parts[1 : len(parts)-1]
+}

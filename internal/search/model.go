@@ -1,0 +1,158 @@
+package search
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"path"
+	"sort"
+)
+
+// Model is the fitted ranker: a linear score over the candidate features,
+// a per-file diversity penalty and a logistic calibration of the score into
+// the probability that a result is relevant. model.json holds the shipped
+// one; `scry bench fit` writes it from features recorded on the tune split
+// of the localization benchmark.
+type Model struct {
+	// Features names the features in Weights' order; a model whose names
+	// differ from FeatureNames is refused (it was fitted on other features).
+	Features []string  `json:"features"`
+	Weights  []float64 `json:"weights"`
+	// FilePenalty is subtracted from a candidate's score for each better
+	// candidate of the same file already ranked: several chunks of one file
+	// still rank together when each is strong, but one file cannot fill the
+	// top of the list on the strength of its first chunk.
+	FilePenalty float64 `json:"file_penalty"`
+	// CalibA and CalibB map a score s to P(relevant) = 1/(1+exp(-(A·s+B))).
+	CalibA float64 `json:"calib_a"`
+	CalibB float64 `json:"calib_b"`
+	// Relevance says what the calibration's "relevant" means.
+	Relevance string `json:"relevance"`
+	// Provenance records how the model was produced (command, data, figures).
+	Provenance string `json:"provenance,omitempty"`
+}
+
+//go:embed model.json
+var modelJSON []byte
+
+// DefaultModel is the shipped model.
+var DefaultModel = mustModel(modelJSON)
+
+func mustModel(b []byte) *Model {
+	m, err := ParseModel(b)
+	if err != nil {
+		panic(fmt.Sprintf("search: shipped model.json: %v", err))
+	}
+	return m
+}
+
+// ParseModel reads and checks a model.
+func ParseModel(b []byte) (*Model, error) {
+	var m Model
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("search: model: %w", err)
+	}
+	if len(m.Features) != NumFeatures || len(m.Weights) != NumFeatures {
+		return nil, fmt.Errorf("search: model has %d features and %d weights, scry computes %d: refit it", len(m.Features), len(m.Weights), NumFeatures)
+	}
+	for i, n := range m.Features {
+		if n != FeatureNames[i] {
+			return nil, fmt.Errorf("search: model feature %d is %q, scry computes %q: refit it", i, n, FeatureNames[i])
+		}
+	}
+	return &m, nil
+}
+
+// Score is the model's linear score of one feature vector.
+func (m *Model) Score(f *Features) float64 {
+	s := 0.0
+	for i, w := range m.Weights {
+		s += w * f[i]
+	}
+	return s
+}
+
+// Probability calibrates a final score.
+func (m *Model) Probability(score float64) float64 {
+	return 1 / (1 + math.Exp(-(m.CalibA*score + m.CalibB)))
+}
+
+// Ranked is one candidate in the model's order.
+type Ranked struct {
+	Index int     // into the candidate list
+	Score float64 // after the diversity penalty
+}
+
+// Order ranks candidates: by linear score, each file's later chunks lowered
+// by the diversity penalty, and mirrored copies (the same symbol, the same
+// size, the same file name in another directory, as in src/ and a generated
+// deno/ copy) moved behind everything else so they do not crowd out other
+// answers. keyOf gives what identifies a mirror: name, line count and file
+// name.
+func (m *Model) Order(feats []Features, keyOf func(i int) (file, mirrorKey string)) []Ranked {
+	return m.OrderTop(feats, keyOf, len(feats))
+}
+
+// OrderTop is Order for the best k candidates only (mirrors beyond them are
+// not collected): what a metric over the top of the list needs, at a
+// fraction of the cost.
+func (m *Model) OrderTop(feats []Features, keyOf func(i int) (file, mirrorKey string), k int) []Ranked {
+	n := len(feats)
+	base := make([]float64, n)
+	idx := make([]int, n)
+	for i := range feats {
+		base[i] = m.Score(&feats[i])
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return base[idx[a]] > base[idx[b]] })
+	out := make([]Ranked, 0, n)
+	var mirrors []Ranked
+	perFile := map[string]int{}
+	seen := map[string]string{} // mirror key → file that holds it
+	// Greedy: the penalty depends on what ranked before, so the order is
+	// built one pick at a time over a window of the best remaining
+	// candidates (the penalty can only lower scores, so a candidate beyond
+	// the window cannot overtake one inside it by more than the window).
+	const window = 64
+	remaining := idx
+	for len(remaining) > 0 && len(out) < k {
+		best, bestScore := -1, math.Inf(-1)
+		for k := 0; k < len(remaining) && k < window; k++ {
+			i := remaining[k]
+			file, _ := keyOf(i)
+			s := base[i] - m.FilePenalty*float64(perFile[file])
+			if s > bestScore {
+				best, bestScore = k, s
+			}
+		}
+		i := remaining[best]
+		remaining = append(remaining[:best:best], remaining[best+1:]...)
+		file, key := keyOf(i)
+		if f, ok := seen[key]; ok && f != file && key != "" {
+			mirrors = append(mirrors, Ranked{Index: i, Score: bestScore})
+			continue
+		}
+		if key != "" {
+			seen[key] = file
+		}
+		perFile[file]++
+		out = append(out, Ranked{Index: i, Score: bestScore})
+	}
+	if len(out) < k {
+		out = append(out, mirrors...)
+	}
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out
+}
+
+// MirrorKey identifies a symbol across mirrored copies of a tree.
+func MirrorKey(r Result) string {
+	c := r.Chunk
+	if c.Name == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s|%d|%s|%s", c.Name, c.EndLine-c.StartLine, path.Base(c.RelativePath), c.NodeKind)
+}

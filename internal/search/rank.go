@@ -1,0 +1,201 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/tokens"
+)
+
+// maxNamed bounds the chunks added to the candidates because the query
+// writes their name: a common name ("get") must not flood the list.
+const maxNamed = 60
+
+// Candidates is a query's deep candidate list with its features, in
+// first-stage order: what the model ranks, and what the benchmark records
+// to fit the model.
+type Candidates struct {
+	Results  []Result
+	Features []Features
+}
+
+// Gather collects a query's candidates: the DeepCandidates best chunks by
+// BM25F (fused with vector neighbours when an embedder is configured), plus
+// the chunks the query names outright (validateToken, `toJSONSchema`),
+// which BM25F can leave out when the query's other words are common; then
+// computes their features.
+func (p *Pipeline) Gather(ctx context.Context, req Request) (Candidates, error) {
+	var out Candidates
+	n := DeepCandidates
+	if req.Params.Candidates > n {
+		n = req.Params.Candidates
+	}
+	cands, err := p.Retrieve(ctx, p.Hybrid, req, n)
+	if err != nil {
+		return out, err
+	}
+	named, err := p.namedChunks(req)
+	if err != nil {
+		return out, err
+	}
+	have := make(map[string]bool, len(cands))
+	for _, c := range cands {
+		have[c.Chunk.ID] = true
+	}
+	for _, c := range named {
+		if !have[c.ID] {
+			have[c.ID] = true
+			cands = append(cands, Result{Chunk: c})
+		}
+	}
+	qi, rareDF, total, err := p.queryStats(req.Query, cands)
+	if err != nil {
+		return out, err
+	}
+	out.Results = cands
+	out.Features = featurize(&qi, cands, rareDF, total)
+	return out, nil
+}
+
+// namedChunks are the chunks whose name the query writes as one word, in
+// the spellings the query uses (identifiers are case-sensitive; a query
+// writes them as the code does), restricted by the request's filters.
+func (p *Pipeline) namedChunks(req Request) ([]chunk.Chunk, error) {
+	var names []string
+	seen := map[string]bool{}
+	for _, w := range rawWords(req.Query) {
+		for _, part := range strings.Split(w, ".") {
+			part = strings.Trim(part, "-")
+			if len([]rune(part)) < 3 || seen[part] {
+				continue
+			}
+			seen[part] = true
+			names = append(names, part)
+		}
+	}
+	if len(names) == 0 {
+		return nil, nil
+	}
+	cs, err := p.Store.ChunksNamed(names, maxNamed)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	langs := make([]string, len(req.Languages))
+	for i, l := range req.Languages {
+		langs[i] = NormalizeLanguage(l)
+	}
+	if len(req.Paths) == 0 && len(langs) == 0 {
+		return cs, nil
+	}
+	allowed, err := p.Store.ChunkIDsFiltered(req.Paths, langs, nil)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	ok := make(map[string]bool, len(allowed))
+	for _, id := range allowed {
+		ok[id] = true
+	}
+	var kept []chunk.Chunk
+	for _, c := range cs {
+		if ok[c.ID] {
+			kept = append(kept, c)
+		}
+	}
+	return kept, nil
+}
+
+// queryStats looks up, in one statement, the document frequencies of the
+// query's terms and of the candidates' names.
+func (p *Pipeline) queryStats(q string, cands []Result) (queryInfo, map[string]int, int, error) {
+	qi := newQueryInfo(q, store.TermStats{})
+	lookup := append([]string{}, qi.terms...)
+	for _, c := range cands {
+		if n := compound(c.Chunk.Name); len(n) >= 3 {
+			lookup = append(lookup, n)
+		}
+	}
+	st, err := p.Store.TermStats(dedupe(lookup))
+	if err != nil {
+		return qi, nil, 0, fmt.Errorf("search: %w", err)
+	}
+	qi = newQueryInfo(q, st)
+	qi.codeMarked(q)
+	return qi, st.DocFreq, st.Chunks, nil
+}
+
+func dedupe(xs []string) []string {
+	seen := make(map[string]bool, len(xs))
+	out := xs[:0]
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// Rank orders a query's candidates with the model: Score is the calibrated
+// probability that the result is relevant, Rerank the model's raw score.
+func (p *Pipeline) Rank(ctx context.Context, req Request) ([]Result, error) {
+	cs, err := p.Gather(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	m := p.Model
+	if m == nil {
+		m = DefaultModel
+	}
+	return ApplyModel(m, cs), nil
+}
+
+// ApplyModel orders gathered candidates by a model.
+func ApplyModel(m *Model, cs Candidates) []Result {
+	order := m.Order(cs.Features, func(i int) (string, string) {
+		return cs.Results[i].Chunk.RelativePath, MirrorKey(cs.Results[i])
+	})
+	out := make([]Result, len(order))
+	for k, o := range order {
+		r := cs.Results[o.Index]
+		r.Rerank = o.Score
+		r.Score = m.Probability(o.Score)
+		out[k] = r
+	}
+	return out
+}
+
+// SelectAnswer applies the dual constraint (see Select) to ranked results
+// and, when nothing is selected, names the best candidates as leads, so an
+// answer is never empty while candidates exist. A candidate that passed the
+// gate but is larger than the whole budget is a lead marked OverBudget.
+func SelectAnswer(ranked []Result, prm Params) ([]Result, []Lead) {
+	sel := Select(ranked, prm)
+	if len(sel) > 0 || len(ranked) == 0 {
+		return sel, nil
+	}
+	n := prm.Leads
+	if n <= 0 {
+		n = DefaultLeads
+	}
+	var leads []Lead
+	var kept []Result
+	for _, r := range ranked {
+		if len(leads) == n {
+			break
+		}
+		if within(kept, r) || containsAny(r, kept) {
+			continue
+		}
+		kept = append(kept, r)
+		t := r.Tokens
+		if t == 0 {
+			t = tokens.Count(r.Chunk.FullSource)
+		}
+		leads = append(leads, Lead{Chunk: r.Chunk, Probability: r.Score, Tokens: t,
+			OverBudget: r.Score >= prm.Threshold && prm.Budget > 0 && t > prm.Budget})
+	}
+	return nil, leads
+}

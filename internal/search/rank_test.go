@@ -1,0 +1,220 @@
+package search
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/store"
+)
+
+func TestQueryWords(t *testing.T) {
+	tests := []struct {
+		query      string
+		words      []string // compound forms expected in qi.words
+		code       []string // expected in qi.code
+		notCode    []string
+		wantsTests bool
+	}{
+		{"where are JWT tokens validated", []string{"jwt", "tokens", "validated", "where"}, nil, []string{"tokens"}, false},
+		{"toJSONSchema drops optional fields", []string{"tojsonschema", "drops"}, []string{"tojsonschema"}, []string{"drops"}, false},
+		{"`req.param()` should return undefined", []string{"req.param", "should"}, []string{"req.param", "param"}, []string{"should"}, false},
+		{"fix watch(Effect) in detached scope", []string{"watch", "effect"}, []string{"watch"}, []string{"effect", "detached"}, false},
+		{"user_id is lost", []string{"userid"}, []string{"userid"}, nil, false},
+		{"flaky spec for router", []string{"flaky"}, nil, nil, true},
+	}
+	for _, tt := range tests {
+		qi := newQueryInfo(tt.query, store.TermStats{Chunks: 100})
+		qi.codeMarked(tt.query)
+		for _, w := range tt.words {
+			if !qi.words[compound(w)] {
+				t.Errorf("%q: word %q missing from %v", tt.query, w, qi.words)
+			}
+		}
+		for _, w := range tt.code {
+			if !qi.code[compound(w)] {
+				t.Errorf("%q: %q not taken as code (%v)", tt.query, w, qi.code)
+			}
+		}
+		for _, w := range tt.notCode {
+			if qi.code[compound(w)] {
+				t.Errorf("%q: prose word %q taken as code", tt.query, w)
+			}
+		}
+		if qi.wantsTests != tt.wantsTests {
+			t.Errorf("%q: wantsTests = %v", tt.query, qi.wantsTests)
+		}
+	}
+}
+
+func TestPathClasses(t *testing.T) {
+	tests := []struct {
+		path      string
+		test, aux bool
+		decl      bool
+		stem      string
+	}{
+		{"src/auth/token.ts", false, false, false, "token"},
+		{"src/auth/token.test.ts", true, false, false, "token"},
+		{"packages/core/__tests__/watch.spec.ts", true, false, false, "watch"},
+		{"test/helpers/server.js", true, false, false, "server"},
+		{"examples/react/basic/src/main.tsx", false, true, false, "main"},
+		{"packages/router/src/fixtures/tree.ts", false, true, false, "tree"},
+		{"docs/guide/setup.js", false, true, false, "setup"},
+		{"src/types/index.d.ts", false, false, true, "index"},
+		{"src/helpers/to-json-schema.ts", false, false, false, "to-json-schema"},
+		{"src/contest/testimony.ts", false, false, false, "testimony"},
+	}
+	for _, tt := range tests {
+		if got := isTestPath(tt.path); got != tt.test {
+			t.Errorf("isTestPath(%q) = %v", tt.path, got)
+		}
+		if got := isAuxPath(tt.path); got != tt.aux {
+			t.Errorf("isAuxPath(%q) = %v", tt.path, got)
+		}
+		if got := isDeclPath(tt.path); got != tt.decl {
+			t.Errorf("isDeclPath(%q) = %v", tt.path, got)
+		}
+		if got := stem(tt.path); got != tt.stem {
+			t.Errorf("stem(%q) = %q", tt.path, got)
+		}
+	}
+}
+
+// The features of a small candidate list, each checked against what the
+// query and the chunk say.
+func TestFeaturize(t *testing.T) {
+	st := store.TermStats{Chunks: 1000, DocFreq: map[string]int{"json": 10, "schema": 20, "tojsonschema": 2, "drop": 300, "option": 400, "field": 200}}
+	q := "toJSONSchema drops optional fields"
+	qi := newQueryInfo(q, st)
+	qi.codeMarked(q)
+	mk := func(path, name, kind string, start, end, depth int, text string) Result {
+		return Result{Chunk: chunk.Chunk{ID: path + name, RelativePath: path, Name: name, NodeKind: kind, StartLine: start, EndLine: end,
+			Depth: depth, Breadcrumb: path + " > " + name, EmbeddingText: text, FullSource: text}}
+	}
+	cands := []Result{
+		mk("src/to-json-schema.ts", "toJSONSchema", "function", 10, 60, 0, "function toJSONSchema(schema) { drop optional fields }"),
+		mk("src/to-json-schema.test.ts", "it", "callback", 1, 5, 0, "it('drops optional fields', () => toJSONSchema(x))"),
+		mk("src/index.ts", "import", "import", 1, 1, 0, "import { toJSONSchema } from './to-json-schema'"),
+	}
+	cands[0].FirstStage, cands[1].FirstStage, cands[2].FirstStage = 1, 0.8, 0.3
+	fs := featurize(&qi, cands, map[string]int{"tojsonschema": 3}, 1000)
+	def, test, imp := fs[0], fs[1], fs[2]
+	checks := []struct {
+		name string
+		ok   bool
+	}{
+		{"defines", def[FDefines] == 1 && def[FDefinesCode] == 1 && test[FDefines] == 0},
+		{"base ident (to-json-schema.ts)", def[FBaseIdent] == 1 && imp[FBaseIdent] == 0},
+		{"test file demoted", test[FTest] == 1 && def[FTest] == 0},
+		{"import is non-code", imp[FNonCode] == 1 && def[FNonCode] == 0},
+		{"callable", def[FCallable] == 1},
+		{"coverage in [0,1] and full for the definition", def[FCovAll] > 0.99 && def[FCovAll] <= 1},
+		{"rare name", def[FRare] > 0.8},
+		{"rank feature decreasing", def[FBM25Rank] > test[FBM25Rank] && test[FBM25Rank] > imp[FBM25Rank]},
+		{"name coverage weighted by IDF", def[FCovName] > 0.3 && imp[FCovName] == 0},
+	}
+	for _, c := range checks {
+		if !c.ok {
+			t.Errorf("%s: features %v / %v / %v", c.name, def, test, imp)
+		}
+	}
+	for i, f := range fs {
+		for k, v := range f {
+			if v < 0 || v > 1 || math.IsNaN(v) {
+				t.Errorf("candidate %d feature %s = %v, outside [0,1]", i, FeatureNames[k], v)
+			}
+		}
+	}
+}
+
+func unitModel(weights map[int]float64, penalty float64) *Model {
+	m := &Model{Features: FeatureNames[:], Weights: make([]float64, NumFeatures), FilePenalty: penalty, CalibA: 1}
+	for i, w := range weights {
+		m.Weights[i] = w
+	}
+	return m
+}
+
+func TestOrderDiversifiesFilesAndCollapsesMirrors(t *testing.T) {
+	// Five chunks of a.ts score 1.0…0.6, one of b.ts 0.7, and c.ts's
+	// mirror copy of a.ts's best chunk 1.0.
+	scores := []float64{1.0, 0.9, 0.8, 0.7, 0.6, 0.7, 1.0}
+	files := []string{"a.ts", "a.ts", "a.ts", "a.ts", "a.ts", "b.ts", "deno/a.ts"}
+	keys := []string{"x", "", "", "", "", "", "x"}
+	feats := make([]Features, len(scores))
+	for i, s := range scores {
+		feats[i][FBM25] = s
+	}
+	keyOf := func(i int) (string, string) { return files[i], keys[i] }
+	order := unitModel(map[int]float64{FBM25: 1}, 0.25).Order(feats, keyOf)
+	var got []int
+	for _, o := range order {
+		got = append(got, o.Index)
+	}
+	// a0 (1.0), a1 (0.9-0.25=0.65) loses to b (0.7); the mirror goes last.
+	want := []int{0, 5, 1, 2, 3, 4, 6}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("order %v, want %v", got, want)
+	}
+	if top := unitModel(map[int]float64{FBM25: 1}, 0.25).OrderTop(feats, keyOf, 2); len(top) != 2 || top[1].Index != 5 {
+		t.Fatalf("top 2: %v", top)
+	}
+	// Without the penalty one file fills the top.
+	order = unitModel(map[int]float64{FBM25: 1}, 0).Order(feats, keyOf)
+	if order[1].Index != 1 {
+		t.Fatalf("no penalty: second is %d", order[1].Index)
+	}
+}
+
+func TestParseModelRefusesOtherFeatures(t *testing.T) {
+	if _, err := ParseModel([]byte(`{"features":["bm25"],"weights":[1]}`)); err == nil || !strings.Contains(err.Error(), "refit") {
+		t.Fatalf("short model accepted: %v", err)
+	}
+	names := append([]string{}, FeatureNames[:]...)
+	names[3] = "something_else"
+	b := fmt.Sprintf(`{"features":["%s"],"weights":[%s]}`, strings.Join(names, `","`), strings.TrimSuffix(strings.Repeat("0,", NumFeatures), ","))
+	if _, err := ParseModel([]byte(b)); err == nil {
+		t.Fatal("renamed feature accepted")
+	}
+	if DefaultModel == nil || len(DefaultModel.Weights) != NumFeatures {
+		t.Fatal("shipped model not loaded")
+	}
+}
+
+func TestSelectAnswerLeads(t *testing.T) {
+	res := func(id string, p float64, src string) Result {
+		return Result{Chunk: chunk.Chunk{ID: id, RelativePath: id + ".ts", StartLine: 1, EndLine: 3, FullSource: src, Name: id}, Score: p}
+	}
+	small := "function f() { return 1 }"
+	big := strings.Repeat("const x = 1;\n", 400)
+	prm := Params{Threshold: 0.5, Budget: 300}
+	tests := []struct {
+		name       string
+		ranked     []Result
+		results    int
+		leads      int
+		overBudget bool
+	}{
+		{"confident results, no leads", []Result{res("a", 0.9, small), res("b", 0.6, small), res("c", 0.2, small)}, 2, 0, false},
+		{"nothing confident: leads", []Result{res("a", 0.3, small), res("b", 0.2, small)}, 0, 2, false},
+		{"leads capped", []Result{res("a", 0.3, small), res("b", 0.2, small), res("c", 0.2, small), res("d", 0.1, small), res("e", 0.1, small), res("f", 0.1, small)}, 0, DefaultLeads, false},
+		{"confident but over budget: a lead that says so", []Result{res("a", 0.9, big), res("b", 0.2, small)}, 0, 2, true},
+		{"no candidates: empty", nil, 0, 0, false},
+	}
+	for _, tt := range tests {
+		results, leads := SelectAnswer(tt.ranked, prm)
+		if len(results) != tt.results || len(leads) != tt.leads {
+			t.Errorf("%s: %d results, %d leads; want %d, %d", tt.name, len(results), len(leads), tt.results, tt.leads)
+			continue
+		}
+		if tt.leads > 0 && leads[0].OverBudget != tt.overBudget {
+			t.Errorf("%s: first lead over budget = %v", tt.name, leads[0].OverBudget)
+		}
+		if len(tt.ranked) > 0 && len(results)+len(leads) == 0 {
+			t.Errorf("%s: empty answer although candidates exist", tt.name)
+		}
+	}
+}
