@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/scry-dev/scry/internal/engine"
 )
 
 func newIndexCmd() *cobra.Command {
@@ -19,22 +21,13 @@ and the default excludes), parses and chunks new or changed files, drops removed
 ones, and prints a one-line summary. A progress bar is shown on a terminal.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, done, err := ws.open(true)
+			e, err := ws.open(cmd, engine.Options{Models: true, Sync: true}, true, false, nf.layer(cmd))
 			if err != nil {
 				return err
 			}
-			defer done()
-			cfg, err := ws.loadConfig(cmd, e)
-			if err != nil {
-				return err
-			}
-			if err := nf.open(cmd, e, &cfg); err != nil {
-				return err
-			}
-			sum, err := syncOrFail(cmd.Context(), e)
-			done()
-			if err != nil {
-				return err
+			sum := e.LastSync()
+			if err := e.Close(); err != nil {
+				return fmt.Errorf("close index: %w", err)
 			}
 			if asJSON {
 				return json.NewEncoder(cmd.OutOrStdout()).Encode(sum)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/embed"
 	"github.com/scry-dev/scry/internal/embed/onnxrt"
-	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/rerank"
 	"github.com/scry-dev/scry/internal/store"
 )
@@ -39,24 +37,26 @@ func (n *neuralFlags) register(cmd *cobra.Command) {
 	f.StringVar(&n.rerankDir, "rerank-dir", "", "onnx reranker: cross-encoder model directory (env SCRY_RERANK_DIR)")
 }
 
-// apply lays the flags the user set over the configuration and validates
-// the result.
-func (n *neuralFlags) apply(cmd *cobra.Command, e *config.Embedding, r *config.Reranking) error {
-	f := cmd.Flags()
-	set := func(name string, dst *string, v string) {
-		if f.Changed(name) {
-			*dst = v
+// layer lays the flags the user set over the configuration.
+func (n *neuralFlags) layer(cmd *cobra.Command) func(*config.Config) error {
+	return func(cfg *config.Config) error {
+		f := cmd.Flags()
+		set := func(name string, dst *string, v string) {
+			if f.Changed(name) {
+				*dst = v
+			}
 		}
+		e, r := &cfg.Embedding, &cfg.Reranking
+		set("embedder", &e.Provider, n.embedder)
+		set("embed-url", &e.URL, n.embedURL)
+		set("embed-model", &e.Model, n.embedModel)
+		set("embed-dir", &e.Dir, n.embedDir)
+		set("reranker", &r.Provider, n.reranker)
+		set("rerank-url", &r.URL, n.rerankURL)
+		set("rerank-model", &r.Model, n.rerankModel)
+		set("rerank-dir", &r.Dir, n.rerankDir)
+		return nil
 	}
-	set("embedder", &e.Provider, n.embedder)
-	set("embed-url", &e.URL, n.embedURL)
-	set("embed-model", &e.Model, n.embedModel)
-	set("embed-dir", &e.Dir, n.embedDir)
-	set("reranker", &r.Provider, n.reranker)
-	set("rerank-url", &r.URL, n.rerankURL)
-	set("rerank-model", &r.Model, n.rerankModel)
-	set("rerank-dir", &r.Dir, n.rerankDir)
-	return errors.Join(e.Validate(), r.Validate())
 }
 
 // setupONNX is `scry setup --onnx`: unpack libonnxruntime from npm's
@@ -164,23 +164,4 @@ func describeKey(provider string, set bool) string {
 		return " (key set from " + vars + ")"
 	}
 	return " (no key in " + vars + ")"
-}
-
-// openNeural applies the flags and attaches the configured embedder,
-// vector index and reranker to the engine.
-func (n *neuralFlags) open(cmd *cobra.Command, e *engine.Engine, cfg *config.Config) error {
-	if err := n.apply(cmd, &cfg.Embedding, &cfg.Reranking); err != nil {
-		return err
-	}
-	neural, err := engine.OpenNeural(cmd.Context(), e.Store, cfg.Embedding, cfg.Reranking, os.Getenv, func(err error) {
-		fmt.Fprintln(cmd.ErrOrStderr(), "scry:", err)
-	})
-	if err != nil {
-		return err
-	}
-	e.Neural = neural
-	if neural != nil && neural.Reranker != nil {
-		e.Reranker = neural.Reranker
-	}
-	return nil
 }

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -11,8 +11,6 @@ import (
 
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
-	"github.com/scry-dev/scry/internal/index"
-	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // workspaceFlags are shared by every command that works on an index.
@@ -32,16 +30,49 @@ func (w *workspaceFlags) register(cmd *cobra.Command) {
 	cmd.Flags().Int64Var(&w.maxSize, "max-file-size", 0, "skip files larger than this many bytes (default 1 MiB)")
 }
 
-// open opens the workspace's index; progress goes to stderr as a bar when it
-// is a terminal, and nowhere otherwise.
-func (w *workspaceFlags) open(progress bool) (*engine.Engine, func(), error) {
-	opt := engine.Options{Root: w.root, IndexPath: w.indexPath}
-	opt.Index.Workspace.Include = w.include
-	opt.Index.Workspace.Exclude = w.exclude
-	opt.Index.Workspace.MaxFileSize = w.maxSize
+// layer lays the file-selection flags the user set over the configuration.
+func (w *workspaceFlags) layer(cmd *cobra.Command) func(*config.Config) error {
+	return func(cfg *config.Config) error {
+		f := cmd.Flags()
+		if f.Changed("include") {
+			cfg.Include = w.include
+		}
+		if f.Changed("exclude") {
+			cfg.Exclude = w.exclude
+		}
+		if f.Changed("max-file-size") {
+			cfg.MaxFileSize = w.maxSize
+		}
+		return nil
+	}
+}
+
+// open opens the workspace with engine.Open: opt says which parts to
+// attach; the workspace flags and then each layer (the command's other
+// flags) are laid over the configuration. With progress, indexing shows a
+// bar on stderr when it is a terminal. Problems that do not stop the
+// command go to stderr; quietCompiler drops the ones saying structure is
+// approximate (the answer says so itself).
+func (w *workspaceFlags) open(cmd *cobra.Command, opt engine.Options, progress, quietCompiler bool, layers ...func(*config.Config) error) (*engine.Engine, error) {
+	opt.Root, opt.IndexPath = w.root, w.indexPath
+	layers = append([]func(*config.Config) error{w.layer(cmd)}, layers...)
+	opt.Configure = func(cfg *config.Config) error {
+		for _, l := range layers {
+			if err := l(cfg); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	opt.Warn = func(err error) {
+		if quietCompiler && errors.Is(err, engine.ErrApproximate) {
+			return
+		}
+		fmt.Fprintln(cmd.ErrOrStderr(), "scry:", err)
+	}
 	var bar *progressbar.ProgressBar
 	if progress && term.IsTerminal(int(os.Stderr.Fd())) {
-		opt.Index.Progress = func(done, total int) {
+		opt.Progress = func(done, total int) {
 			if total < 50 {
 				return
 			}
@@ -59,44 +90,9 @@ func (w *workspaceFlags) open(progress bool) (*engine.Engine, func(), error) {
 			bar.Set(done)
 		}
 	}
-	e, err := engine.Open(opt)
-	if err != nil {
-		return nil, nil, err
+	e, err := engine.Open(cmd.Context(), opt)
+	if bar != nil {
+		bar.Finish()
 	}
-	return e, func() {
-		if bar != nil {
-			bar.Finish()
-		}
-		e.Close()
-	}, nil
-}
-
-func syncOrFail(ctx context.Context, e *engine.Engine) (index.Summary, error) {
-	sum, err := e.Sync(ctx)
-	if err != nil {
-		return sum, fmt.Errorf("sync %s: %w", e.Root.Dir(), err)
-	}
-	return sum, nil
-}
-
-// loadConfig reads the workspace's configuration (file, then environment)
-// and applies its file selection, except where a flag said otherwise.
-func (w *workspaceFlags) loadConfig(cmd *cobra.Command, e *engine.Engine) (config.Config, error) {
-	cfg, err := config.Load(e.Root.Dir(), os.Getenv)
-	if err != nil {
-		return cfg, err
-	}
-	opt := workspace.Options{Include: cfg.Include, Exclude: cfg.Exclude, MaxFileSize: cfg.MaxFileSize}
-	f := cmd.Flags()
-	if f.Changed("include") {
-		opt.Include = w.include
-	}
-	if f.Changed("exclude") {
-		opt.Exclude = w.exclude
-	}
-	if f.Changed("max-file-size") {
-		opt.MaxFileSize = w.maxSize
-	}
-	e.Indexer.SetWorkspaceOptions(opt)
-	return cfg, nil
+	return e, err
 }

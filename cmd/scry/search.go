@@ -29,28 +29,30 @@ func (t *tuningFlags) register(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&t.callDepth, "call-depth", d.CallDepth, "call-tree depth: 1, N, or -1 for transitive (env SCRY_CALL_DEPTH)")
 }
 
-// apply lays the flags the user set over cfg.
-func (t *tuningFlags) apply(cmd *cobra.Command, cfg *config.Config) error {
-	f := cmd.Flags()
-	if f.Changed("threshold") {
-		cfg.Threshold = t.threshold
+// layer lays the flags the user set over the configuration.
+func (t *tuningFlags) layer(cmd *cobra.Command) func(*config.Config) error {
+	return func(cfg *config.Config) error {
+		f := cmd.Flags()
+		if f.Changed("threshold") {
+			cfg.Threshold = t.threshold
+		}
+		if f.Changed("budget") {
+			cfg.Budget = t.budget
+		}
+		if f.Changed("rerank-weight") {
+			cfg.RerankWeight = t.rerankWeight
+		}
+		if f.Changed("vector-weight") {
+			cfg.VectorWeight = t.vectorWeight
+		}
+		if f.Changed("candidates") {
+			cfg.Candidates = t.candidates
+		}
+		if f.Changed("call-depth") {
+			cfg.CallDepth = t.callDepth
+		}
+		return nil
 	}
-	if f.Changed("budget") {
-		cfg.Budget = t.budget
-	}
-	if f.Changed("rerank-weight") {
-		cfg.RerankWeight = t.rerankWeight
-	}
-	if f.Changed("vector-weight") {
-		cfg.VectorWeight = t.vectorWeight
-	}
-	if f.Changed("candidates") {
-		cfg.Candidates = t.candidates
-	}
-	if f.Changed("call-depth") {
-		cfg.CallDepth = t.callDepth
-	}
-	return cfg.Validate()
 }
 
 func paramsOf(cfg config.Config) search.Params {
@@ -89,29 +91,15 @@ ranked pipeline (BM25F candidates, reranking, blend, relevance gate and token
 budget); "symbol = [file >] [Parent >] name" looks a symbol up exactly.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, done, err := ws.open(true)
+			e, err := ws.open(cmd, engine.Options{Models: true, Sync: true, Compiler: engine.CompilerWait}, true, true, tf.layer(cmd), nf.layer(cmd))
 			if err != nil {
 				return err
 			}
-			defer done()
-			cfg, err := ws.loadConfig(cmd, e)
+			defer e.Close()
+			cfg := e.Config()
+			paths, err := e.ConfinePaths(paths)
 			if err != nil {
-				return err
-			}
-			if err := tf.apply(cmd, &cfg); err != nil {
-				return err
-			}
-			if err := nf.open(cmd, e, &cfg); err != nil {
-				return err
-			}
-			if _, err := syncOrFail(cmd.Context(), e); err != nil {
-				return err
-			}
-			defer attachCompiler(cmd.Context(), e, cfg, io.Discard, true)()
-			for _, p := range paths {
-				if _, _, err := e.Root.Resolve(strings.TrimSuffix(globBase(p), "/")); err != nil {
-					return fmt.Errorf("--path %s: %w", p, err)
-				}
+				return fmt.Errorf("--path: %w", err)
 			}
 			prm := paramsOf(cfg)
 			prm.Limit = k
@@ -168,16 +156,3 @@ func writeSearchJSON(w io.Writer, ans engine.Answer) error {
 }
 
 func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
-
-// globBase is the literal directory part of a path pattern, which must lie
-// inside the workspace.
-func globBase(p string) string {
-	if i := strings.IndexAny(p, "*?[{"); i >= 0 {
-		p = p[:i]
-		if j := strings.LastIndex(p, "/"); j >= 0 {
-			return p[:j+1]
-		}
-		return "."
-	}
-	return p
-}

@@ -19,6 +19,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/mcpserver"
 )
 
@@ -41,26 +43,18 @@ HTTP at /mcp, bound to loopback unless ADDR names another host; --token (or
 SCRY_TOKEN) then requires "Authorization: Bearer <token>" on every request.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, done, err := ws.open(false)
+			toolsLayer := func(cfg *config.Config) error {
+				if cmd.Flags().Changed("tools") {
+					cfg.Tools = tools
+				}
+				return nil
+			}
+			e, err := ws.open(cmd, engine.Options{Models: true, Compiler: engine.CompilerBackground}, false, false, tf.layer(cmd), toolsLayer, nf.layer(cmd))
 			if err != nil {
 				return err
 			}
-			defer done()
-			cfg, err := ws.loadConfig(cmd, e)
-			if err != nil {
-				return err
-			}
-			if err := tf.apply(cmd, &cfg); err != nil {
-				return err
-			}
-			if cmd.Flags().Changed("tools") {
-				cfg.Tools = tools
-			}
-			if err := nf.open(cmd, e, &cfg); err != nil {
-				return err
-			}
-			defer attachCompiler(cmd.Context(), e, cfg, cmd.ErrOrStderr(), false)()
-			srv, err := mcpserver.New(e, cfg)
+			defer e.Close()
+			srv, err := mcpserver.New(e)
 			if err != nil {
 				return err
 			}

@@ -2,23 +2,15 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/mcpserver"
 	"github.com/scry-dev/scry/internal/tsls"
 )
-
-// cacheDir is scry's cache: $SCRY_CACHE_DIR, else the user cache dir.
-func cacheDir() (string, error) {
-	if d := os.Getenv("SCRY_CACHE_DIR"); d != "" {
-		return d, nil
-	}
-	return tsls.DefaultCacheDir()
-}
 
 func newSetupCmd() *cobra.Command {
 	var onnx bool
@@ -31,7 +23,7 @@ workspace has no TypeScript 7 of its own. Structure answers (callers, callees,
 references, type hierarchy) then come from the compiler instead of syntax.`, tsls.PinnedVersion),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, err := cacheDir()
+			dir, err := engine.CacheDir()
 			if err != nil {
 				return err
 			}
@@ -62,35 +54,35 @@ func newDoctorCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := cmd.OutOrStdout()
-			e, done, err := ws.open(false)
+			e, err := ws.open(cmd, engine.Options{KeepBrokenConfig: true}, false, false)
 			if err != nil {
 				return err
 			}
-			defer done()
-			fmt.Fprintf(out, "workspace: %s\n", e.Root.Dir())
-			files, chunks, err := e.Store.Stats()
+			defer e.Close()
+			fmt.Fprintf(out, "workspace: %s\n", e.Dir())
+			files, chunks, err := e.Store().Stats()
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(out, "index:     %s (%d files, %d chunks)\n", e.Store.Path(), files, chunks)
+			fmt.Fprintf(out, "index:     %s (%d files, %d chunks)\n", e.Store().Path(), files, chunks)
 			if files == 0 {
 				fmt.Fprintln(out, "           not built yet: `scry index` (any search builds it too)")
 			}
-			cfg, err := ws.loadConfig(cmd, e)
-			if err != nil {
+			cfg := e.Config()
+			if err := e.ConfigErr(); err != nil {
 				fmt.Fprintf(out, "config:    ERROR %v\n", err)
 			} else {
 				fmt.Fprintf(out, "config:    threshold %.2f, budget %d, rerank/vector weights %.2f/%.2f, candidates %d, call depth %d\n",
 					cfg.Threshold, cfg.Budget, cfg.RerankWeight, cfg.VectorWeight, cfg.Candidates, cfg.CallDepth)
 			}
-			doctorNeural(cmd.Context(), out, e.Store, cfg.Embedding, cfg.Reranking)
-			dir, _ := cacheDir()
-			rep := tsls.DiagnoseWith(tsls.FindOptions{Root: e.Root.Dir(), CacheDir: dir, Flag: cfg.TSGo})
+			doctorNeural(cmd.Context(), out, e.Store(), cfg.Embedding, cfg.Reranking)
+			dir, _ := engine.CacheDir()
+			rep := tsls.DiagnoseWith(tsls.FindOptions{Root: e.Dir(), CacheDir: dir, Flag: cfg.TSGo})
 			fmt.Fprintf(out, "typescript 7:\n%s\n", indentLines(rep.String(), "  "))
-			if recs, err := e.Store.AllFiles(); err == nil && len(recs) > 0 {
+			if recs, err := e.Store().AllFiles(); err == nil && len(recs) > 0 {
 				paths := make([]string, len(recs))
 				for i, r := range recs {
-					paths[i] = filepath.Join(e.Root.Dir(), filepath.FromSlash(r.Path))
+					paths[i] = filepath.Join(e.Dir(), filepath.FromSlash(r.Path))
 				}
 				governed, ungoverned := tsls.ProgramSplit(paths)
 				fmt.Fprintf(out, "projects:  %d files under a tsconfig.json or jsconfig.json, %d without one (given to TypeScript 7 as one program)\n", governed, ungoverned)

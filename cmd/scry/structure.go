@@ -30,19 +30,11 @@ TypeScript 7 compiler when scry can find it (scry setup installs it);
 otherwise from the index, marked approximate.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, done, err := ws.open(true)
+			e, err := ws.open(cmd, engine.Options{Sync: true, Compiler: engine.CompilerWait}, true, false)
 			if err != nil {
 				return err
 			}
-			defer done()
-			cfg, err := ws.loadConfig(cmd, e)
-			if err != nil {
-				return err
-			}
-			if _, err := syncOrFail(cmd.Context(), e); err != nil {
-				return err
-			}
-			defer attachCompiler(cmd.Context(), e, cfg, cmd.ErrOrStderr(), true)()
+			defer e.Close()
 			symbol := strings.Join(args, " ")
 			cs, err := e.Resolve(symbol)
 			if err != nil {
@@ -57,7 +49,7 @@ otherwise from the index, marked approximate.`,
 				return nil
 			}
 			if !cmd.Flags().Changed("depth") {
-				depth = cfg.CallDepth
+				depth = e.Config().CallDepth
 			}
 			for _, c := range cs {
 				if err := run(cmd, e, c, depth, asJSON, cmd.OutOrStdout()); err != nil {
@@ -257,14 +249,11 @@ func newImportersCmd() *cobra.Command {
 		Short: "List the files that import a workspace file, a package, or a named export",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, done, err := ws.open(true)
+			e, err := ws.open(cmd, engine.Options{Sync: true}, true, false)
 			if err != nil {
 				return err
 			}
-			defer done()
-			if _, err := syncOrFail(cmd.Context(), e); err != nil {
-				return err
-			}
+			defer e.Close()
 			imps, err := e.Importers(args[0])
 			if err != nil {
 				return err

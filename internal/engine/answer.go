@@ -16,13 +16,6 @@ import (
 	"github.com/scry-dev/scry/internal/tokens"
 )
 
-// Describer fills a result's structural metadata for the connection graph.
-// The compiler-backed one comes from the TypeScript 7 server; the syntactic
-// one (from the index alone) marks everything it says as approximate.
-type Describer interface {
-	Describe(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error)
-}
-
 // Answer is what a search returns to an agent: the connection graph, then
 // one smart snapshot per file in score order.
 type Answer struct {
@@ -47,7 +40,7 @@ type Snapshot struct {
 // the whole answer: when the graph and snapshots outgrow it (snapshots add
 // the imports and fields a symbol needs), the lowest-scored results go first.
 func (e *Engine) Search(ctx context.Context, req search.Request, callDepth int) (Answer, error) {
-	pl := search.Pipeline{Store: e.Store, Reranker: e.Reranker, Hybrid: e.Neural.Hybrid()}
+	pl := search.Pipeline{Store: e.store, Reranker: e.reranker, Hybrid: e.neural.Hybrid()}
 	resp, err := pl.Search(ctx, req)
 	if err != nil {
 		return Answer{}, err
@@ -218,11 +211,6 @@ func (e *Engine) describe(ctx context.Context, c chunk.Chunk, callDepth int) (gr
 }
 
 func (e *Engine) describeUncached(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
-	if e.Describer != nil {
-		if d, err := e.Describer.Describe(ctx, c, callDepth); err == nil {
-			return d, nil
-		}
-	}
 	if e.Compiler() != nil {
 		// On a compiler failure (crashed, timed out) Metadata answers from
 		// the index, marked approximate, rather than not at all.
@@ -245,7 +233,7 @@ func (e *Engine) snapshotOf(c *snapshotCache, file string, targets []snapshot.Ta
 	if text, ok := c.texts[key]; ok {
 		return text, nil
 	}
-	abs, _, err := e.Root.Resolve(file)
+	abs, _, err := e.root.Resolve(file)
 	if err != nil {
 		return "", fmt.Errorf("snapshot %s: %w", file, err)
 	}

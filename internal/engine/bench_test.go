@@ -11,31 +11,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/engine/enginetest"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/tokens"
-	"github.com/scry-dev/scry/internal/tsls"
 )
 
 // BenchmarkSearchAnswer measures end-to-end answers (sync check, retrieval,
 // structure, snapshots, graph) on a warm index of rxjs + effect sources
-// (600+ files), with the TypeScript server when SCRY_TSGO is set, and the
+// (600+ files), with the TypeScript server when one is found, and the
 // tokens returned against the tokens of the whole files the results live in.
 //
 //	SCRY_CORPUS=... SCRY_TSGO=... go test ./internal/engine -run '^$' -bench SearchAnswer -benchtime 1x
 func BenchmarkSearchAnswer(b *testing.B) {
-	e, sum := enginetest.Workspace(b)
+	e, sum := enginetest.Workspace(b, engine.CompilerWait)
 	benchQueries := enginetest.Questions(b)
-	root := e.Root.Dir()
+	root := e.Dir()
 	ctx := context.Background()
-	if path, _, err := tsls.Find(tsls.FindOptions{Root: root}); err == nil {
-		comp, err := e.StartCompiler(ctx, path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer comp.Close()
-		e.SetCompiler(comp)
-	}
 	for _, q := range enginetest.WarmUp {
 		e.Search(ctx, search.Request{Query: q, Params: search.DefaultParams()}, 1)
 	}

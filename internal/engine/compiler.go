@@ -21,15 +21,64 @@ type Compiler struct {
 	root string
 }
 
-// StartCompiler starts tsgo for the workspace and waits until its project
+// attachCompiler finds TypeScript 7 and starts it for the workspace, so
+// structure comes from the compiler; when it cannot be found or started,
+// warn hears why (wrapped around ErrApproximate) and answers come from the
+// index, marked approximate. With wait false the server starts in the
+// background and answers switch to it once its project is loaded. Close
+// shuts it down.
+func (e *Engine) attachCompiler(ctx context.Context, flag, cacheDir string, wait bool, warn func(error)) {
+	if warn == nil {
+		warn = func(error) {}
+	}
+	path, _, err := tsls.Find(tsls.FindOptions{Flag: flag, Root: e.root.Dir(), CacheDir: cacheDir})
+	if err != nil {
+		warn(fmt.Errorf("%w: %w", ErrApproximate, err))
+		return
+	}
+	// The server outlives the call that opened the engine: Close stops it.
+	sctx := context.WithoutCancel(ctx)
+	start := func() *Compiler {
+		comp, err := e.startCompiler(sctx, path)
+		if err != nil {
+			warn(fmt.Errorf("%w: %w", ErrApproximate, err))
+			return nil
+		}
+		e.setCompiler(comp)
+		return comp
+	}
+	stop := func(comp *Compiler) {
+		if comp != nil {
+			e.setCompiler(nil)
+			comp.Close()
+		}
+	}
+	if wait {
+		comp := start()
+		e.stopCompiler = func() { stop(comp) }
+		return
+	}
+	done := make(chan *Compiler, 1)
+	go func() { done <- start() }()
+	e.stopCompiler = func() {
+		select {
+		case comp := <-done:
+			stop(comp)
+		default:
+			// Still starting: the process ends with scry.
+		}
+	}
+}
+
+// startCompiler starts tsgo for the workspace and waits until its project
 // is loaded: the configured projects, and one program of the indexed files
 // no tsconfig.json governs.
-func (e *Engine) StartCompiler(ctx context.Context, tsgoPath string) (*Compiler, error) {
+func (e *Engine) startCompiler(ctx context.Context, tsgoPath string) (*Compiler, error) {
 	files, err := e.sourceFiles()
 	if err != nil {
 		return nil, fmt.Errorf("start TypeScript 7: %w", err)
 	}
-	root := e.Root.Dir()
+	root := e.root.Dir()
 	srv, err := tsls.StartWithOptions(ctx, tsls.Options{Root: root, TsgoPath: tsgoPath, ProgramFiles: files})
 	if err != nil {
 		return nil, fmt.Errorf("start TypeScript 7: %w", err)
@@ -39,13 +88,13 @@ func (e *Engine) StartCompiler(ctx context.Context, tsgoPath string) (*Compiler,
 
 // sourceFiles lists the indexed files as absolute paths.
 func (e *Engine) sourceFiles() ([]string, error) {
-	recs, err := e.Store.AllFiles()
+	recs, err := e.store.AllFiles()
 	if err != nil {
 		return nil, err
 	}
 	files := make([]string, len(recs))
 	for i, r := range recs {
-		files[i] = filepath.Join(e.Root.Dir(), filepath.FromSlash(r.Path))
+		files[i] = filepath.Join(e.root.Dir(), filepath.FromSlash(r.Path))
 	}
 	return files, nil
 }
@@ -60,9 +109,9 @@ func (c *Compiler) Server() *tsls.Server { return c.srv }
 // never starts) answers come from the index.
 type compilerBox struct{ p atomic.Pointer[Compiler] }
 
-// SetCompiler makes structure answers come from the compiler (nil: from the
+// setCompiler makes structure answers come from the compiler (nil: from the
 // index again).
-func (e *Engine) SetCompiler(c *Compiler) {
+func (e *Engine) setCompiler(c *Compiler) {
 	e.compiler.p.Store(c)
 	e.described.clear()
 	if c != nil {
@@ -90,7 +139,7 @@ func (e *Engine) target(c chunk.Chunk) structure.Target {
 			col = k
 		}
 	}
-	return structure.Target{Position: structure.Position{File: filepath.Join(e.Root.Dir(), filepath.FromSlash(c.RelativePath)), Line: line, Column: col}, Name: c.Name, Kind: c.NodeKind}
+	return structure.Target{Position: structure.Position{File: filepath.Join(e.root.Dir(), filepath.FromSlash(c.RelativePath)), Line: line, Column: col}, Name: c.Name, Kind: c.NodeKind}
 }
 
 // Why structure came from the index rather than the compiler.
@@ -149,7 +198,8 @@ func (s syntactic) metadata(c chunk.Chunk, reason string) (*structure.SymbolMeta
 	return md, nil
 }
 
-// Describe implements Describer with the compiler.
+// compilerDescribe describes a result for the graph with the compiler, or
+// from the index when the compiler cannot answer.
 func (e *Engine) compilerDescribe(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
 	// The graph shows [depth limit] only in multi-hop trees.
 	md, why, err := e.metadata(ctx, c, structure.Options{CallDepth: callDepth, SkipDepthLimit: callDepth == 1})
@@ -271,7 +321,7 @@ func incoming(calls []structure.IncomingCaller) []graph.Call {
 	return out
 }
 
-// compilerNav implements Navigator with the compiler.
+// compilerNav implements navigator with the compiler.
 type compilerNav struct{ e *Engine }
 
 func (n compilerNav) References(ctx context.Context, c chunk.Chunk, limit int) ([]Site, error) {

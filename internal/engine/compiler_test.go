@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/structure"
 	"github.com/scry-dev/scry/internal/tsls/tslstest"
@@ -47,7 +48,7 @@ func TestReferencesFollowCreatedFiles(t *testing.T) {
 
 			refs := func() string {
 				t.Helper()
-				cs, err := e.Store.ChunksByName("hmac")
+				cs, err := e.Store().ChunksByName("hmac")
 				if err != nil || len(cs) != 1 {
 					t.Fatalf("chunks named hmac: %v, %v", cs, err)
 				}
@@ -90,7 +91,7 @@ func TestCallbackStructureSaysWhyItIsApproximate(t *testing.T) {
 	}
 	e := withCompiler(t, root, bin)
 	ctx := context.Background()
-	cs, err := e.Store.ChunksByFile("jobs.ts")
+	cs, err := e.Store().ChunksByFile("jobs.ts")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,23 +122,18 @@ func TestCallbackStructureSaysWhyItIsApproximate(t *testing.T) {
 // closed when the test ends.
 func withCompiler(t *testing.T, root, bin string) *engine.Engine {
 	t.Helper()
-	e, err := engine.Open(engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db")})
+	e, err := engine.Open(context.Background(), engine.Options{
+		Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"),
+		Configure: func(c *config.Config) error { c.TSGo = bin; return nil },
+		Compiler:  engine.CompilerWait,
+		Warn:      func(err error) { t.Errorf("open: %v", err) },
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
-	ctx := context.Background()
-	if _, err := e.Sync(ctx); err != nil {
-		t.Fatal(err)
+	if e.Compiler() == nil {
+		t.Fatal("no compiler attached")
 	}
-	comp, err := e.StartCompiler(ctx, bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		e.SetCompiler(nil)
-		comp.Close()
-	})
-	e.SetCompiler(comp)
 	return e
 }

@@ -1,16 +1,19 @@
-// Package engine wires one workspace's parts together (root, store,
-// indexer, search) so that the CLI and the MCP server share one way of
-// opening and querying a workspace.
+// Package engine wires one workspace's parts together (root, configuration,
+// store, indexer, models, compiler) so that the CLI and the MCP server share
+// one way of opening and querying a workspace. Open is the only place the
+// parts are put together; front ends call the Engine's methods.
 package engine
 
 import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/rerank"
 	"github.com/scry-dev/scry/internal/store"
@@ -18,37 +21,90 @@ import (
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
-// Options say where the workspace and its index are.
+// CompilerMode says whether and how Open attaches the TypeScript 7 server.
+type CompilerMode int
+
+const (
+	// CompilerOff answers structure from the index alone (approximate).
+	CompilerOff CompilerMode = iota
+	// CompilerWait starts the server and waits until its project is
+	// loaded, so the first answer already comes from the compiler.
+	CompilerWait
+	// CompilerBackground starts the server without waiting; answers come
+	// from the index until it is ready, then from the compiler.
+	CompilerBackground
+)
+
+// Options say which workspace to open and which parts to attach.
 type Options struct {
 	Root      string // workspace directory; "" means the current directory
 	IndexPath string // "" means DefaultIndexPath(root)
-	Index     index.Options
+
+	// Getenv supplies the SCRY_* settings and API keys; nil is os.Getenv.
+	Getenv func(string) string
+	// Configure lays the front end's own settings (its flags) over the
+	// configuration loaded from the workspace's .scry.toml and the
+	// environment; the result is then validated and used for everything
+	// Open attaches. Nil keeps the loaded configuration.
+	Configure func(*config.Config) error
+	// KeepBrokenConfig makes a configuration that does not load or does not
+	// validate a report (ConfigErr) rather than a failure of Open: the
+	// engine then runs on what could be read. Only diagnostics want this.
+	KeepBrokenConfig bool
+
+	// Models opens the configured embedder and reranker.
+	Models bool
+	// Sync brings the index up to date before Open returns (LastSync has
+	// the summary). The compiler is told about the indexed files, so
+	// CompilerWait implies it.
+	Sync bool
+	// Compiler attaches the TypeScript 7 server.
+	Compiler CompilerMode
+	// CacheDir is where `scry setup` puts TypeScript 7; "" is CacheDir().
+	CacheDir string
+
+	// Progress receives indexing and embedding progress of every sync
+	// that is not given its own callback.
+	Progress func(done, total int)
+	// Warn receives non-fatal problems: a compiler that could not be
+	// started (wrapped around ErrApproximate), a query that could not be
+	// embedded. Nil discards them.
+	Warn func(error)
 }
+
+// ErrApproximate wraps the reason structure answers come from the index
+// rather than the compiler.
+var ErrApproximate = errors.New("structure is approximate")
 
 // Engine is an open workspace.
 type Engine struct {
-	Root    *workspace.Root
-	Store   *store.Store
-	Indexer *index.Indexer
-	// Reranker overrides the built-in reranker when set.
-	Reranker rerank.Reranker
-	// Describer answers structure from the compiler when set; without it
-	// the index answers syntactically and says so.
-	Describer Describer
-	// Navigator answers references, implementations and definitions from
-	// the compiler when set.
-	Navigator Navigator
-	// Neural holds the configured embedder, vector index and reranker
-	// (nil, or empty, without models).
-	Neural *Neural
+	root    *workspace.Root
+	store   *store.Store
+	indexer *index.Indexer
+	cfg     config.Config
+	cfgErr  error
+	// reranker overrides the built-in reranker when set.
+	reranker rerank.Reranker
+	// neural holds the configured embedder, vector index and reranker
+	// (nil without models).
+	neural   *neural
+	progress func(done, total int)
+	lastSync index.Summary
 
-	compiler  compilerBox
-	parsed    parsedFiles
-	described describeCache
+	compiler     compilerBox
+	stopCompiler func()
+	parsed       parsedFiles
+	described    describeCache
 }
 
-// Open opens (creating if needed) the index of a workspace.
-func Open(opt Options) (*Engine, error) {
+// Open opens (creating if needed) the index of a workspace, loads its
+// configuration, and attaches what opt asks for, in this order: models,
+// sync, compiler. On error nothing stays open.
+func Open(ctx context.Context, opt Options) (*Engine, error) {
+	getenv := opt.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
 	dir := opt.Root
 	if dir == "" {
 		wd, err := os.Getwd()
@@ -61,6 +117,10 @@ func Open(opt Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
+	cfg, cfgErr := loadConfig(root.Dir(), getenv, opt.Configure)
+	if cfgErr != nil && !opt.KeepBrokenConfig {
+		return nil, cfgErr
+	}
 	path := opt.IndexPath
 	if path == "" {
 		if path, err = DefaultIndexPath(root.Dir()); err != nil {
@@ -71,24 +131,90 @@ func Open(opt Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open index for %s: %w", root.Dir(), err)
 	}
-	return &Engine{Root: root, Store: st, Indexer: index.New(root, st, opt.Index)}, nil
+	e := &Engine{root: root, store: st, cfg: cfg, cfgErr: cfgErr, progress: opt.Progress, stopCompiler: func() {}}
+	e.indexer = index.New(root, st, index.Options{
+		Workspace: workspace.Options{Include: cfg.Include, Exclude: cfg.Exclude, MaxFileSize: cfg.MaxFileSize},
+		Progress:  opt.Progress,
+	})
+	fail := func(err error) (*Engine, error) {
+		e.Close()
+		return nil, err
+	}
+	if opt.Models {
+		n, err := openNeural(ctx, st, cfg.Embedding, cfg.Reranking, getenv, opt.Warn)
+		if err != nil {
+			return fail(err)
+		}
+		e.neural = n
+		if n != nil && n.Reranker != nil {
+			e.reranker = n.Reranker
+		}
+	}
+	if opt.Sync || opt.Compiler == CompilerWait {
+		if e.lastSync, err = e.Sync(ctx); err != nil {
+			return fail(fmt.Errorf("sync %s: %w", root.Dir(), err))
+		}
+	}
+	if opt.Compiler != CompilerOff {
+		cache := opt.CacheDir
+		if cache == "" {
+			cache, _ = CacheDir()
+		}
+		e.attachCompiler(ctx, cfg.TSGo, cache, opt.Compiler == CompilerWait, opt.Warn)
+	}
+	return e, nil
 }
 
-// Sync brings the index up to date with the workspace.
+// loadConfig is the one place a workspace's settings are read: its
+// .scry.toml, then the environment, then the front end's overrides.
+func loadConfig(root string, getenv func(string) string, configure func(*config.Config) error) (config.Config, error) {
+	cfg, err := config.Load(root, getenv)
+	if err != nil {
+		return cfg, err
+	}
+	if configure != nil {
+		if err := configure(&cfg); err != nil {
+			return cfg, err
+		}
+	}
+	return cfg, cfg.Validate()
+}
+
+// Config is the configuration the engine was opened with.
+func (e *Engine) Config() config.Config { return e.cfg }
+
+// ConfigErr is why the configuration did not load (with
+// Options.KeepBrokenConfig), or nil.
+func (e *Engine) ConfigErr() error { return e.cfgErr }
+
+// Dir is the workspace root's real path.
+func (e *Engine) Dir() string { return e.root.Dir() }
+
+// Root is the workspace root, which confines every path.
+func (e *Engine) Root() *workspace.Root { return e.root }
+
+// Store is the workspace's index.
+func (e *Engine) Store() *store.Store { return e.store }
+
+// LastSync is the summary of the sync Open ran (zero without one).
+func (e *Engine) LastSync() index.Summary { return e.lastSync }
+
+// Sync brings the index up to date with the workspace, reporting progress
+// to Options.Progress.
 func (e *Engine) Sync(ctx context.Context) (index.Summary, error) {
-	return e.SyncProgress(ctx, nil)
+	return e.SyncProgress(ctx, e.progress)
 }
 
 // SyncProgress is Sync with a progress callback; it also tells the
 // TypeScript server which files changed on disk, since it does not watch.
 func (e *Engine) SyncProgress(ctx context.Context, progress func(done, total int)) (index.Summary, error) {
-	sum, err := e.Indexer.SyncProgress(ctx, progress)
+	sum, err := e.indexer.SyncProgress(ctx, progress)
 	if len(sum.Changed) > 0 {
 		e.described.clear()
 	}
 	if err == nil {
 		// New and changed chunks get their vectors before anyone searches.
-		if _, eerr := e.Neural.EmbedPending(ctx, e.Store, progress); eerr != nil {
+		if _, eerr := e.neural.EmbedPending(ctx, e.store, progress); eerr != nil {
 			err = eerr
 		}
 	}
@@ -102,7 +228,7 @@ func (e *Engine) SyncProgress(ctx context.Context, progress func(done, total int
 		var created []tsls.FileEvent
 		var changed []string
 		for _, rel := range sum.Changed {
-			abs := filepath.Join(e.Root.Dir(), filepath.FromSlash(rel))
+			abs := filepath.Join(e.root.Dir(), filepath.FromSlash(rel))
 			if added[rel] {
 				created = append(created, tsls.FileEvent{Path: abs, Type: tsls.FileCreated})
 			} else {
@@ -120,35 +246,37 @@ func (e *Engine) SyncProgress(ctx context.Context, progress func(done, total int
 	return sum, err
 }
 
-// nav is the navigator in use: the configured one, the compiler, or none.
-func (e *Engine) nav() Navigator {
-	if e.Navigator != nil {
-		return e.Navigator
-	}
+// nav is the navigator in use: the compiler, or none.
+func (e *Engine) nav() navigator {
 	if e.Compiler() != nil {
 		return compilerNav{e}
 	}
 	return nil
 }
 
-// Close releases the index.
+// Close shuts the compiler down and releases the models and the index.
 func (e *Engine) Close() error {
+	e.stopCompiler()
 	e.parsed.close()
-	e.Neural.Close()
-	return e.Store.Close()
+	return errors.Join(e.neural.Close(), e.store.Close())
+}
+
+// CacheDir is scry's cache directory: $SCRY_CACHE_DIR, else scry's
+// directory in the user cache directory.
+func CacheDir() (string, error) {
+	if d := os.Getenv("SCRY_CACHE_DIR"); d != "" {
+		return d, nil
+	}
+	return tsls.DefaultCacheDir()
 }
 
 // DefaultIndexPath is where a workspace's index lives unless told otherwise:
 // the user cache directory, keyed by a hash of the root's real path, so that
 // scry never writes into the workspace itself.
 func DefaultIndexPath(root string) (string, error) {
-	base := os.Getenv("SCRY_CACHE_DIR")
-	if base == "" {
-		d, err := os.UserCacheDir()
-		if err != nil {
-			return "", fmt.Errorf("index location: %w (use --index)", err)
-		}
-		base = filepath.Join(d, "scry")
+	base, err := CacheDir()
+	if err != nil {
+		return "", fmt.Errorf("index location: %w (use --index)", err)
 	}
 	h := sha256.Sum256([]byte(root))
 	return filepath.Join(base, "indexes", hex.EncodeToString(h[:8]), "index.db"), nil

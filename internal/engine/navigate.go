@@ -24,13 +24,13 @@ func (e *Engine) Resolve(symbol string) ([]chunk.Chunk, error) {
 		return nil, err
 	}
 	if sp.File != "" {
-		if _, rel, err := e.Root.Resolve(sp.File); err == nil && rel != "" {
+		if _, rel, err := e.root.Resolve(sp.File); err == nil && rel != "" {
 			sp.File = rel
 		} else if err != nil && strings.Contains(err.Error(), "outside") {
 			return nil, fmt.Errorf("symbol %q: %w", symbol, err)
 		}
 	}
-	cs, err := search.LookupSymbol(e.Store, sp, nil, nil)
+	cs, err := search.LookupSymbol(e.store, sp, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func (e *Engine) TextReferences(c chunk.Chunk, limit int) ([]Site, error) {
 	if !isIdent(strings.TrimPrefix(c.Name, "#")) {
 		return nil, nil
 	}
-	files, err := e.Store.FilesReferencing(c.Name, "")
+	files, err := e.store.FilesReferencing(c.Name, "")
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func (e *Engine) TextReferences(c chunk.Chunk, limit int) ([]Site, error) {
 	re := regexp.MustCompile(`(^|[^\w$#])` + regexp.QuoteMeta(c.Name) + `($|[^\w$])`)
 	var out []Site
 	for _, f := range files {
-		abs, _, err := e.Root.Resolve(f)
+		abs, _, err := e.root.Resolve(f)
 		if err != nil {
 			continue
 		}
@@ -138,14 +138,14 @@ func clip(s string) string {
 // TextImplementations lists classes and interfaces whose heritage clause
 // names the declaration (syntactic).
 func (e *Engine) TextImplementations(c chunk.Chunk) ([]chunk.Chunk, error) {
-	ids, err := e.Store.ChunksReferencing(c.Name, "")
+	ids, err := e.store.ChunksReferencing(c.Name, "")
 	if err != nil {
 		return nil, err
 	}
 	re := regexp.MustCompile(`\b(extends|implements)\b[^{]*\b` + regexp.QuoteMeta(c.Name) + `\b`)
 	var out []chunk.Chunk
 	for _, id := range ids {
-		cand, err := e.Store.Chunk(id)
+		cand, err := e.store.Chunk(id)
 		if err != nil {
 			continue
 		}
@@ -176,7 +176,7 @@ func (e *Engine) Importers(target string) ([]Importer, error) {
 	}
 	var wantFile, wantPkg, wantName string
 	if strings.Contains(target, "/") || strings.Contains(target, ".") {
-		if _, rel, err := e.Root.Resolve(target); err == nil && e.fileIndexed(rel) {
+		if _, rel, err := e.root.Resolve(target); err == nil && e.fileIndexed(rel) {
 			wantFile = rel
 		} else if strings.HasPrefix(target, ".") || strings.HasPrefix(target, "/") {
 			if err != nil {
@@ -192,11 +192,11 @@ func (e *Engine) Importers(target string) ([]Importer, error) {
 	} else {
 		wantPkg = target
 	}
-	rows, err := e.Store.FindSymbols(store.SymbolQuery{Name: "import:", Match: store.MatchPrefix, Limit: 1 << 20, IncludeStatements: true})
+	rows, err := e.store.FindSymbols(store.SymbolQuery{Name: "import:", Match: store.MatchPrefix, Limit: 1 << 20, IncludeStatements: true})
 	if err != nil {
 		return nil, err
 	}
-	reexports, err := e.Store.FindSymbols(store.SymbolQuery{Name: "re-export:", Match: store.MatchPrefix, Limit: 1 << 20, IncludeStatements: true})
+	reexports, err := e.store.FindSymbols(store.SymbolQuery{Name: "re-export:", Match: store.MatchPrefix, Limit: 1 << 20, IncludeStatements: true})
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +228,7 @@ func (e *Engine) Importers(target string) ([]Importer, error) {
 }
 
 func (e *Engine) fileIndexed(rel string) bool {
-	cs, err := e.Store.ChunksByFile(rel)
+	cs, err := e.store.ChunksByFile(rel)
 	return err == nil && len(cs) > 0
 }
 

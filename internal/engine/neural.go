@@ -15,11 +15,11 @@ import (
 	"github.com/scry-dev/scry/internal/vector"
 )
 
-// Neural holds the optional model-backed parts of a workspace: the
+// neural holds the optional model-backed parts of a workspace: the
 // embedder (behind the per-chunk cache), the in-memory vector index of its
 // model, and the configured reranker. With no embedder configured, Embedder
 // and Index are nil and search stays lexical.
-type Neural struct {
+type neural struct {
 	Embedder embed.Embedder // wrapped by the cache; nil when none
 	Cache    *embed.Cache
 	Index    *vector.Index
@@ -30,15 +30,15 @@ type Neural struct {
 	Warn func(error)
 }
 
-// OpenNeural opens the configured embedder and reranker for the store st.
+// openNeural opens the configured embedder and reranker for the store st.
 // getenv supplies API keys (nil: os.Getenv); warn receives non-fatal
 // problems (nil discards them). The vector index is loaded from the store;
 // call EmbedPending after each sync to keep it complete.
-func OpenNeural(ctx context.Context, st *store.Store, ecfg config.Embedding, rcfg config.Reranking, getenv func(string) string, warn func(error)) (*Neural, error) {
+func openNeural(ctx context.Context, st *store.Store, ecfg config.Embedding, rcfg config.Reranking, getenv func(string) string, warn func(error)) (*neural, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	n := &Neural{RRFK: ecfg.RRFK, Warn: warn}
+	n := &neural{RRFK: ecfg.RRFK, Warn: warn}
 	rr, err := rerank.New(ctx, rcfg.RerankConfig(ecfg.ONNXRuntimeLib, getenv))
 	if err != nil {
 		return nil, err
@@ -74,7 +74,7 @@ func OpenNeural(ctx context.Context, st *store.Store, ecfg config.Embedding, rcf
 
 // EmbedPending embeds what the last sync left without a vector and adds
 // the vectors to the in-memory index. A no-op without an embedder.
-func (n *Neural) EmbedPending(ctx context.Context, st *store.Store, progress func(done, total int)) (index.EmbedSummary, error) {
+func (n *neural) EmbedPending(ctx context.Context, st *store.Store, progress func(done, total int)) (index.EmbedSummary, error) {
 	if n == nil || n.Embedder == nil {
 		return index.EmbedSummary{}, nil
 	}
@@ -89,7 +89,7 @@ func (n *Neural) EmbedPending(ctx context.Context, st *store.Store, progress fun
 }
 
 // Hybrid is the pipeline's vector side, nil without an embedder.
-func (n *Neural) Hybrid() *search.Hybrid {
+func (n *neural) Hybrid() *search.Hybrid {
 	if n == nil || n.Embedder == nil || n.Index == nil {
 		return nil
 	}
@@ -97,7 +97,7 @@ func (n *Neural) Hybrid() *search.Hybrid {
 }
 
 // Close releases the models and the cache.
-func (n *Neural) Close() error {
+func (n *neural) Close() error {
 	if n == nil {
 		return nil
 	}

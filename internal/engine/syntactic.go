@@ -14,7 +14,7 @@ import (
 // marked approximate.
 type syntactic struct{ st *store.Store }
 
-func (e *Engine) syntactic() syntactic { return syntactic{e.Store} }
+func (e *Engine) syntactic() syntactic { return syntactic{e.store} }
 
 // containerKinds are kinds whose members are shown as Parent.member.
 var containerKinds = map[string]bool{"class": true, "interface": true, "namespace": true, "module": true, "component": true, "enum": true}

@@ -10,9 +10,9 @@ import (
 	"github.com/scry-dev/scry/internal/graph"
 )
 
-// Navigator answers navigation questions with the compiler. Without one,
+// navigator answers navigation questions with the compiler. Without one,
 // the engine answers from the index and says the answer is approximate.
-type Navigator interface {
+type navigator interface {
 	References(ctx context.Context, c chunk.Chunk, limit int) ([]Site, error)
 	Implementations(ctx context.Context, c chunk.Chunk) ([]Location, error)
 	DefinitionAt(ctx context.Context, absFile string, line, column int) ([]Location, error)
@@ -33,7 +33,7 @@ const approxNote = "(approximate: from the index, TypeScript server unavailable)
 // Outline lists the symbols of a file, or of every file under a directory,
 // with nesting, kinds and line ranges.
 func (e *Engine) Outline(rel string, kinds []string) (string, error) {
-	files, err := e.Store.Files()
+	files, err := e.store.Files()
 	if err != nil {
 		return "", err
 	}
@@ -63,7 +63,7 @@ func (e *Engine) Outline(rel string, kinds []string) (string, error) {
 	const maxLines = 2000
 	lines := 0
 	for _, p := range paths {
-		cs, err := e.Store.ChunksByFile(p)
+		cs, err := e.store.ChunksByFile(p)
 		if err != nil {
 			return "", err
 		}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/mcpserver"
 )
@@ -32,12 +31,12 @@ func inProcess(t testing.TB, extraFiles int) (*mcp.ClientSession, string) {
 			t.Fatal(err)
 		}
 	}
-	e, err := engine.Open(engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db")})
+	e, err := engine.Open(context.Background(), engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
-	srv, err := mcpserver.New(e, config.Default())
+	srv, err := mcpserver.New(e)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/engine/enginetest"
 	"github.com/scry-dev/scry/internal/mcpserver"
@@ -22,7 +21,7 @@ import (
 // and effect (600+ files). Run: SCRY_CORPUS=... go test ./internal/mcpserver
 // -run '^$' -bench ToolLatency -benchtime 1x
 func BenchmarkToolLatency(b *testing.B) {
-	e, sum := enginetest.Workspace(b)
+	e, sum := enginetest.Workspace(b, engine.CompilerOff)
 	ctx := context.Background()
 	cs := pipeClient(b, e)
 	calls := []struct {
@@ -69,15 +68,13 @@ func BenchmarkToolLatency(b *testing.B) {
 // warmed up the server. Run: SCRY_CORPUS=... SCRY_TSGO=... go test
 // ./internal/mcpserver -run '^$' -bench SearchOverMCP -benchtime 1x
 func BenchmarkSearchOverMCP(b *testing.B) {
-	e, sum := enginetest.Workspace(b)
+	tslstest.Binary(b) // skips without TypeScript 7, which Open then finds the same way
+	e, sum := enginetest.Workspace(b, engine.CompilerWait)
+	if e.Compiler() == nil {
+		b.Fatal("TypeScript 7 did not start")
+	}
 	questions := enginetest.Questions(b)
 	ctx := context.Background()
-	comp, err := e.StartCompiler(ctx, tslstest.Binary(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer comp.Close()
-	e.SetCompiler(comp)
 	cs := pipeClient(b, e)
 	ask := func(q string) time.Duration {
 		start := time.Now()
@@ -110,7 +107,7 @@ func BenchmarkSearchOverMCP(b *testing.B) {
 // session on the other end, closed when the benchmark ends.
 func pipeClient(b *testing.B, e *engine.Engine) *mcp.ClientSession {
 	b.Helper()
-	srv, err := mcpserver.New(e, config.Default())
+	srv, err := mcpserver.New(e)
 	if err != nil {
 		b.Fatal(err)
 	}

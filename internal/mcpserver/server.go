@@ -41,8 +41,10 @@ type Server struct {
 	syncMu sync.Mutex
 }
 
-// New builds the MCP server with the configured tools.
-func New(eng *engine.Engine, cfg config.Config) (*mcp.Server, error) {
+// New builds the MCP server with the tools the engine's configuration
+// names.
+func New(eng *engine.Engine) (*mcp.Server, error) {
+	cfg := eng.Config()
 	s := &Server{eng: eng, cfg: cfg}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "scry", Version: Version}, &mcp.ServerOptions{
 		Instructions: "scry answers questions about this TypeScript/JavaScript codebase with complete symbols and their compiler-resolved connections. " +

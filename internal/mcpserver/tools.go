@@ -10,7 +10,6 @@ import (
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/search"
-	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/textsearch"
 )
 
@@ -84,34 +83,7 @@ func (s *Server) addCodebaseSearch(srv *mcp.Server) {
 // confinePaths rejects path filters that point outside the workspace and
 // turns absolute ones inside it into relative ones.
 func (s *Server) confinePaths(paths []string) ([]string, error) {
-	var out []string
-	for _, p := range paths {
-		if p == "" {
-			continue
-		}
-		base := p
-		if i := strings.IndexAny(p, "*?[{"); i >= 0 {
-			base = p[:i]
-			if j := strings.LastIndex(base, "/"); j >= 0 {
-				base = base[:j+1]
-			} else {
-				base = "."
-			}
-		}
-		_, rel, err := s.eng.Root.Resolve(strings.TrimSuffix(base, "/"))
-		if err != nil {
-			return nil, fmt.Errorf("path %q: %w", p, err)
-		}
-		if base == p {
-			if rel == "" || rel == "." {
-				continue // the whole workspace
-			}
-			out = append(out, rel)
-			continue
-		}
-		out = append(out, strings.TrimPrefix(p, "./"))
-	}
-	return out, nil
+	return s.eng.ConfinePaths(paths)
 }
 
 type findSymbolArgs struct {
@@ -155,25 +127,12 @@ func (s *Server) addFindSymbol(srv *mcp.Server) {
 		if err := s.fresh(ctx, req); err != nil {
 			return nil, nil, err
 		}
-		var found []chunk.Chunk
 		switch a.Mode {
-		case "", "exact", "prefix", "fuzzy":
-			found, err = s.eng.Store.FindSymbols(store.SymbolQuery{Name: a.Name, Match: store.SymbolMatch(a.Mode), Kinds: kinds, Paths: paths, Languages: langs, Limit: limit})
-		case "semantic":
-			prm := search.DefaultParams()
-			prm.Threshold, prm.Budget, prm.Candidates = 0, 0, max(40, limit*3)
-			var resp search.Response
-			pl := search.Pipeline{Store: s.eng.Store, Reranker: s.eng.Reranker, Hybrid: s.eng.Neural.Hybrid()}
-			resp, err = pl.Search(ctx, search.Request{Query: a.Name, Paths: paths, Languages: langs, Params: prm})
-			for _, r := range resp.Results {
-				c := r.Chunk
-				if (len(kinds) == 0 || c.NodeKind == kinds[0]) && !engine.IsStatementKind(c.NodeKind) && len(found) < limit {
-					found = append(found, c)
-				}
-			}
+		case "", "exact", "prefix", "fuzzy", "semantic":
 		default:
 			return nil, nil, argError("mode must be exact, prefix, fuzzy or semantic")
 		}
+		found, err := s.eng.FindSymbols(ctx, engine.SymbolQuery{Name: a.Name, Mode: a.Mode, Kinds: kinds, Paths: paths, Languages: langs, Limit: limit})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -215,7 +174,7 @@ func (s *Server) addListSymbols(srv *mcp.Server) {
 		if a.Path == "" {
 			return nil, nil, argError("path is empty")
 		}
-		_, rel, err := s.eng.Root.Resolve(a.Path)
+		_, rel, err := s.eng.ResolvePath(a.Path)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -307,7 +266,7 @@ func (s *Server) addFindDefinition(srv *mcp.Server) {
 			if a.Line <= 0 || a.Column <= 0 {
 				return nil, nil, argError("file needs line and column (1-based)")
 			}
-			abs, _, err := s.eng.Root.Resolve(a.File)
+			abs, _, err := s.eng.ResolvePath(a.File)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -421,7 +380,7 @@ func (s *Server) addSearchFiles(srv *mcp.Server) {
 		if err != nil {
 			return nil, nil, err
 		}
-		res, err := textsearch.Grep(s.eng.Root, textsearch.GrepOptions{Pattern: a.Pattern, Regex: a.Regex, CaseSensitive: a.CaseSensitive, Paths: paths, MaxMatches: limit})
+		res, err := s.eng.Grep(textsearch.GrepOptions{Pattern: a.Pattern, Regex: a.Regex, CaseSensitive: a.CaseSensitive, Paths: paths, MaxMatches: limit})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -452,7 +411,7 @@ func (s *Server) addFindFiles(srv *mcp.Server) {
 		if err != nil {
 			return nil, nil, err
 		}
-		files, more, err := textsearch.FindFiles(s.eng.Root, a.Pattern, a.Path, limit)
+		files, more, err := s.eng.FindFiles(a.Pattern, a.Path, limit)
 		if err != nil {
 			return nil, nil, err
 		}

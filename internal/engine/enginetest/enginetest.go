@@ -39,9 +39,9 @@ func Questions(tb testing.TB) []string {
 
 // Workspace copies the TypeScript sources (src/) of the test corpus's rxjs
 // and effect into a new directory and returns an engine on it with its
-// index built, closed when the benchmark ends. Without $SCRY_CORPUS the
-// benchmark is skipped.
-func Workspace(tb testing.TB) (*engine.Engine, index.Summary) {
+// index built and the compiler attached as asked, closed when the
+// benchmark ends. Without $SCRY_CORPUS the benchmark is skipped.
+func Workspace(tb testing.TB, compiler engine.CompilerMode) (*engine.Engine, index.Summary) {
 	tb.Helper()
 	corpus := os.Getenv("SCRY_CORPUS")
 	if corpus == "" {
@@ -54,14 +54,13 @@ func Workspace(tb testing.TB) (*engine.Engine, index.Summary) {
 			tb.Fatalf("copy %s: %v", src, err)
 		}
 	}
-	e, err := engine.Open(engine.Options{Root: root, IndexPath: filepath.Join(tb.TempDir(), "index.db")})
+	e, err := engine.Open(context.Background(), engine.Options{
+		Root: root, IndexPath: filepath.Join(tb.TempDir(), "index.db"),
+		Sync: true, Compiler: compiler,
+	})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { e.Close() })
-	sum, err := e.Sync(context.Background())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return e, sum
+	return e, e.LastSync()
 }

@@ -1,0 +1,117 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/textsearch"
+)
+
+// ResolvePath confines a path (relative to the root, or absolute) to the
+// workspace and returns it absolute and relative to the root.
+func (e *Engine) ResolvePath(p string) (abs, rel string, err error) {
+	return e.root.Resolve(p)
+}
+
+// ConfinePaths checks path filters (files, directories or globs): it
+// rejects those pointing outside the workspace and turns absolute ones
+// inside it into relative ones. A filter naming the whole workspace is
+// dropped.
+func (e *Engine) ConfinePaths(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		base := globBase(p)
+		_, rel, err := e.root.Resolve(strings.TrimSuffix(base, "/"))
+		if err != nil {
+			return nil, fmt.Errorf("path %q: %w", p, err)
+		}
+		if base == p {
+			if rel == "" || rel == "." {
+				continue // the whole workspace
+			}
+			out = append(out, rel)
+			continue
+		}
+		out = append(out, strings.TrimPrefix(p, "./"))
+	}
+	return out, nil
+}
+
+// globBase is the literal directory part of a path pattern (with its
+// trailing slash), which must lie inside the workspace; a path without
+// glob characters is its own base.
+func globBase(p string) string {
+	i := strings.IndexAny(p, "*?[{")
+	if i < 0 {
+		return p
+	}
+	if j := strings.LastIndex(p[:i], "/"); j >= 0 {
+		return p[:j+1]
+	}
+	return "."
+}
+
+// Grep searches the workspace's files for literal text or an RE2 regex.
+func (e *Engine) Grep(opt textsearch.GrepOptions) (textsearch.GrepResult, error) {
+	return textsearch.Grep(e.root, opt)
+}
+
+// FindFiles lists the workspace's files matching a glob, under a directory
+// when one is given; more reports files past the limit.
+func (e *Engine) FindFiles(pattern, under string, limit int) (files []string, more bool, err error) {
+	return textsearch.FindFiles(e.root, pattern, under, limit)
+}
+
+// SymbolQuery asks for declarations by name.
+type SymbolQuery struct {
+	Name      string
+	Mode      string // exact (""), prefix, fuzzy, or semantic (Name is plain words)
+	Kinds     []string
+	Paths     []string // already confined (ConfinePaths)
+	Languages []string
+	Limit     int
+}
+
+// FindSymbols lists declarations matching a name: from the symbol table for
+// exact, prefix and fuzzy matches, from the ranking pipeline (ungated,
+// unbudgeted) for semantic ones.
+func (e *Engine) FindSymbols(ctx context.Context, q SymbolQuery) ([]chunk.Chunk, error) {
+	switch q.Mode {
+	case "", "exact", "prefix", "fuzzy":
+		return e.store.FindSymbols(store.SymbolQuery{Name: q.Name, Match: store.SymbolMatch(q.Mode), Kinds: q.Kinds, Paths: q.Paths, Languages: q.Languages, Limit: q.Limit})
+	case "semantic":
+	default:
+		return nil, fmt.Errorf("find symbols: unknown mode %q (want exact, prefix, fuzzy or semantic)", q.Mode)
+	}
+	prm := search.DefaultParams()
+	prm.Threshold, prm.Budget, prm.Candidates = 0, 0, max(40, q.Limit*3)
+	pl := search.Pipeline{Store: e.store, Reranker: e.reranker, Hybrid: e.neural.Hybrid()}
+	resp, err := pl.Search(ctx, search.Request{Query: q.Name, Paths: q.Paths, Languages: q.Languages, Params: prm})
+	if err != nil {
+		return nil, err
+	}
+	var found []chunk.Chunk
+	for _, r := range resp.Results {
+		c := r.Chunk
+		if (len(q.Kinds) == 0 || c.NodeKind == q.Kinds[0]) && !statementKind(c.NodeKind) && len(found) < q.Limit {
+			found = append(found, c)
+		}
+	}
+	return found, nil
+}
+
+// Vectors is how many vectors the in-memory index holds (0 without an
+// embedder).
+func (e *Engine) Vectors() int {
+	if e.neural == nil || e.neural.Index == nil {
+		return 0
+	}
+	return e.neural.Index.Len()
+}
