@@ -123,7 +123,7 @@ func newBenchFitCmd() *cobra.Command {
 	var out string
 	var seed uint64
 	var passes int
-	var ablate bool
+	var ablate, fileRel bool
 	cmd := &cobra.Command{
 		Use:   "fit DUMP [--out internal/search/model.json] [--ablate]",
 		Short: "Fit the ranker's weights and calibration on a localization feature dump's tune split",
@@ -140,12 +140,12 @@ internal/search/model.json).`,
 			if err != nil {
 				return err
 			}
-			r, err := bench.Fit(set, bench.FitOptions{Seed: seed, Passes: passes, Ablate: ablate, Log: cmd.ErrOrStderr()})
+			r, err := bench.Fit(set, bench.FitOptions{Seed: seed, Passes: passes, Ablate: ablate, FileRelevance: fileRel, Log: cmd.ErrOrStderr()})
 			if err != nil {
 				return err
 			}
 			if out != "" {
-				command := "scry bench localize --dump DUMP; scry bench fit DUMP --seed " + fmt.Sprint(seed) + " --passes " + fmt.Sprint(passes)
+				command := fmt.Sprintf("scry bench localize --dump DUMP; scry bench fit DUMP --seed %d --passes %d --file-relevance=%v", seed, passes, fileRel)
 				if err := r.WriteModel(out, command); err != nil {
 					return err
 				}
@@ -156,6 +156,7 @@ internal/search/model.json).`,
 	cmd.Flags().StringVar(&out, "out", "", "write the fitted model here")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the coordinate order and restarts")
 	cmd.Flags().IntVar(&passes, "passes", 8, "coordinate-ascent sweeps at most")
+	cmd.Flags().BoolVar(&fileRel, "file-relevance", false, "calibrate P(the result is in a changed file) instead of P(it overlaps changed code)")
 	cmd.Flags().BoolVar(&ablate, "ablate", false, "refit with each feature group off and report holdout figures")
 	return cmd
 }

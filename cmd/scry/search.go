@@ -118,11 +118,25 @@ budget); "symbol = [file >] [Parent >] name" looks a symbol up exactly.`,
 	ws.register(cmd)
 	tf.register(cmd)
 	nf.register(cmd)
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: {query, results: [{file, start_line, end_line, name, breadcrumb, kind, score}]}")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: {query, results: [{file, start_line, end_line, name, breadcrumb, kind, score}], leads: [...], graph, snapshots}")
 	cmd.Flags().IntVarP(&k, "k", "k", 0, "at most this many results (default: as many as pass the gate and fit the budget)")
 	cmd.Flags().StringArrayVar(&paths, "path", nil, "only files under this path or matching this glob (repeatable)")
 	cmd.Flags().StringArrayVar(&langs, "lang", nil, "only this language: typescript, tsx, javascript (repeatable)")
 	return cmd
+}
+
+// jsonLead is a `leads` entry: a candidate named instead of shown, when no
+// result passed the relevance threshold or fit the budget.
+type jsonLead struct {
+	File        string  `json:"file"`
+	StartLine   int     `json:"start_line"`
+	EndLine     int     `json:"end_line"`
+	Name        string  `json:"name"`
+	Breadcrumb  string  `json:"breadcrumb"`
+	Kind        string  `json:"kind"`
+	Probability float64 `json:"probability"`
+	OverBudget  bool    `json:"over_budget"`
+	Tokens      int     `json:"tokens"`
 }
 
 type jsonSnapshot struct {
@@ -139,6 +153,12 @@ func writeSearchJSON(w io.Writer, ans engine.Answer) error {
 		c := r.Chunk
 		res[i] = jsonResult{File: c.RelativePath, StartLine: c.StartLine, EndLine: c.EndLine, Name: c.Name, Breadcrumb: c.Breadcrumb, Kind: c.NodeKind, Score: round3(r.Score)}
 	}
+	leads := make([]jsonLead, len(ans.Response.Leads))
+	for i, l := range ans.Response.Leads {
+		c := l.Chunk
+		leads[i] = jsonLead{File: c.RelativePath, StartLine: c.StartLine, EndLine: c.EndLine, Name: c.Name, Breadcrumb: c.Breadcrumb,
+			Kind: c.NodeKind, Probability: round3(l.Probability), OverBudget: l.OverBudget, Tokens: l.Tokens}
+	}
 	snaps := make([]jsonSnapshot, len(ans.Snapshots))
 	for i, s := range ans.Snapshots {
 		snaps[i] = jsonSnapshot{File: s.File, Priority: s.Priority, Text: s.Text}
@@ -148,6 +168,7 @@ func writeSearchJSON(w io.Writer, ans engine.Answer) error {
 	return enc.Encode(map[string]any{
 		"query":     ans.Response.Query,
 		"results":   res,
+		"leads":     leads,
 		"graph":     ans.Graph,
 		"snapshots": snaps,
 		"tokens":    ans.Tokens,

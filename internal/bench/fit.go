@@ -130,7 +130,10 @@ type FitOptions struct {
 	// Ablate refits with each feature group switched off and reports
 	// the holdout figures of each.
 	Ablate bool
-	Log    io.Writer
+	// FileRelevance calibrates the probability that a result lies in a
+	// file the fix changed, instead of overlapping the changed code.
+	FileRelevance bool
+	Log           io.Writer
 }
 
 // Ablation is one refit with a feature group switched off.
@@ -224,19 +227,26 @@ func fitWeights(tune []*fitInstance, start *search.Model, fixed map[int]bool, op
 
 // calibrate fits P(relevant | score) on the tune split's top LocDepth
 // candidates, relevant meaning the candidate overlaps a gold symbol.
-func calibrate(tune []*fitInstance, m *search.Model) (a, b float64) {
+func calibrate(tune []*fitInstance, m *search.Model, fileLevel bool) (a, b float64) {
 	var s []float64
 	var y []bool
 	for _, fi := range tune {
 		for _, o := range fi.ranked(m, LocDepth) {
 			s = append(s, o.Score)
-			y = append(y, fi.symRel[o.Index])
+			y = append(y, fi.relevant(o.Index, fileLevel))
 		}
 	}
 	return ltr.Logistic(s, y)
 }
 
-func reliability(set []*fitInstance, m *search.Model) ([]Bin, float64) {
+func (fi *fitInstance) relevant(i int, fileLevel bool) bool {
+	if fileLevel {
+		return fi.fileRel[i]
+	}
+	return fi.symRel[i]
+}
+
+func reliability(set []*fitInstance, m *search.Model, fileLevel bool) ([]Bin, float64) {
 	bins := make([]Bin, 10)
 	for i := range bins {
 		bins[i].Lo, bins[i].Hi = float64(i)/10, float64(i+1)/10
@@ -249,11 +259,12 @@ func reliability(set []*fitInstance, m *search.Model) ([]Bin, float64) {
 			k := min(int(p*10), 9)
 			bins[k].N++
 			bins[k].Predicted += p
-			if fi.symRel[o.Index] {
+			rel := fi.relevant(o.Index, fileLevel)
+			if rel {
 				bins[k].Observed++
 			}
 			probs = append(probs, p)
-			labels = append(labels, fi.symRel[o.Index])
+			labels = append(labels, rel)
 		}
 	}
 	for i := range bins {
@@ -282,14 +293,17 @@ func Fit(set []*fitInstance, opt FitOptions) (*FitReport, error) {
 	r := &FitReport{TuneN: len(tune), HoldoutN: len(hold)}
 	r.StartTune, r.StartHoldout = scoresOf(tune, start), scoresOf(hold, start)
 	m := fitWeights(tune, start, nil, opt)
-	m.CalibA, m.CalibB = calibrate(tune, m)
+	m.CalibA, m.CalibB = calibrate(tune, m, opt.FileRelevance)
 	// Rounded before anything is measured, so the figures are those of the
 	// model as written to model.json.
 	for i := range m.Weights {
 		m.Weights[i] = round4(m.Weights[i])
 	}
 	m.FilePenalty, m.CalibA, m.CalibB = round4(m.FilePenalty), round4(m.CalibA), round4(m.CalibB)
-	m.Relevance = "the result overlaps code the fix changed (a gold symbol of the localization benchmark's tune split)"
+	m.Relevance = "the result overlaps code that a fix changed (gold symbols of the localization benchmark's tune split)"
+	if opt.FileRelevance {
+		m.Relevance = "the result lies in a file that a fix changed (gold files of the localization benchmark's tune split)"
+	}
 	r.Model = *m
 	r.Tune, r.Holdout = scoresOf(tune, m), scoresOf(hold, m)
 	answers := func(set []*fitInstance) AnswerMetrics {
@@ -300,7 +314,7 @@ func Fit(set []*fitInstance, opt FitOptions) (*FitReport, error) {
 		return summarizeAnswers(as)
 	}
 	r.TuneAnswer, r.HoldoutAnswer = answers(tune), answers(hold)
-	r.Reliability, r.HoldoutLogLoss = reliability(hold, m)
+	r.Reliability, r.HoldoutLogLoss = reliability(hold, m, opt.FileRelevance)
 	if opt.Ablate {
 		for _, g := range AblationGroups {
 			fixed := map[int]bool{}

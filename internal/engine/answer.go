@@ -46,6 +46,11 @@ func (e *Engine) Search(ctx context.Context, req search.Request, callDepth int) 
 		return Answer{}, err
 	}
 	budget := req.Params.Budget
+	if len(resp.Results) == 0 && len(resp.Leads) > 0 {
+		in := graph.Input{Query: req.Query, Budget: budget, Threshold: req.Params.Threshold, Leads: graphLeads(resp.Leads)}
+		g, n := graph.Render(in)
+		return Answer{Response: resp, Graph: g, Tokens: n, Budget: budget}, nil
+	}
 	results := resp.Results
 	snaps := &snapshotCache{texts: map[string]string{}}
 	// The compiler describes the results while snapshots are built and
@@ -115,6 +120,27 @@ func (e *Engine) Search(ctx context.Context, req search.Request, callDepth int) 
 		}
 	}
 	return finish(best, bestN), nil
+}
+
+// graphLeads turns the pipeline's leads into the graph's one-line form.
+func graphLeads(ls []search.Lead) []graph.Lead {
+	out := make([]graph.Lead, len(ls))
+	for i, l := range ls {
+		c := l.Chunk
+		out[i] = graph.Lead{Kind: c.NodeKind, Name: displayName(c), File: c.RelativePath, Line: c.StartLine,
+			Probability: l.Probability, OverBudget: l.OverBudget, Tokens: l.Tokens}
+	}
+	return out
+}
+
+// displayName is a chunk's name qualified by its enclosing symbols
+// (TokenService.validateToken), from its breadcrumb "path > Outer > name".
+func displayName(c chunk.Chunk) string {
+	parts := strings.Split(c.Breadcrumb, " > ")
+	if len(parts) <= 2 {
+		return c.Name
+	}
+	return strings.Join(parts[1:], ".")
 }
 
 // describeAll asks for each result's structure, a few at a time and best

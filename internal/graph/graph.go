@@ -24,6 +24,24 @@ type Input struct {
 	Budget int `json:"budget,omitempty"`
 	// Results in score order; Results[i] is shown as [i+1].
 	Results []Result `json:"results"`
+	// Leads name the best candidates in one line each when no result is
+	// shown: none passed the relevance threshold, or none fit the budget.
+	Leads []Lead `json:"leads,omitempty"`
+	// Threshold is the relevance threshold the results had to pass, said
+	// when leads stand in for results.
+	Threshold float64 `json:"threshold,omitempty"`
+}
+
+// Lead is a candidate named instead of shown.
+type Lead struct {
+	Kind        string  `json:"kind"`
+	Name        string  `json:"name"`
+	File        string  `json:"file"`
+	Line        int     `json:"line"`
+	Probability float64 `json:"probability"`
+	// OverBudget: relevant enough, but larger than the whole budget.
+	OverBudget bool `json:"over_budget,omitempty"`
+	Tokens     int  `json:"tokens,omitempty"`
 }
 
 // Result is one selected symbol with its structural metadata.

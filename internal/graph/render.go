@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -63,6 +64,9 @@ func approxNote(r Result) string {
 // body is everything after the summary line.
 func (m *model) body() string {
 	rs := m.in.Results
+	if len(rs) == 0 && len(m.in.Leads) > 0 {
+		return "\n\n" + leadLines(m.in)
+	}
 	if len(rs) == 0 {
 		return "\n\nNo results."
 	}
@@ -89,6 +93,24 @@ func (m *model) body() string {
 		sections = append(sections, strings.Join(m.details(i+1, false, !allApprox), "\n"))
 	}
 	return head + "\n\n" + strings.Join(sections, "\n\n")
+}
+
+// leadLines say why no result is shown and name the best candidates, one
+// line each, so that the next question can ask for one of them by name.
+func leadLines(in Input) string {
+	var b strings.Builder
+	if in.Leads[0].OverBudget {
+		b.WriteString("The best matches are larger than the token budget; ask for one by name (symbol = …) or raise the budget:")
+	} else {
+		fmt.Fprintf(&b, "No result is confident (none reaches the relevance threshold %.2f). Best leads:", in.Threshold)
+	}
+	for _, l := range in.Leads {
+		fmt.Fprintf(&b, "\n- %s %s  %s:%d  p=%.2f", l.Kind, l.Name, l.File, l.Line, l.Probability)
+		if l.OverBudget {
+			fmt.Fprintf(&b, " (%s tokens, over the %s budget)", thousands(l.Tokens), thousands(in.Budget))
+		}
+	}
+	return b.String()
 }
 
 // ---- Graph section ----
