@@ -57,21 +57,21 @@ type QualityOptions struct {
 // System names, in report order. Every system answers the same queries on
 // the same corpus in the same run.
 const (
-	SysGrep       = "grep"
-	SysBM25       = "bm25-files"
-	SysLexical    = "scry-lexical"
-	SysV1         = "scry-v1"
-	SysFull       = "scry"
-	SysHybrid     = "scry-hybrid"
+	SysGrep    = "grep"
+	SysBM25    = "bm25-files"
+	SysLexical = "scry-lexical"
+	SysV1      = "scry-v1"
+	SysFull    = "scry"
+	SysHybrid  = "scry-hybrid"
 )
 
 var systemDescriptions = map[string]string{
-	SysGrep:       "files ranked by distinct query words contained (grep -ric), ties by occurrences",
-	SysBM25:       "BM25 (k1=1.2, b=0.75) over whole files, scry's term normalisation",
-	SysLexical:    "scry first stage only: BM25F over symbol chunks, no reranker",
-	SysV1:         "the previous ranker: 40 BM25F candidates, fixed-weight reranker, blend",
-	SysFull:       "scry's fitted ranker: deep candidates, features, linear model (model.json)",
-	SysHybrid:     "scry's fitted ranker with vector candidates fused in (reciprocal rank)",
+	SysGrep:    "files ranked by distinct query words contained (grep -ric), ties by occurrences",
+	SysBM25:    "BM25 (k1=1.2, b=0.75) over whole files, scry's term normalisation",
+	SysLexical: "scry first stage only: BM25F over symbol chunks, no reranker",
+	SysV1:      "the previous ranker: 40 BM25F candidates, fixed-weight reranker, blend",
+	SysFull:    "scry's fitted ranker: deep candidates, features, linear model (model.json)",
+	SysHybrid:  "scry's fitted ranker with vector candidates fused in (reciprocal rank)",
 }
 
 // fileOnly systems rank files, so they have no symbol-level figures.
