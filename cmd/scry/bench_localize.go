@@ -156,7 +156,7 @@ internal/search/model.json).`,
 	cmd.Flags().StringVar(&out, "out", "", "write the fitted model here")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the coordinate order and restarts")
 	cmd.Flags().IntVar(&passes, "passes", 8, "coordinate-ascent sweeps at most")
-	cmd.Flags().BoolVar(&fileRel, "file-relevance", false, "calibrate P(the result is in a changed file) instead of P(it overlaps changed code)")
+	cmd.Flags().BoolVar(&fileRel, "file-relevance", true, "calibrate P(the result lies in a file a fix changed); false: P(it overlaps the changed code)")
 	cmd.Flags().BoolVar(&ablate, "ablate", false, "refit with each feature group off and report holdout figures")
 	return cmd
 }

@@ -86,11 +86,12 @@ func (fi *fitInstance) score(m *search.Model) LocScore {
 // answer simulates the default answer with the pipeline's own selection.
 func (fi *fitInstance) answer(m *search.Model, prm search.Params) LocAnswer {
 	order := fi.ranked(m, len(fi.feats))
+	scores := scoresOfOrder(order)
 	rs := make([]search.Result, len(order))
 	for i, o := range order {
 		r := fi.results[o.Index]
 		r.Rerank = o.Score
-		r.Score = m.Probability(o.Score)
+		r.Score = m.Probability(scores, i)
 		rs[i] = r
 	}
 	results, leads := search.SelectAnswer(rs, prm)
@@ -169,9 +170,10 @@ var AblationGroups = []struct {
 }{
 	{"first-stage score and rank", []int{search.FBM25, search.FBM25Rank}},
 	{"IDF-weighted coverage (text, name, header, parents)", []int{search.FCovAll, search.FCovName, search.FCovHeader, search.FCovParent}},
-	{"path and file-name matches", []int{search.FCovPath, search.FCovBase, search.FBaseIdent}},
+	{"path and file-name matches", []int{search.FCovPath, search.FCovBase, search.FBaseIdent, search.FStemName}},
 	{"identifiers the query writes (definitions, parents)", []int{search.FDefines, search.FDefinesCode, search.FParentNamed}},
-	{"file coherence", []int{search.FFileCov, search.FFileBest, search.FFileCount}},
+	{"file coherence (file-level scores)", []int{search.FFileCov, search.FFileBest, search.FFileCount, search.FFileSum}},
+	{"symbols of top files (expansion flag)", []int{search.FExpanded}},
 	{"tests, auxiliary code, declarations", []int{search.FTest, search.FAux, search.FDecl}},
 	{"kinds (imports, comments, statements …)", []int{search.FNonCode, search.FStatement, search.FCallable, search.FTypeDecl, search.FContainer}},
 	{"size, export, depth", []int{search.FLines, search.FExported, search.FDepth}},
@@ -227,16 +229,28 @@ func fitWeights(tune []*fitInstance, start *search.Model, fixed map[int]bool, op
 
 // calibrate fits P(relevant | score) on the tune split's top LocDepth
 // candidates, relevant meaning the candidate overlaps a gold symbol.
-func calibrate(tune []*fitInstance, m *search.Model, fileLevel bool) (a, b float64) {
-	var s []float64
+func calibrate(tune []*fitInstance, m *search.Model, fileLevel bool) []float64 {
+	var xs [][]float64
 	var y []bool
 	for _, fi := range tune {
-		for _, o := range fi.ranked(m, LocDepth) {
-			s = append(s, o.Score)
+		order := fi.ranked(m, LocDepth)
+		scores := scoresOfOrder(order)
+		for k, o := range order {
+			in := search.CalibrationInputs(scores, k)
+			xs = append(xs, in[:])
 			y = append(y, fi.relevant(o.Index, fileLevel))
 		}
 	}
-	return ltr.Logistic(s, y)
+	w, b := ltr.LogisticN(xs, y)
+	return append(w, b)
+}
+
+func scoresOfOrder(order []search.Ranked) []float64 {
+	s := make([]float64, len(order))
+	for i, o := range order {
+		s[i] = o.Score
+	}
+	return s
 }
 
 func (fi *fitInstance) relevant(i int, fileLevel bool) bool {
@@ -254,8 +268,10 @@ func reliability(set []*fitInstance, m *search.Model, fileLevel bool) ([]Bin, fl
 	var probs []float64
 	var labels []bool
 	for _, fi := range set {
-		for _, o := range fi.ranked(m, LocDepth) {
-			p := m.Probability(o.Score)
+		order := fi.ranked(m, LocDepth)
+		scores := scoresOfOrder(order)
+		for k, o := range order {
+			p := m.Probability(scores, k)
 			k := min(int(p*10), 9)
 			bins[k].N++
 			bins[k].Predicted += p
@@ -293,13 +309,16 @@ func Fit(set []*fitInstance, opt FitOptions) (*FitReport, error) {
 	r := &FitReport{TuneN: len(tune), HoldoutN: len(hold)}
 	r.StartTune, r.StartHoldout = scoresOf(tune, start), scoresOf(hold, start)
 	m := fitWeights(tune, start, nil, opt)
-	m.CalibA, m.CalibB = calibrate(tune, m, opt.FileRelevance)
+	m.Calibration = calibrate(tune, m, opt.FileRelevance)
 	// Rounded before anything is measured, so the figures are those of the
 	// model as written to model.json.
 	for i := range m.Weights {
 		m.Weights[i] = round4(m.Weights[i])
 	}
-	m.FilePenalty, m.CalibA, m.CalibB = round4(m.FilePenalty), round4(m.CalibA), round4(m.CalibB)
+	m.FilePenalty = round4(m.FilePenalty)
+	for i := range m.Calibration {
+		m.Calibration[i] = round4(m.Calibration[i])
+	}
 	m.Relevance = "the result overlaps code that a fix changed (gold symbols of the localization benchmark's tune split)"
 	if opt.FileRelevance {
 		m.Relevance = "the result lies in a file that a fix changed (gold files of the localization benchmark's tune split)"
@@ -369,7 +388,7 @@ func (r *FitReport) WriteText(w io.Writer) error {
 	for i, n := range r.Model.Features {
 		fmt.Fprintf(bw, "| %s | %.3f |\n", n, r.Model.Weights[i])
 	}
-	fmt.Fprintf(bw, "| file penalty | %.3f |\n| calibration a, b | %.3f, %.3f |\n", r.Model.FilePenalty, r.Model.CalibA, r.Model.CalibB)
+	fmt.Fprintf(bw, "| file penalty | %.3f |\n| calibration (score, below best, best's margin, 1/rank, intercept) | %.3f |\n", r.Model.FilePenalty, r.Model.Calibration)
 	return bw.Flush()
 }
 

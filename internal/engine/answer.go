@@ -93,7 +93,8 @@ func (e *Engine) Search(ctx context.Context, req search.Request, callDepth int) 
 		ans.Approximate = approx
 		return ans
 	}
-	ans, err := e.render(req.Query, results, descs, snaps, budget)
+	leads := graphLeads(resp.Leads)
+	ans, err := e.render(req.Query, results, descs, snaps, budget, leads)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -108,7 +109,7 @@ func (e *Engine) Search(ctx context.Context, req search.Request, callDepth int) 
 	lo, hi := 1, len(results)-1
 	for lo <= hi {
 		mid := (lo + hi) / 2
-		a, err := e.render(req.Query, results[:mid], descs, snaps, budget)
+		a, err := e.render(req.Query, results[:mid], descs, snaps, budget, leads)
 		if err != nil {
 			return Answer{}, err
 		}
@@ -271,7 +272,7 @@ func (e *Engine) snapshotOf(c *snapshotCache, file string, targets []snapshot.Ta
 	return text, nil
 }
 
-func (e *Engine) render(query string, results []search.Result, descs map[string]graph.Result, snaps *snapshotCache, budget int) (Answer, error) {
+func (e *Engine) render(query string, results []search.Result, descs map[string]graph.Result, snaps *snapshotCache, budget int, leads []graph.Lead) (Answer, error) {
 	ans := Answer{Budget: budget}
 	type fileGroup struct {
 		file    string
@@ -280,7 +281,7 @@ func (e *Engine) render(query string, results []search.Result, descs map[string]
 	}
 	var groups []*fileGroup
 	byFile := map[string]*fileGroup{}
-	in := graph.Input{Query: query, Budget: budget}
+	in := graph.Input{Query: query, Budget: budget, Leads: leads}
 	for _, r := range results {
 		c := r.Chunk
 		g, ok := byFile[c.RelativePath]

@@ -83,6 +83,9 @@ func (m *model) body() string {
 	}
 	if len(rs) == 1 {
 		sections = append(sections, strings.Join(m.details(1, true, !allApprox), "\n"))
+		if len(m.in.Leads) > 0 {
+			sections = append(sections, otherLeads(m.in))
+		}
 		return head + "\n\n" + strings.Join(sections, "\n\n")
 	}
 	sections = append(sections, "Graph:\n"+strings.Join(m.graphLines(), "\n"))
@@ -91,6 +94,9 @@ func (m *model) body() string {
 	}
 	for i := range rs {
 		sections = append(sections, strings.Join(m.details(i+1, false, !allApprox), "\n"))
+	}
+	if len(m.in.Leads) > 0 {
+		sections = append(sections, otherLeads(m.in))
 	}
 	return head + "\n\n" + strings.Join(sections, "\n\n")
 }
@@ -104,13 +110,25 @@ func leadLines(in Input) string {
 	} else {
 		fmt.Fprintf(&b, "No result is confident (none reaches the relevance threshold %.2f). Best leads:", in.Threshold)
 	}
+	writeLeads(&b, in)
+	return b.String()
+}
+
+// otherLeads follows the results: the next candidates, one line each.
+func otherLeads(in Input) string {
+	var b strings.Builder
+	b.WriteString("Other leads:")
+	writeLeads(&b, in)
+	return b.String()
+}
+
+func writeLeads(b *strings.Builder, in Input) {
 	for _, l := range in.Leads {
-		fmt.Fprintf(&b, "\n- %s %s  %s:%d  p=%.2f", l.Kind, l.Name, l.File, l.Line, l.Probability)
+		fmt.Fprintf(b, "\n- %s %s  %s:%d  p=%.2f", l.Kind, l.Name, l.File, l.Line, l.Probability)
 		if l.OverBudget {
-			fmt.Fprintf(&b, " (%s tokens, over the %s budget)", thousands(l.Tokens), thousands(in.Budget))
+			fmt.Fprintf(b, " (%s tokens, over the %s budget)", thousands(l.Tokens), thousands(in.Budget))
 		}
 	}
-	return b.String()
 }
 
 // ---- Graph section ----

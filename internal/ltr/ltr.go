@@ -148,3 +148,104 @@ func LogLoss(probs []float64, labels []bool) float64 {
 	}
 	return s / float64(len(probs))
 }
+
+// LogisticN fits P(y=1 | x) = 1/(1+exp(-(w·x + b))) by Newton's method with
+// a small ridge on w (for stability when classes are separable). It
+// returns w and b.
+func LogisticN(xs [][]float64, labels []bool) (w []float64, b float64) {
+	if len(xs) == 0 {
+		return nil, 0
+	}
+	d := len(xs[0])
+	n := d + 1 // the bias is the last coordinate
+	theta := make([]float64, n)
+	const ridge = 1e-4
+	for iter := 0; iter < 100; iter++ {
+		g := make([]float64, n)
+		h := make([][]float64, n)
+		for i := range h {
+			h[i] = make([]float64, n)
+		}
+		for i, x := range xs {
+			z := theta[d]
+			for k := 0; k < d; k++ {
+				z += theta[k] * x[k]
+			}
+			p := 1 / (1 + math.Exp(-z))
+			y := 0.0
+			if labels[i] {
+				y = 1
+			}
+			wgt := p * (1 - p)
+			for a := 0; a < n; a++ {
+				xa := 1.0
+				if a < d {
+					xa = x[a]
+				}
+				g[a] += (y - p) * xa
+				for c := 0; c < n; c++ {
+					xc := 1.0
+					if c < d {
+						xc = x[c]
+					}
+					h[a][c] += wgt * xa * xc
+				}
+			}
+		}
+		for k := 0; k < d; k++ {
+			g[k] -= ridge * theta[k]
+			h[k][k] += ridge
+		}
+		step, ok := solve(h, g)
+		if !ok {
+			break
+		}
+		done := true
+		for k := range theta {
+			theta[k] += step[k]
+			if math.Abs(step[k]) > 1e-10 {
+				done = false
+			}
+		}
+		if done {
+			break
+		}
+	}
+	return theta[:d], theta[d]
+}
+
+// solve solves h·x = g by Gaussian elimination with partial pivoting.
+func solve(h [][]float64, g []float64) ([]float64, bool) {
+	n := len(g)
+	a := make([][]float64, n)
+	for i := range a {
+		a[i] = append(append([]float64(nil), h[i]...), g[i])
+	}
+	for col := 0; col < n; col++ {
+		piv := col
+		for r := col + 1; r < n; r++ {
+			if math.Abs(a[r][col]) > math.Abs(a[piv][col]) {
+				piv = r
+			}
+		}
+		if math.Abs(a[piv][col]) < 1e-14 {
+			return nil, false
+		}
+		a[col], a[piv] = a[piv], a[col]
+		for r := col + 1; r < n; r++ {
+			f := a[r][col] / a[col][col]
+			for c := col; c <= n; c++ {
+				a[r][c] -= f * a[col][c]
+			}
+		}
+	}
+	x := make([]float64, n)
+	for r := n - 1; r >= 0; r-- {
+		s := a[r][n]
+		for c := r + 1; c < n; c++ {
+			s -= a[r][c] * x[c]
+		}
+		x[r] = s / a[r][r]
+	}
+	return x, true
+}

@@ -109,3 +109,29 @@ func TestLogisticRecoversParameters(t *testing.T) {
 		t.Fatal("fitted calibration is no better than a constant")
 	}
 }
+
+func TestLogisticNRecoversParameters(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	w0 := []float64{2, -1, 0.5}
+	const b0 = -0.5
+	var xs [][]float64
+	var y []bool
+	for i := 0; i < 30000; i++ {
+		x := []float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+		z := b0
+		for k := range x {
+			z += w0[k] * x[k]
+		}
+		xs = append(xs, x)
+		y = append(y, rng.Float64() < 1/(1+math.Exp(-z)))
+	}
+	w, b := LogisticN(xs, y)
+	for k := range w0 {
+		if math.Abs(w[k]-w0[k]) > 0.15 {
+			t.Fatalf("w = %v, want %v", w, w0)
+		}
+	}
+	if math.Abs(b-b0) > 0.1 {
+		t.Fatalf("b = %v, want %v", b, b0)
+	}
+}

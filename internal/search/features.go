@@ -44,6 +44,9 @@ const (
 	FExported           // exported symbol
 	FDepth              // nesting depth (0 top level … 1 at depth 3+)
 	FRare               // how rarely the chunk's name occurs elsewhere (1 − log df / log N)
+	FFileSum            // the file's summed first-stage scores over the best file's (file-level BM25)
+	FStemName           // the chunk is named like its file (a module's main symbol)
+	FExpanded           // added as a symbol of a top file, not matched by the first stage
 	NumFeatures
 )
 
@@ -52,7 +55,7 @@ var FeatureNames = [NumFeatures]string{
 	"bm25", "bm25_rank", "cov_all", "cov_name", "cov_header", "cov_parent", "cov_path", "cov_base",
 	"defines", "defines_code", "parent_named", "base_ident", "file_cov", "file_best", "file_count",
 	"test", "aux", "decl", "noncode", "statement", "callable", "typedecl", "container", "lines",
-	"exported", "depth", "rare",
+	"exported", "depth", "rare", "file_sum", "stem_name", "expanded",
 }
 
 // Features is one candidate's feature vector.
@@ -257,9 +260,9 @@ func stem(p string) string {
 func featurize(qi *queryInfo, cands []Result, rareDF map[string]int, nChunks int) []Features {
 	out := make([]Features, len(cands))
 	type fileAgg struct {
-		cov  map[string]struct{}
-		best float64
-		n    int
+		cov       map[string]struct{}
+		best, sum float64
+		n         int
 	}
 	files := map[string]*fileAgg{}
 	sets := make([]map[string]struct{}, len(cands))
@@ -278,7 +281,12 @@ func featurize(qi *queryInfo, cands []Result, rareDF map[string]int, nChunks int
 			}
 		}
 		fa.best = max(fa.best, r.FirstStage)
+		fa.sum += r.FirstStage
 		fa.n++
+	}
+	bestSum := 0.0
+	for _, fa := range files {
+		bestSum = max(bestSum, fa.sum)
 	}
 	logN := math.Log(float64(max(nChunks, 2)))
 	logCands := math.Log(float64(len(cands) + 1))
@@ -312,6 +320,15 @@ func featurize(qi *queryInfo, cands []Result, rareDF map[string]int, nChunks int
 		f[FFileCov] = qi.coverage(fa.cov)
 		f[FFileBest] = clamp01(fa.best)
 		f[FFileCount] = math.Log(float64(fa.n)+1) / logCands
+		if bestSum > 0 {
+			f[FFileSum] = fa.sum / bestSum
+		}
+		if n := compound(c.Name); len(n) >= 3 && n == compound(stem(c.RelativePath)) {
+			f[FStemName] = 1
+		}
+		if r.expanded {
+			f[FExpanded] = 1
+		}
 		if isTestPath(c.RelativePath) && !qi.wantsTests {
 			f[FTest] = 1
 		}

@@ -24,9 +24,12 @@ type Model struct {
 	// still rank together when each is strong, but one file cannot fill the
 	// top of the list on the strength of its first chunk.
 	FilePenalty float64 `json:"file_penalty"`
-	// CalibA and CalibB map a score s to P(relevant) = 1/(1+exp(-(A·s+B))).
-	CalibA float64 `json:"calib_a"`
-	CalibB float64 `json:"calib_b"`
+	// Calibration maps a ranked result to P(relevant) by logistic
+	// regression over CalibrationInputs; its last entry is the intercept.
+	// A score alone says little across queries (a terse query's best score
+	// is low even when it is right), so the inputs also say how far the
+	// result is from the query's best and how clearly the best stands out.
+	Calibration []float64 `json:"calibration"`
 	// Relevance says what the calibration's "relevant" means.
 	Relevance string `json:"relevance"`
 	// Provenance records how the model was produced (command, data, figures).
@@ -53,6 +56,9 @@ func ParseModel(b []byte) (*Model, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("search: model: %w", err)
 	}
+	if len(m.Calibration) != NumCalibrationInputs+1 {
+		return nil, fmt.Errorf("search: model has %d calibration weights, scry uses %d: refit it", len(m.Calibration), NumCalibrationInputs+1)
+	}
 	if len(m.Features) != NumFeatures || len(m.Weights) != NumFeatures {
 		return nil, fmt.Errorf("search: model has %d features and %d weights, scry computes %d: refit it", len(m.Features), len(m.Weights), NumFeatures)
 	}
@@ -73,9 +79,29 @@ func (m *Model) Score(f *Features) float64 {
 	return s
 }
 
-// Probability calibrates a final score.
-func (m *Model) Probability(score float64) float64 {
-	return 1 / (1 + math.Exp(-(m.CalibA*score + m.CalibB)))
+// NumCalibrationInputs is the length of CalibrationInputs.
+const NumCalibrationInputs = 4
+
+// CalibrationInputs describe the result at 0-based position rank of a
+// ranked list (scores best first, after the diversity penalty): its score,
+// its distance below the best, the best's lead over the second, and the
+// reciprocal of its position.
+func CalibrationInputs(scores []float64, rank int) [NumCalibrationInputs]float64 {
+	top, margin := scores[0], 0.0
+	if len(scores) > 1 {
+		margin = scores[0] - scores[1]
+	}
+	return [NumCalibrationInputs]float64{scores[rank], scores[rank] - top, margin, 1 / float64(rank+1)}
+}
+
+// Probability calibrates the result at position rank of a ranked list.
+func (m *Model) Probability(scores []float64, rank int) float64 {
+	in := CalibrationInputs(scores, rank)
+	z := m.Calibration[NumCalibrationInputs]
+	for i, x := range in {
+		z += m.Calibration[i] * x
+	}
+	return 1 / (1 + math.Exp(-z))
 }
 
 // Ranked is one candidate in the model's order.

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
@@ -51,6 +52,9 @@ func (p *Pipeline) Gather(ctx context.Context, req Request) (Candidates, error) 
 			cands = append(cands, Result{Chunk: c})
 		}
 	}
+	if cands, err = p.expandFiles(cands, req); err != nil {
+		return out, err
+	}
 	qi, rareDF, total, err := p.queryStats(req.Query, cands)
 	if err != nil {
 		return out, err
@@ -58,6 +62,61 @@ func (p *Pipeline) Gather(ctx context.Context, req Request) (Candidates, error) 
 	out.Results = cands
 	out.Features = featurize(&qi, cands, rareDF, total)
 	return out, nil
+}
+
+// Expansion: the symbols of the files the first stage favours most join
+// the candidates, so that a function whose own text lacks the query's words
+// but whose file is clearly the subject (a fix described by its effect)
+// can still be ranked. Only definitions near the top level are added.
+const (
+	expandFiles   = 5
+	expandPerFile = 40
+)
+
+func (p *Pipeline) expandFiles(cands []Result, req Request) ([]Result, error) {
+	sum := map[string]float64{}
+	var files []string
+	for _, c := range cands {
+		f := c.Chunk.RelativePath
+		if _, ok := sum[f]; !ok {
+			files = append(files, f)
+		}
+		sum[f] += c.FirstStage
+	}
+	sort.SliceStable(files, func(i, j int) bool { return sum[files[i]] > sum[files[j]] })
+	have := make(map[string]bool, len(cands))
+	for _, c := range cands {
+		have[c.Chunk.ID] = true
+	}
+	for _, f := range files[:min(expandFiles, len(files))] {
+		cs, err := p.Store.ChunksByFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		added := 0
+		for _, c := range cs {
+			if added == expandPerFile {
+				break
+			}
+			if have[c.ID] || c.Depth > 1 || !definition(c.NodeKind) {
+				continue
+			}
+			have[c.ID] = true
+			cands = append(cands, Result{Chunk: c, expanded: true})
+			added++
+		}
+	}
+	return cands, nil
+}
+
+// definition reports whether a chunk kind defines behaviour an agent may
+// need to edit.
+func definition(kind string) bool {
+	switch kind {
+	case "function", "method", "constructor", "getter", "setter", "component", "class", "const", "variable", "property":
+		return true
+	}
+	return false
 }
 
 // namedChunks are the chunks whose name the query writes as one word, in
@@ -157,39 +216,46 @@ func ApplyModel(m *Model, cs Candidates) []Result {
 	order := m.Order(cs.Features, func(i int) (string, string) {
 		return cs.Results[i].Chunk.RelativePath, MirrorKey(cs.Results[i])
 	})
+	scores := make([]float64, len(order))
+	for k, o := range order {
+		scores[k] = o.Score
+	}
 	out := make([]Result, len(order))
 	for k, o := range order {
 		r := cs.Results[o.Index]
 		r.Rerank = o.Score
-		r.Score = m.Probability(o.Score)
+		r.Score = m.Probability(scores, k)
 		out[k] = r
 	}
 	return out
 }
 
-// SelectAnswer applies the dual constraint (see Select) to ranked results
-// and, when nothing is selected, names the best candidates as leads, so an
-// answer is never empty while candidates exist. A candidate that passed the
-// gate but is larger than the whole budget is a lead marked OverBudget.
+// SelectAnswer applies the dual constraint (see Select) to ranked results,
+// then names the best candidates not shown in full as one-line leads, so an
+// answer is never empty while candidates exist and an agent sees where else
+// to look. A candidate that passed the gate but is larger than the whole
+// budget is a lead marked OverBudget.
 func SelectAnswer(ranked []Result, prm Params) ([]Result, []Lead) {
 	sel := Select(ranked, prm)
-	if len(sel) > 0 || len(ranked) == 0 {
-		return sel, nil
-	}
 	n := prm.Leads
 	if n <= 0 {
 		n = DefaultLeads
 	}
 	var leads []Lead
-	var kept []Result
+	shown := append([]Result(nil), sel...)
+	ids := make(map[string]bool, len(sel))
+	for _, r := range sel {
+		ids[r.Chunk.ID] = true
+	}
 	for _, r := range ranked {
 		if len(leads) == n {
 			break
 		}
-		if within(kept, r) || containsAny(r, kept) {
+		if ids[r.Chunk.ID] || within(shown, r) || containsAny(r, shown) {
 			continue
 		}
-		kept = append(kept, r)
+		ids[r.Chunk.ID] = true
+		shown = append(shown, r)
 		t := r.Tokens
 		if t == 0 {
 			t = tokens.Count(r.Chunk.FullSource)
@@ -197,5 +263,5 @@ func SelectAnswer(ranked []Result, prm Params) ([]Result, []Lead) {
 		leads = append(leads, Lead{Chunk: r.Chunk, Probability: r.Score, Tokens: t,
 			OverBudget: r.Score >= prm.Threshold && prm.Budget > 0 && t > prm.Budget})
 	}
-	return nil, leads
+	return sel, leads
 }

@@ -131,7 +131,7 @@ func TestFeaturize(t *testing.T) {
 }
 
 func unitModel(weights map[int]float64, penalty float64) *Model {
-	m := &Model{Features: FeatureNames[:], Weights: make([]float64, NumFeatures), FilePenalty: penalty, CalibA: 1}
+	m := &Model{Features: FeatureNames[:], Weights: make([]float64, NumFeatures), FilePenalty: penalty, Calibration: make([]float64, NumCalibrationInputs+1)}
 	for i, w := range weights {
 		m.Weights[i] = w
 	}
@@ -188,6 +188,9 @@ func TestSelectAnswerLeads(t *testing.T) {
 	res := func(id string, p float64, src string) Result {
 		return Result{Chunk: chunk.Chunk{ID: id, RelativePath: id + ".ts", StartLine: 1, EndLine: 3, FullSource: src, Name: id}, Score: p}
 	}
+	inner := func(file, id string, p float64) Result {
+		return Result{Chunk: chunk.Chunk{ID: id, RelativePath: file + ".ts", StartLine: 2, EndLine: 2, Depth: 1, FullSource: "x", Name: id}, Score: p}
+	}
 	small := "function f() { return 1 }"
 	big := strings.Repeat("const x = 1;\n", 400)
 	prm := Params{Threshold: 0.5, Budget: 300}
@@ -198,10 +201,11 @@ func TestSelectAnswerLeads(t *testing.T) {
 		leads      int
 		overBudget bool
 	}{
-		{"confident results, no leads", []Result{res("a", 0.9, small), res("b", 0.6, small), res("c", 0.2, small)}, 2, 0, false},
+		{"confident results, the rest as leads", []Result{res("a", 0.9, small), res("b", 0.6, small), res("c", 0.2, small)}, 2, 1, false},
 		{"nothing confident: leads", []Result{res("a", 0.3, small), res("b", 0.2, small)}, 0, 2, false},
 		{"leads capped", []Result{res("a", 0.3, small), res("b", 0.2, small), res("c", 0.2, small), res("d", 0.1, small), res("e", 0.1, small), res("f", 0.1, small)}, 0, DefaultLeads, false},
 		{"confident but over budget: a lead that says so", []Result{res("a", 0.9, big), res("b", 0.2, small)}, 0, 2, true},
+		{"a lead never repeats or nests in a result", []Result{res("a", 0.9, small), inner("a", "a2", 0.4), res("b", 0.1, small)}, 1, 1, false},
 		{"no candidates: empty", nil, 0, 0, false},
 	}
 	for _, tt := range tests {

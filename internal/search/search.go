@@ -26,13 +26,13 @@ type Params struct {
 	Candidates   int     // maxVectorCandidates: first-stage candidates to rerank
 	// Limit caps the number of results after selection (0: no cap).
 	Limit int
-	// Leads is how many of the best unselected candidates an answer names
-	// in one line each when no result passes the gate (0: DefaultLeads).
+	// Leads is how many of the best candidates not shown in full an answer
+	// names in one line each (0: DefaultLeads).
 	Leads int
 }
 
-// DefaultLeads is the number of one-line leads of an answer without a
-// confident result: about 100 tokens.
+// DefaultLeads is the number of one-line leads of an answer: about 100
+// tokens.
 const DefaultLeads = 5
 
 // DeepCandidates is how many first-stage candidates the built-in ranker
@@ -61,6 +61,9 @@ type Result struct {
 	Rerank     float64
 	FirstStage float64 // normalised to [0,1]
 	Tokens     int     // tokens of the chunk's full source
+	// expanded: a candidate added as a symbol of a top file rather than
+	// matched by the first stage.
+	expanded bool
 }
 
 // Lead is a candidate named in one line instead of shown in full: the best
@@ -80,8 +83,9 @@ type Response struct {
 	Query   string
 	Symbol  *SymbolPath // set for `symbol = ...` lookups
 	Results []Result
-	// Leads name the best candidates in one line each when no result passed
-	// the gate and fit the budget (never empty while candidates exist).
+	// Leads name the best candidates not shown in full, one line each: the
+	// answer when no result passed the gate and fit the budget, pointers
+	// beside the results otherwise.
 	Leads      []Lead
 	Candidates int // first-stage candidates considered
 	Reranker   string
