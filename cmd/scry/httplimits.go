@@ -99,24 +99,35 @@ func sessionCap(next http.Handler, srv *mcp.Server, max int) http.Handler {
 // the wait is bounded.
 type limitListener struct {
 	net.Listener
-	slots chan struct{}
+	slots     chan struct{}
+	done      chan struct{} // closed by Close, so a waiting Accept returns
+	closeOnce sync.Once
 }
 
 func newLimitListener(l net.Listener, max int) net.Listener {
 	if max <= 0 {
 		return l
 	}
-	return &limitListener{Listener: l, slots: make(chan struct{}, max)}
+	return &limitListener{Listener: l, slots: make(chan struct{}, max), done: make(chan struct{})}
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
-	l.slots <- struct{}{}
+	select {
+	case l.slots <- struct{}{}:
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
 	c, err := l.Listener.Accept()
 	if err != nil {
 		<-l.slots
 		return nil, err
 	}
 	return &limitConn{Conn: c, release: func() { <-l.slots }}, nil
+}
+
+func (l *limitListener) Close() error {
+	l.closeOnce.Do(func() { close(l.done) })
+	return l.Listener.Close()
 }
 
 type limitConn struct {
