@@ -3,6 +3,8 @@ package tsls
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // A workspace's tsconfig.json can pull any file into the program
@@ -12,7 +14,8 @@ import (
 // passes confine first: it must be a file inside the workspace root once
 // symlinks are resolved, or one of TypeScript's own library declarations
 // shipped beside the compiler binary (lib.es2015.d.ts and friends, which
-// definitions of built-ins lead to).
+// definitions of built-ins lead to). A path whose name could forge lines in
+// an answer is dropped too.
 
 // confiner decides for one answer; it remembers resolved paths only for
 // that answer, so a file swapped for a symlink later is checked afresh.
@@ -45,6 +48,11 @@ func (c *confiner) check(uri string) bool {
 	}
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
+		return false
+	}
+	// A name that could forge lines in an answer is never shown, as
+	// discovery never indexes it (workspace.UnsafeName).
+	if workspace.UnsafeName(p) || workspace.UnsafeName(real) {
 		return false
 	}
 	if c.root != "" && within(c.root, real) {

@@ -31,6 +31,8 @@ func TestAnswersConfinedToRoot(t *testing.T) {
 			"export class LeakedSecret extends Base {}\n" +
 			"export function outsideHelper(): number { return shared(2); }\n",
 		"outside/linked.ts": "import { shared } from '../root/src/api';\nexport const SECRET_VIA_LINK = shared(3);\n",
+		// Inside the root, but its name would forge a line of the answer.
+		"root/src/x\napi.ts:1: FORGED.ts": "import { shared } from './api';\nexport const forged = shared(4);\n",
 	}
 	for rel, src := range files {
 		p := filepath.Join(base, rel)
@@ -59,6 +61,9 @@ func TestAnswersConfinedToRoot(t *testing.T) {
 			t.Errorf("%s: no answer at all (the in-root part is lost)", what)
 		}
 		for _, u := range uris {
+			if strings.Contains(tsls.URIToPath(u), "FORGED") {
+				t.Errorf("%s: answer names a file whose name forges lines: %q", what, u)
+			}
 			real := mustReal(t, tsls.URIToPath(u))
 			rel, err := filepath.Rel(root, real)
 			inRoot := err == nil && !strings.HasPrefix(rel, "..")
