@@ -14,6 +14,7 @@ import (
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/chunkcheck"
 	"github.com/scry-dev/scry/internal/parse"
+	"github.com/scry-dev/scry/internal/workspace"
 )
 
 func newChunksCmd() *cobra.Command {
@@ -81,7 +82,9 @@ func chunkFile(path string) ([]chunk.Chunk, error) {
 		return nil, err
 	}
 	abs, _ := filepath.Abs(path)
-	return chunk.File(f, abs, filepath.ToSlash(path)), nil
+	// chunks reads paths it did not discover: a name with a newline is
+	// printed quoted, so it cannot forge lines of the output.
+	return chunk.File(f, abs, workspace.QuoteName(filepath.ToSlash(path))), nil
 }
 
 // expandArgs turns file and directory arguments into a sorted list of
@@ -142,10 +145,10 @@ func printStats(cmd *cobra.Command, files []string) error {
 		results = append(results, res)
 		for i, v := range res.Violations {
 			if i == 3 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d more violations\n", path, len(res.Violations)-3)
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d more violations\n", workspace.QuoteName(path), len(res.Violations)-3)
 				break
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", path, v)
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", workspace.QuoteName(path), v)
 		}
 	}
 	sum := chunkcheck.Summarize(results...)

@@ -37,6 +37,13 @@ func (n *neuralFlags) register(cmd *cobra.Command) {
 	f.StringVar(&n.rerankDir, "rerank-dir", "", "onnx reranker: cross-encoder model directory (env SCRY_RERANK_DIR)")
 }
 
+// flagKeys maps the flags that name a provider, URL or directory to their
+// config.Sensitive keys, so doctor-style reports can say a flag set them.
+var flagKeys = map[string]string{
+	"embedder": "embedding.provider", "embed-url": "embedding.url", "embed-dir": "embedding.dir",
+	"reranker": "reranker.provider", "rerank-url": "reranker.url", "rerank-dir": "reranker.dir",
+}
+
 // layer lays the flags the user set over the configuration.
 func (n *neuralFlags) layer(cmd *cobra.Command) func(*config.Config) error {
 	return func(cfg *config.Config) error {
@@ -55,6 +62,11 @@ func (n *neuralFlags) layer(cmd *cobra.Command) func(*config.Config) error {
 		set("rerank-url", &r.URL, n.rerankURL)
 		set("rerank-model", &r.Model, n.rerankModel)
 		set("rerank-dir", &r.Dir, n.rerankDir)
+		for name, key := range flagKeys {
+			if f.Changed(name) {
+				cfg.Origin.SetSource(key, config.SourceFlag)
+			}
+		}
 		return nil
 	}
 }

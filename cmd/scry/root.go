@@ -14,7 +14,7 @@ complete, with their structural connections, inside a token budget.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newChunksCmd(), newIndexCmd(), newSearchCmd(), newServeCmd(), newSetupCmd(), newDoctorCmd(),
+	root.AddCommand(newChunksCmd(), newIndexCmd(), newSearchCmd(), newServeCmd(), newSetupCmd(), newDoctorCmd(), newTrustCmd(),
 		newInfoCmd(), newRefsCmd(), newCallsCmd(), newCallersCmd(), newImplsCmd(), newDefCmd(), newImportersCmd(), newBenchCmd())
 	return root
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -66,7 +64,7 @@ SCRY_TOKEN) then requires "Authorization: Bearer <token>" on every request.`,
 			if token == "" {
 				token = os.Getenv("SCRY_TOKEN")
 			}
-			return serveHTTP(ctx, srv, httpAddr, token, cmd)
+			return serveHTTP(ctx, srv, httpAddr, token, defaultHTTPLimits(), cmd)
 		},
 	}
 	ws.register(cmd)
@@ -91,7 +89,7 @@ func listenAddr(addr string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
-func serveHTTP(ctx context.Context, srv *mcp.Server, addr, token string, cmd *cobra.Command) error {
+func serveHTTP(ctx context.Context, srv *mcp.Server, addr, token string, lim httpLimits, cmd *cobra.Command) error {
 	bind, err := listenAddr(addr)
 	if err != nil {
 		return err
@@ -100,10 +98,8 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr, token string, cmd *co
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard(handler, token))
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	ln = newLimitListener(ln, lim.MaxConns)
+	hs := newHTTPServer(srv, token, lim)
 	fmt.Fprintf(cmd.ErrOrStderr(), "scry: serving MCP at http://%s/mcp\n", ln.Addr())
 	go func() {
 		<-ctx.Done()
@@ -117,18 +113,24 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr, token string, cmd *co
 	return nil
 }
 
-// guard enforces the bearer token, the request size limit, and refuses
-// cross-origin requests from pages on other hosts (no CORS headers are ever
-// sent, so browsers cannot read answers either).
-func guard(next http.Handler, token string) http.Handler {
+// guard enforces the bearer token, the request size limit and the body
+// deadline, and refuses cross-origin requests from pages on other hosts (no
+// CORS headers are ever sent, so browsers cannot read answers either).
+func guard(next http.Handler, token string, bodyTimeout time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		if bodyTimeout > 0 && r.Body != nil && r.Body != http.NoBody {
+			// Bounds a slow body, and the server's draining of the body of
+			// a refused request. Cleared below once the body is in, so a
+			// long answer is never cut. (Not supported by test recorders.)
+			_ = rc.SetReadDeadline(time.Now().Add(bodyTimeout))
+		}
 		if origin := r.Header.Get("Origin"); origin != "" && !loopbackOrigin(origin) {
 			http.Error(w, "cross-origin requests are not allowed", http.StatusForbidden)
 			return
 		}
 		if token != "" {
-			got := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
+			if !bearerOK(r.Header.Get("Authorization"), token) {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="scry"`)
 				http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
 				return
@@ -138,7 +140,12 @@ func guard(next http.Handler, token string) http.Handler {
 		if r.Method == http.MethodPost {
 			body, err := io.ReadAll(r.Body)
 			if err != nil {
-				http.Error(w, "request too large", http.StatusRequestEntityTooLarge)
+				var tooBig *http.MaxBytesError
+				if errors.As(err, &tooBig) {
+					http.Error(w, "request too large", http.StatusRequestEntityTooLarge)
+				} else {
+					http.Error(w, "request body not received in time", http.StatusRequestTimeout)
+				}
 				return
 			}
 			if mcpserver.Nesting(body, mcpserver.MaxNesting) > mcpserver.MaxNesting {
@@ -152,6 +159,9 @@ func guard(next http.Handler, token string) http.Handler {
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		if bodyTimeout > 0 {
+			_ = rc.SetReadDeadline(time.Time{})
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestListenAddrDefaultsToLoopback(t *testing.T) {
@@ -44,7 +45,7 @@ func TestGuard(t *testing.T) {
 		gotBody = n
 		w.WriteHeader(http.StatusOK)
 	})
-	h := guard(next, "s3cret")
+	h := guard(next, "s3cret", time.Second)
 	tests := []struct {
 		name   string
 		auth   string
@@ -55,6 +56,12 @@ func TestGuard(t *testing.T) {
 		{"no token", "", "", 10, http.StatusUnauthorized},
 		{"wrong token", "Bearer nope", "", 10, http.StatusUnauthorized},
 		{"token", "Bearer s3cret", "", 10, http.StatusOK},
+		{"scheme in lower case", "bearer s3cret", "", 10, http.StatusOK},
+		{"bare token without Bearer", "s3cret", "", 10, http.StatusUnauthorized},
+		{"other scheme", "Basic s3cret", "", 10, http.StatusUnauthorized},
+		{"two spaces", "Bearer  s3cret", "", 10, http.StatusUnauthorized},
+		{"token with a suffix", "Bearer s3cret x", "", 10, http.StatusUnauthorized},
+		{"scheme only", "Bearer", "", 10, http.StatusUnauthorized},
 		{"loopback origin", "Bearer s3cret", "http://localhost:3000", 10, http.StatusOK},
 		{"foreign origin", "Bearer s3cret", "https://evil.example", 10, http.StatusForbidden},
 		{"oversized body", "Bearer s3cret", "", maxRequestBytes + 1, http.StatusRequestEntityTooLarge},

@@ -75,9 +75,12 @@ func newDoctorCmd() *cobra.Command {
 				fmt.Fprintf(out, "config:    threshold %.2f, budget %d, rerank/vector weights %.2f/%.2f, candidates %d, call depth %d\n",
 					cfg.Threshold, cfg.Budget, cfg.RerankWeight, cfg.VectorWeight, cfg.Candidates, cfg.CallDepth)
 			}
+			fmt.Fprintf(out, "trust:     %s\n", cfg.Origin.Trust)
+			fmt.Fprintln(out, "settings that run or send something, and where each came from:")
+			writeSensitive(out, cfg.Origin, "           ")
 			doctorNeural(cmd.Context(), out, e.Store(), cfg.Embedding, cfg.Reranking)
 			dir, _ := engine.CacheDir()
-			rep := tsls.DiagnoseWith(tsls.FindOptions{Root: e.Dir(), CacheDir: dir, Flag: cfg.TSGo})
+			rep := tsls.DiagnoseWith(tsls.FindOptions{Root: e.Dir(), CacheDir: dir, Flag: cfg.TSGo, TrustWorkspace: cfg.Origin.Trust.Trusted})
 			fmt.Fprintf(out, "typescript 7:\n%s\n", indentLines(rep.String(), "  "))
 			if recs, err := e.Store().AllFiles(); err == nil && len(recs) > 0 {
 				paths := make([]string, len(recs))

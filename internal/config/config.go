@@ -1,6 +1,9 @@
-// Package config loads scry's settings from the workspace's .scry.toml and
-// the environment; the CLI applies its flags last. Flags win over the
-// environment, which wins over the file, which wins over the defaults.
+// Package config loads scry's settings from the user's config file, the
+// workspace's .scry.toml and the environment; the CLI applies its flags
+// last. Flags win over the environment, which wins over the workspace's
+// file, which wins over the user's, which wins over the defaults — except
+// that settings which run a program or send data somewhere (Sensitive) are
+// taken from the workspace only when the user has trusted it.
 package config
 
 import (
@@ -38,6 +41,10 @@ type Config struct {
 
 	Embedding Embedding `toml:"embedding"`
 	Reranking Reranking `toml:"reranker"`
+
+	// Origin says where the sensitive settings came from and which the
+	// workspace tried to set without being trusted.
+	Origin Origin `toml:"-"`
 }
 
 // Default returns the blueprint's defaults.
@@ -45,36 +52,112 @@ func Default() Config {
 	return Config{RerankWeight: 0.65, VectorWeight: 0.35, Threshold: 0.5, Budget: 8000, Candidates: 40, CallDepth: 1}
 }
 
-// Load reads <root>/.scry.toml (absent is fine) over the defaults, then the
-// SCRY_* environment variables from getenv.
+// Load reads the user's config (UserDir()/config.toml), then
+// <root>/.scry.toml (absent is fine), over the defaults, then the SCRY_*
+// environment variables from getenv. Settings that name a program, a URL,
+// a model location or a provider that sends code off the machine
+// (Sensitive) are taken from the workspace's file only when the user
+// trusts the workspace (CheckTrust); otherwise they are ignored and listed
+// in Origin.Ignored. Origin says where each of them came from.
 func Load(root string, getenv func(string) string) (Config, error) {
-	c := Default()
-	path := filepath.Join(root, FileName)
-	data, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return c, fmt.Errorf("config %s: %w", path, err)
-	default:
-		md, err := toml.Decode(string(data), &c)
-		if err != nil {
-			return c, fmt.Errorf("config %s: %w", path, err)
-		}
-		if un := md.Undecoded(); len(un) > 0 {
-			keys := make([]string, len(un))
-			for i, k := range un {
-				keys[i] = k.String()
-			}
-			return c, fmt.Errorf("config %s: unknown keys: %s", path, strings.Join(keys, ", "))
-		}
-	}
 	if getenv == nil {
 		getenv = os.Getenv
 	}
+	c := Default()
+	c.Origin.Sources = map[string]string{}
+	userDir := UserDir(getenv)
+	if userDir != "" {
+		path := filepath.Join(userDir, UserFileName)
+		md, found, err := decodeFile(path, &c)
+		if err != nil {
+			return c, err
+		}
+		if found {
+			c.Origin.UserFile = path
+			for _, s := range Sensitive {
+				if md.IsDefined(s.path()...) {
+					c.Origin.Sources[s.Key] = SourceUser
+					if err := s.absolute(&c, userDir, path); err != nil {
+						return c, err
+					}
+				}
+			}
+		}
+	}
+
+	trust, err := CheckTrust(userDir, root)
+	if err != nil {
+		return c, err
+	}
+	c.Origin.Trust = trust
+	before := make([]string, len(Sensitive))
+	for i, s := range Sensitive {
+		before[i] = *s.field(&c)
+	}
+	path := filepath.Join(root, FileName)
+	md, found, err := decodeFile(path, &c)
+	if err != nil {
+		return c, err
+	}
+	if found {
+		c.Origin.WorkspaceFile = path
+		for i, s := range Sensitive {
+			if !md.IsDefined(s.path()...) {
+				continue
+			}
+			v := *s.field(&c)
+			switch {
+			case trust.Trusted:
+				c.Origin.Sources[s.Key] = SourceWorkspace
+				if err := s.absolute(&c, trust.Root, path); err != nil {
+					return c, err
+				}
+			case s.harmless != nil && s.harmless(v):
+			default:
+				*s.field(&c) = before[i]
+				c.Origin.Ignored = append(c.Origin.Ignored, Ignored{Key: s.Key, Value: v})
+			}
+		}
+	}
+
 	if err := c.applyEnv(getenv); err != nil {
 		return c, err
 	}
+	for _, s := range Sensitive {
+		if v := getenv(s.Env); v != "" {
+			if s.IsPath && !filepath.IsAbs(v) {
+				// The current directory may well be the repository being
+				// indexed: a relative program path would run its file.
+				return c, fmt.Errorf("config: %s=%q: give an absolute path (a relative one is not resolved against the current directory)", s.Env, v)
+			}
+			c.Origin.Sources[s.Key] = SourceEnv
+		}
+	}
 	return c, c.Validate()
+}
+
+// decodeFile lays the TOML file at path over c; found is false when there
+// is no such file.
+func decodeFile(path string, c *Config) (toml.MetaData, bool, error) {
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return toml.MetaData{}, false, nil
+	case err != nil:
+		return toml.MetaData{}, false, fmt.Errorf("config %s: %w", path, err)
+	}
+	md, err := toml.Decode(string(data), c)
+	if err != nil {
+		return md, true, fmt.Errorf("config %s: %w", path, err)
+	}
+	if un := md.Undecoded(); len(un) > 0 {
+		keys := make([]string, len(un))
+		for i, k := range un {
+			keys[i] = k.String()
+		}
+		return md, true, fmt.Errorf("config %s: unknown keys: %s", path, strings.Join(keys, ", "))
+	}
+	return md, true, nil
 }
 
 func (c *Config) applyEnv(getenv func(string) string) error {

@@ -121,6 +121,13 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 	if cfgErr != nil && !opt.KeepBrokenConfig {
 		return nil, cfgErr
 	}
+	// Settings an untrusted workspace tried to make are never dropped
+	// silently.
+	if opt.Warn != nil {
+		for _, n := range cfg.Origin.Notes() {
+			opt.Warn(errors.New(n))
+		}
+	}
 	path := opt.IndexPath
 	if path == "" {
 		if path, err = DefaultIndexPath(root.Dir()); err != nil {

@@ -39,11 +39,21 @@ var ErrNotFound = errors.New("TypeScript 7 (tsgo) not found; run `scry setup` to
 
 // FindOptions says where to look.
 type FindOptions struct {
-	// Flag is an explicit path (the --tsgo flag); it wins over everything.
+	// Flag is an explicit, absolute path (the tsgo setting: user config,
+	// environment or a trusted workspace); it wins over everything.
 	Flag string
 	// Root is the workspace root; its node_modules (and its ancestors',
-	// as Node resolves them) are searched.
+	// as Node resolves them) are searched when TrustWorkspace is set.
 	Root string
+	// TrustWorkspace lets Find run the TypeScript installed in the
+	// workspace's node_modules. A repository being indexed is not trusted
+	// by default: its node_modules could hold any program named tsc, and
+	// even asking it for --version runs it.
+	TrustWorkspace bool
+	// PassedOver, when set, is told about a workspace TypeScript that was
+	// not used because the workspace is not trusted, so the user hears
+	// why (never silently).
+	PassedOver func(nodeModules string)
 	// CacheDir is scry's cache directory; "" means DefaultCacheDir().
 	CacheDir string
 	// Getenv reads the environment; nil means os.Getenv.
@@ -111,7 +121,16 @@ func search(opts FindOptions, record func(Check)) (path, source, version string,
 		return bin, ex.src, ver, nil
 	}
 
-	if opts.Root != "" {
+	if opts.Root != "" && !opts.TrustWorkspace {
+		root, _ := filepath.Abs(opts.Root)
+		if nm := workspaceTypeScript(root); nm != "" {
+			note(SourceWorkspace, nm, "not used: the workspace is not trusted (`scry trust` to use its own TypeScript)")
+			if opts.PassedOver != nil {
+				opts.PassedOver(nm)
+			}
+		}
+	}
+	if opts.Root != "" && opts.TrustWorkspace {
 		root, _ := filepath.Abs(opts.Root)
 		looked := false
 		for dir := root; ; {
@@ -175,14 +194,37 @@ func search(opts FindOptions, record func(Check)) (path, source, version string,
 
 func describeSource(src string) string {
 	if src == SourceFlag {
-		return "--tsgo"
+		return "the tsgo setting"
 	}
 	return "$" + EnvTsgo
 }
 
+// workspaceTypeScript is the nearest node_modules at or above root that
+// declares a TypeScript package, found without running anything; "" when
+// there is none.
+func workspaceTypeScript(root string) string {
+	for dir := root; ; {
+		nm := filepath.Join(dir, "node_modules")
+		if packageVersion(filepath.Join(nm, "typescript", "package.json")) != "" ||
+			packageVersion(filepath.Join(nm, "@typescript", "native-preview", "package.json")) != "" {
+			return nm
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
 // checkExplicit accepts a binary, an npm bin wrapper, a package directory or
-// an npm --prefix directory.
+// an npm --prefix directory, given by an absolute path: a relative one
+// would be resolved against the current directory, which may be the very
+// repository being indexed.
 func checkExplicit(p string) (bin, version string, err error) {
+	if !filepath.IsAbs(p) {
+		return "", "", errors.New("not an absolute path (relative paths are not resolved against the current directory)")
+	}
 	st, err := os.Stat(p)
 	if err != nil {
 		return "", "", err
@@ -448,7 +490,7 @@ func DiagnoseWith(opts FindOptions) Report {
 	}
 	if !errors.Is(err, ErrNotFound) {
 		r.Error = err.Error()
-		r.Fix = "fix or unset the explicit choice (--tsgo / $" + EnvTsgo + "), or run `scry setup`"
+		r.Fix = "fix or unset the explicit choice (the tsgo setting / $" + EnvTsgo + "), or run `scry setup`"
 		return r
 	}
 	cache := opts.CacheDir

@@ -59,7 +59,7 @@ func TestFindOrder(t *testing.T) {
 	lookups := map[string]string{}
 	opts := func(flag, root string) FindOptions {
 		return FindOptions{
-			Flag: flag, Root: root, CacheDir: cache,
+			Flag: flag, Root: root, CacheDir: cache, TrustWorkspace: true,
 			Getenv: func(k string) string { return env[k] },
 			LookPath: func(name string) (string, error) {
 				if p, ok := lookups[name]; ok {
@@ -118,6 +118,67 @@ func TestFindOrder(t *testing.T) {
 	rep = DiagnoseWith(opts("", ws))
 	if !rep.Found || rep.Path != wsBin || rep.Version != "7.0.2" || rep.Source != SourceWorkspace {
 		t.Fatalf("Diagnose = %+v", rep)
+	}
+}
+
+// TestUntrustedWorkspaceTypeScriptNeverRuns is issue 18 item 1: a "tsc"
+// under an untrusted repository's node_modules is neither used nor run
+// (not even for --version), a relative explicit path is refused instead of
+// being resolved against the current directory, and the doctor says why.
+func TestUntrustedWorkspaceTypeScriptNeverRuns(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	ws := filepath.Join(dir, "repo")
+	nm := filepath.Join(ws, "node_modules")
+	fakeInstall(t, nm, "7.0.2")
+	evil := filepath.Join(nm, "@typescript", "typescript-"+platformPackage(), "lib", exeName("tsc"))
+	script := "#!/bin/sh\n: > " + marker + "\necho 'Version 7.0.2'\n"
+	if err := os.WriteFile(evil, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "fake-tsc"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cache := filepath.Join(dir, "cache")
+	cacheBin := fakeInstall(t, filepath.Join(cache, "tsgo", "node_modules"), "7.0.2")
+	var passed []string
+	opts := FindOptions{Root: ws, CacheDir: cache,
+		Getenv:     func(string) string { return "" },
+		LookPath:   func(string) (string, error) { return "", errors.New("none") },
+		PassedOver: func(nm string) { passed = append(passed, nm) },
+	}
+	p, src, err := Find(opts)
+	if err != nil || p != cacheBin || src != SourceCache {
+		t.Fatalf("Find in an untrusted workspace = %s (%s) %v, want the cache's %s", p, src, err, cacheBin)
+	}
+	if len(passed) != 1 || passed[0] != nm {
+		t.Errorf("passed over %v, want the workspace's %s reported", passed, nm)
+	}
+	rep := DiagnoseWith(opts)
+	if !strings.Contains(rep.String(), "not trusted") {
+		t.Errorf("doctor does not say the workspace TypeScript was passed over:\n%s", rep)
+	}
+
+	// A relative explicit path is not resolved against the current
+	// directory, even when that is the repository.
+	wd, _ := os.Getwd()
+	if err := os.Chdir(ws); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	rel := opts
+	rel.Flag = "fake-tsc"
+	if _, _, err := Find(rel); err == nil || !strings.Contains(err.Error(), "absolute") {
+		t.Errorf("relative tsgo path: err %v, want a refusal", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a program from the untrusted workspace was run")
+	}
+
+	// Trusted, the workspace's own TypeScript is used.
+	opts.TrustWorkspace = true
+	if p, src, err := Find(opts); err != nil || p != evil || src != SourceWorkspace {
+		t.Errorf("trusted workspace: %s (%s) %v, want %s", p, src, err, evil)
 	}
 }
 

@@ -61,7 +61,7 @@ func (s *Server) locations(ctx context.Context, method, path string, params any)
 			kept = append(kept, l)
 		}
 	}
-	return kept, nil
+	return s.confiner().locations(kept), nil
 }
 
 // Definition returns where the symbol at pos is declared (through aliases,
@@ -136,7 +136,7 @@ func (s *Server) PrepareCallHierarchy(ctx context.Context, path string, pos Posi
 	if err := s.call(ctx, path, "textDocument/prepareCallHierarchy", posParams(path, pos), &out); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return s.confiner().items(out), nil
 }
 
 // IncomingCalls returns the callers of item. `new C()` counts as a call of
@@ -147,7 +147,14 @@ func (s *Server) IncomingCalls(ctx context.Context, item CallHierarchyItem) ([]I
 	if err := s.call(ctx, item.Path(), "callHierarchy/incomingCalls", map[string]any{"item": item}, &out); err != nil {
 		return nil, err
 	}
-	return out, nil
+	c := s.confiner()
+	kept := out[:0]
+	for _, in := range out {
+		if c.allowed(in.From.URI) {
+			kept = append(kept, in)
+		}
+	}
+	return kept, nil
 }
 
 // OutgoingCalls returns what item calls, one entry per callee declaration.
@@ -157,7 +164,14 @@ func (s *Server) OutgoingCalls(ctx context.Context, item CallHierarchyItem) ([]O
 	if err := s.call(ctx, item.Path(), "callHierarchy/outgoingCalls", map[string]any{"item": item}, &out); err != nil {
 		return nil, err
 	}
-	return out, nil
+	c := s.confiner()
+	kept := out[:0]
+	for _, o := range out {
+		if c.allowed(o.To.URI) {
+			kept = append(kept, o)
+		}
+	}
+	return kept, nil
 }
 
 // WorkspaceSymbol searches declarations by name in the loaded projects.
@@ -166,5 +180,12 @@ func (s *Server) WorkspaceSymbol(ctx context.Context, query string) ([]SymbolInf
 	if err := s.call(ctx, "", "workspace/symbol", map[string]any{"query": query}, &out); err != nil {
 		return nil, err
 	}
-	return out, nil
+	c := s.confiner()
+	kept := out[:0]
+	for _, si := range out {
+		if c.allowed(si.Location.URI) {
+			kept = append(kept, si)
+		}
+	}
+	return kept, nil
 }

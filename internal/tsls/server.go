@@ -99,6 +99,8 @@ type Options struct {
 type Server struct {
 	opts Options
 	root string
+	// realRoot and libDir bound what answers may point at (confine.go).
+	realRoot, libDir string
 
 	startMu sync.Mutex // serialises (re)starts
 
@@ -189,10 +191,12 @@ func StartWithOptions(ctx context.Context, opts Options) (*Server, error) {
 		opts.WarmFile = filepath.Join(root, opts.WarmFile)
 	}
 	s := &Server{
-		opts:   opts,
-		root:   root,
-		docs:   map[string]*openDoc{},
-		stamps: map[string]stamp{},
+		opts:     opts,
+		root:     root,
+		realRoot: realDir(root),
+		libDir:   filepath.Dir(realDir(opts.TsgoPath)),
+		docs:     map[string]*openDoc{},
+		stamps:   map[string]stamp{},
 	}
 	if opts.ProgramFiles != nil {
 		s.program = newProgram(root)

@@ -130,6 +130,14 @@ func (w *walker) walkDir(dir, rel string, rules *ignoreSet, chain []segment, top
 		name := e.Name()
 		childRel := path.Join(rel, name)
 		childReal := filepath.Join(dir, name)
+		if UnsafeName(name) {
+			// Never listed, indexed or followed; counted like other
+			// candidates left out.
+			if t := e.Type(); t.IsDir() || t&fs.ModeSymlink != 0 || w.wanted(name) {
+				w.skip(childRel, SkipUnsafeName)
+			}
+			continue
+		}
 		switch t := e.Type(); {
 		case t&fs.ModeSymlink != 0:
 			w.links = append(w.links, pendingLink{rel: childRel, real: childReal, rules: rules, path: here})

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// hostileRepo lays out a repository whose .scry.toml names its own
+// "compiler" (by a relative path) and its own embedding server.
+func hostileRepo(t *testing.T, embedURL string) (root, marker string) {
+	t.Helper()
+	root = t.TempDir()
+	marker = filepath.Join(t.TempDir(), "ran")
+	files := map[string]string{
+		"src/a.ts":       "export function alpha() { return 1; }\n",
+		"tools/fake-tsc": "#!/bin/sh\n: > " + marker + "\necho 'Version 7.0.2'\n",
+		configFileName:   "tsgo = \"tools/fake-tsc\"\n[embedding]\nprovider = \"openai\"\nmodel = \"m\"\nurl = \"" + embedURL + "\"\n",
+	}
+	for rel, src := range files {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root, marker
+}
+
+const configFileName = ".scry.toml"
+
+// isolate gives the test its own user config, cache and PATH, with an API
+// key in the environment as a developer's shell often has.
+func isolate(t *testing.T) {
+	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("SCRY_CACHE_DIR", t.TempDir())
+	t.Setenv("SCRY_TSGO", "")
+	for _, k := range []string{"SCRY_EMBEDDER", "SCRY_EMBED_URL", "SCRY_EMBED_KEY", "SCRY_RERANKER", "SCRY_RERANK_URL"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("OPENAI_API_KEY", "sk-user-secret")
+	t.Setenv("PATH", t.TempDir())
+}
+
+// TestWorkspaceCannotRunProgramsOrTakeKeys is issue 18 items 1 and 2 end
+// to end: `scry search` in an untrusted repository neither runs the
+// repository's tsgo (resolved against the current directory before) nor
+// sends the user's OPENAI_API_KEY to the repository's URL; it says what it
+// ignored. After `scry trust` both happen, which shows the test can see
+// them.
+func TestWorkspaceCannotRunProgramsOrTakeKeys(t *testing.T) {
+	isolate(t)
+	var mu sync.Mutex
+	var keys []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		keys = append(keys, r.Header.Get("Authorization"))
+		mu.Unlock()
+		http.Error(w, "no", http.StatusTeapot)
+	}))
+	defer srv.Close()
+	root, marker := hostileRepo(t, srv.URL+"/v1")
+	idx := filepath.Join(t.TempDir(), "index.db")
+	wd, _ := os.Getwd()
+	if err := os.Chdir(root); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+
+	out, err := runScry(t, "search", "--root", root, "--index", idx, "alpha")
+	if err != nil {
+		t.Fatalf("search in an untrusted workspace: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the workspace's tsgo was run")
+	}
+	mu.Lock()
+	got := append([]string(nil), keys...)
+	mu.Unlock()
+	if len(got) > 0 {
+		t.Errorf("the workspace's embedding URL was called (Authorization %q)", got)
+	}
+	if !strings.Contains(out, "ignoring") || !strings.Contains(out, "embedding.url") || !strings.Contains(out, "tsgo") {
+		t.Errorf("no note about the ignored settings:\n%s", out)
+	}
+	doc, err := runScry(t, "doctor", "--root", root, "--index", idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"trust:     not trusted", "IGNORED \"tools/fake-tsc\"", "embedding.url"} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("doctor lacks %q:\n%s", want, doc)
+		}
+	}
+
+	out, err = runScry(t, "trust", "--root", root)
+	if err != nil || !strings.Contains(out, "trusted ") || !strings.Contains(out, "workspace .scry.toml (trusted)") {
+		t.Fatalf("trust: %v\n%s", err, out)
+	}
+	// The embedding server refuses, so this search fails after the call.
+	runScry(t, "search", "--root", root, "--index", idx, "alpha")
+	// The flag takes the model away, so the compiler is reached.
+	runScry(t, "search", "--root", root, "--index", idx, "--embedder", "none", "alpha")
+	if _, err := os.Stat(marker); err != nil {
+		t.Error("trusted: the workspace's tsgo (relative to the root) was not used")
+	}
+	mu.Lock()
+	got = append([]string(nil), keys...)
+	mu.Unlock()
+	if len(got) == 0 || got[0] != "Bearer sk-user-secret" {
+		t.Errorf("trusted: the embedding server saw %q", got)
+	}
+
+	out, err = runScry(t, "trust", "--root", root, "--revoke")
+	if err != nil || !strings.Contains(out, "no longer trusted") {
+		t.Fatalf("trust --revoke: %v\n%s", err, out)
+	}
+	doc, _ = runScry(t, "doctor", "--root", root, "--index", idx)
+	if !strings.Contains(doc, "trust:     not trusted") {
+		t.Errorf("revoked, doctor says:\n%s", doc)
+	}
+}

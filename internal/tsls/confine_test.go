@@ -1,0 +1,158 @@
+package tsls_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/tsls"
+	"github.com/scry-dev/scry/internal/tsls/tslstest"
+)
+
+// TestAnswersConfinedToRoot is issue 18 item 3: a workspace tsconfig.json
+// that includes ../outside pulls files outside the root into the program.
+// No answer may point at them (scry would print their lines), while
+// in-root answers and TypeScript's own library stay.
+func TestAnswersConfinedToRoot(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	files := map[string]string{
+		"root/tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true}, "include": ["src/**/*.ts", "../outside/**/*.ts"]}`,
+		"root/src/api.ts": "export function shared(x: number): number { return x + 1; }\n" +
+			"export class Base { id = 1; }\n",
+		"root/src/use.ts": "import { shared } from './api';\n" +
+			"import { outsideHelper } from '../../outside/secret';\n" +
+			"export function caller(): number { return shared(1) + outsideHelper(); }\n" +
+			"export const list: Array<number> = [];\n",
+		"outside/secret.ts": "import { shared, Base } from '../root/src/api';\n" +
+			"export const SECRET_TOKEN = shared(41);\n" +
+			"export class LeakedSecret extends Base {}\n" +
+			"export function outsideHelper(): number { return shared(2); }\n",
+		"outside/linked.ts": "import { shared } from '../root/src/api';\nexport const SECRET_VIA_LINK = shared(3);\n",
+		// Inside the root, but its name would forge a line of the answer.
+		"root/src/x\napi.ts:1: FORGED.ts": "import { shared } from './api';\nexport const forged = shared(4);\n",
+	}
+	for rel, src := range files {
+		p := filepath.Join(base, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A symlink inside the root to a file outside it: its real file is
+	// outside, whatever name the compiler reports.
+	if err := os.Symlink(filepath.Join(base, "outside", "linked.ts"), filepath.Join(root, "src", "linked.ts")); err != nil {
+		t.Fatal(err)
+	}
+	api := filepath.Join(root, "src", "api.ts")
+	use := filepath.Join(root, "src", "use.ts")
+	srv := start(t, root, tsls.Options{WarmFile: use})
+	ctx := context.Background()
+	libDir := filepath.Dir(mustReal(t, tslstest.Binary(t)))
+
+	// Every answer must point inside the root or at TypeScript's library.
+	check := func(what string, uris []string, wantSome bool) {
+		t.Helper()
+		if wantSome && len(uris) == 0 {
+			t.Errorf("%s: no answer at all (the in-root part is lost)", what)
+		}
+		for _, u := range uris {
+			if strings.Contains(tsls.URIToPath(u), "FORGED") {
+				t.Errorf("%s: answer names a file whose name forges lines: %q", what, u)
+			}
+			real := mustReal(t, tsls.URIToPath(u))
+			rel, err := filepath.Rel(root, real)
+			inRoot := err == nil && !strings.HasPrefix(rel, "..")
+			if !inRoot && filepath.Dir(real) != libDir {
+				t.Errorf("%s: answer outside the root: %s", what, u)
+			}
+		}
+	}
+	locURIs := func(locs []tsls.Location) []string {
+		var out []string
+		for _, l := range locs {
+			out = append(out, l.URI)
+		}
+		return out
+	}
+
+	sharedPos := at(t, api, "shared", 0)
+	refs, err := srv.References(ctx, api, sharedPos, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("references(shared)", locURIs(refs), true)
+
+	defs, err := srv.Definition(ctx, use, at(t, use, "outsideHelper()", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("definition(outsideHelper)", locURIs(defs), false)
+	if len(defs) != 0 {
+		t.Errorf("definition of an outside function: %+v, want nothing", defs)
+	}
+	defs, err = srv.Definition(ctx, use, at(t, use, "Array", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("definition(Array)", locURIs(defs), true)
+
+	impls, err := srv.Implementation(ctx, api, at(t, api, "Base", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("implementation(Base)", locURIs(impls), false)
+
+	items, err := srv.PrepareCallHierarchy(ctx, api, sharedPos)
+	if err != nil || len(items) != 1 {
+		t.Fatalf("prepareCallHierarchy(shared) = %+v, %v", items, err)
+	}
+	in, err := srv.IncomingCalls(ctx, items[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var from []string
+	for _, c := range in {
+		from = append(from, c.From.URI)
+	}
+	check("incomingCalls(shared)", from, true)
+
+	items, err = srv.PrepareCallHierarchy(ctx, use, at(t, use, "caller", 0))
+	if err != nil || len(items) != 1 {
+		t.Fatalf("prepareCallHierarchy(caller) = %+v, %v", items, err)
+	}
+	out, err := srv.OutgoingCalls(ctx, items[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var to []string
+	for _, c := range out {
+		to = append(to, c.To.URI)
+	}
+	check("outgoingCalls(caller)", to, true)
+
+	for _, q := range []string{"SECRET", "LeakedSecret", "outsideHelper"} {
+		syms, err := srv.WorkspaceSymbol(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var uris []string
+		for _, s := range syms {
+			uris = append(uris, s.Location.URI)
+		}
+		check("workspace/symbol("+q+")", uris, false)
+	}
+}
+
+func mustReal(t *testing.T, p string) string {
+	t.Helper()
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatalf("resolve %s: %v", p, err)
+	}
+	return r
+}
