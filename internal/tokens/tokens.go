@@ -57,11 +57,18 @@ func Count(s string) int {
 		return n
 	}
 	n = count(s)
-	cacheMu.Lock()
-	if len(cache) >= maxCached {
-		clear(cache)
+	if len(s) > maxCachedBytes/8 {
+		return n // one text must not take over the cache
 	}
-	cache[s] = n
+	cacheMu.Lock()
+	if len(cache) >= maxCached || cachedBytes+len(s) > maxCachedBytes {
+		clear(cache)
+		cachedBytes = 0
+	}
+	if _, ok := cache[s]; !ok {
+		cache[s] = n
+		cachedBytes += len(s)
+	}
 	cacheMu.Unlock()
 	return n
 }
@@ -76,9 +83,15 @@ func count(s string) int {
 	return n
 }
 
-const maxCached = 512
+// The cache keeps the texts it counted as keys, so it is bounded in bytes
+// as well as entries: 512 answers of a megabyte each would hold 512 MB.
+const (
+	maxCached      = 512
+	maxCachedBytes = 16 << 20
+)
 
 var (
-	cacheMu sync.Mutex
-	cache   = map[string]int{}
+	cacheMu     sync.Mutex
+	cache       = map[string]int{}
+	cachedBytes int
 )

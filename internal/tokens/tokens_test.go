@@ -1,10 +1,13 @@
 package tokens
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -172,4 +175,95 @@ func BenchmarkCount(b *testing.B) {
 			ref(s)
 		}
 	})
+}
+
+// longWords are single pieces far longer than smallPiece, so that they take
+// the heap merge: one letter repeated, letters in a random order (what a
+// base64 or hex blob in a string literal is), real words run together, a
+// run of one symbol, a run of spaces and a run of CJK text.
+func longWords(n int) map[string]string {
+	rng := rand.New(rand.NewPCG(1, 2))
+	random := make([]byte, n)
+	for i := range random {
+		random[i] = "abcdefghijklmnopqrstuvwxyz"[rng.IntN(26)]
+	}
+	words := strings.Repeat("validatetokenandrefreshthesessionwhenexpired", n/44+1)[:n]
+	return map[string]string{
+		"repeated": strings.Repeat("a", n),
+		"random":   string(random),
+		"words":    words,
+		"symbols":  strings.Repeat("=", n),
+		"spaces":   strings.Repeat(" ", n) + "x",
+		"cjk":      strings.Repeat("日本語のテキスト", n/24+1),
+	}
+}
+
+func TestLongPiecesMatchLibrary(t *testing.T) {
+	ref := reference(t)
+	for _, n := range []int{smallPiece + 1, 200, 3000} {
+		for name, s := range longWords(n) {
+			if got, want := count(s), ref(s); got != want {
+				t.Errorf("%s/%d: count = %d, library %d", name, n, got, want)
+			}
+		}
+	}
+}
+
+// TestLongWordCountsInLinearTime counts words of a megabyte, the size of a
+// file within the default limits that is one string literal. Merging by
+// scanning every pair after every merge took minutes for one such word;
+// the deadline is generous for the heap merge even under the race
+// detector, and unreachable for the quadratic loop.
+func TestLongWordCountsInLinearTime(t *testing.T) {
+	ref := reference(t)
+	_ = ref // loads the ranks
+	words := longWords(1 << 20)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, name := range []string{"repeated", "random", "words"} {
+			if n := count(words[name]); n <= 0 {
+				t.Errorf("%s: count = %d", name, n)
+			}
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("counting three 1 MB words did not finish in two minutes: merging is not linear")
+	}
+}
+
+// FuzzMerge holds the heap merge equal to the scanning merge on any bytes.
+func FuzzMerge(f *testing.F) {
+	once.Do(load)
+	for _, s := range longWords(300) {
+		f.Add(s)
+	}
+	f.Add("ab")
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) < 2 {
+			return
+		}
+		if got, want := mergeLarge(s, ranks), mergeSmall(s, ranks); got != want {
+			t.Errorf("mergeLarge(%q) = %d, mergeSmall %d", s, got, want)
+		}
+	})
+}
+
+// TestCacheBoundedInBytes: the count cache keys are whole answers; it used
+// to keep 512 of them whatever their size.
+func TestCacheBoundedInBytes(t *testing.T) {
+	for i := range 40 {
+		Count(strings.Repeat("word ", 200_000) + strconv.Itoa(i))
+	}
+	cacheMu.Lock()
+	held := 0
+	for s := range cache {
+		held += len(s)
+	}
+	cacheMu.Unlock()
+	if held > maxCachedBytes {
+		t.Fatalf("the count cache holds %d bytes of text, more than %d", held, maxCachedBytes)
+	}
 }
