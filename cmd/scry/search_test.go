@@ -1,0 +1,54 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+)
+
+// search --json carries leads: with a threshold no result reaches, the
+// answer has no results and names the best candidates with probabilities.
+func TestSearchJSONLeads(t *testing.T) {
+	idx := filepath.Join(t.TempDir(), "index.db")
+	root := "../../testdata/project"
+	for _, tt := range []struct {
+		threshold string
+		results   bool
+	}{{"0", true}, {"1", false}} {
+		out, err := runScry(t, "search", "--root", root, "--index", idx, "--json", "--threshold", tt.threshold, "where are JWT tokens validated")
+		if err != nil {
+			t.Fatalf("threshold %s: %v\n%s", tt.threshold, err, out)
+		}
+		var ans struct {
+			Results []struct {
+				Name  string  `json:"name"`
+				Score float64 `json:"score"`
+			} `json:"results"`
+			Leads []struct {
+				File        string  `json:"file"`
+				StartLine   int     `json:"start_line"`
+				Kind        string  `json:"kind"`
+				Probability float64 `json:"probability"`
+			} `json:"leads"`
+		}
+		if err := json.Unmarshal([]byte(out), &ans); err != nil {
+			t.Fatalf("threshold %s: %v\n%s", tt.threshold, err, out)
+		}
+		if got := len(ans.Results) > 0; got != tt.results {
+			t.Errorf("threshold %s: results %v, want %v", tt.threshold, got, tt.results)
+		}
+		if len(ans.Leads) == 0 {
+			t.Fatalf("threshold %s: no leads", tt.threshold)
+		}
+		for _, l := range ans.Leads {
+			if l.File == "" || l.StartLine < 1 || l.Kind == "" || l.Probability < 0 || l.Probability > 1 {
+				t.Errorf("threshold %s: malformed lead %+v", tt.threshold, l)
+			}
+		}
+		for _, r := range ans.Results {
+			if r.Score < 0 || r.Score > 1 {
+				t.Errorf("result %s: score %.3f is not a probability", r.Name, r.Score)
+			}
+		}
+	}
+}
