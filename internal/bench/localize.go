@@ -360,7 +360,10 @@ func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *
 	}
 	ranked := search.ApplyModel(m, cands)
 	res.Scores[LocScry] = ScoreList(in, locSpans(ranked))
-	results, leads := search.SelectAnswer(ranked, opt.Params)
+	results, leads, err := p.Answer(ranked, opt.Params)
+	if err != nil {
+		return res, err
+	}
 	res.Answer = answerOf(in, results, leads)
 	for _, r := range cands.Results {
 		if ScoreList(in, []LocSpan{{r.Chunk.RelativePath, r.Chunk.StartLine, r.Chunk.EndLine}}).SymbolRank == 1 {
@@ -369,6 +372,11 @@ func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *
 		}
 	}
 	if opt.Dump != nil {
+		// The dump records every candidate's size in tokens, for the
+		// fitter's simulation of the default answer.
+		if err := p.Hydrate(cands.Results); err != nil {
+			return res, err
+		}
 		if err := dumpInstance(opt.Dump, in, cands); err != nil {
 			return res, err
 		}

@@ -493,7 +493,10 @@ func (e *evaluator) evaluate(ctx context.Context, q Query) (QueryResult, error) 
 			res.FileSelected = true
 		}
 	}
-	replica, _ := search.SelectAnswer(full, e.prm)
+	replica, _, err := pl.Answer(full, e.prm)
+	if err != nil {
+		return res, err
+	}
 	res.selectionDiffer = !sameChunks(replica, resp.Results)
 	if chunks, err := e.store.ChunksByFile(q.File); err == nil {
 		for _, c := range chunks {

@@ -43,7 +43,7 @@ const (
 	FLines              // size: log of the line count
 	FExported           // exported symbol
 	FDepth              // nesting depth (0 top level … 1 at depth 3+)
-	FRare               // how rarely the chunk's name occurs elsewhere (1 − log df / log N)
+	FRare               // how specific the chunk's name is: few other chunks share it (1 − log n / log N)
 	FFileSum            // the file's summed first-stage scores over the best file's (file-level BM25)
 	FStemName           // the chunk is named like its file (a module's main symbol)
 	FExpanded           // added as a symbol of a top file, not matched by the first stage
@@ -255,9 +255,9 @@ func stem(p string) string {
 }
 
 // featurize fills the feature vectors of candidates sorted by first-stage
-// score (best first). rareDF holds, per candidate name's compound form, how
-// many chunks mention it.
-func featurize(qi *queryInfo, cands []Result, rareDF map[string]int, nChunks int) []Features {
+// score (best first). nameCount holds, per candidate name, how many chunks
+// of the index have that name.
+func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks int) []Features {
 	out := make([]Features, len(cands))
 	type fileAgg struct {
 		cov       map[string]struct{}
@@ -361,8 +361,8 @@ func featurize(qi *queryInfo, cands []Result, rareDF map[string]int, nChunks int
 			f[FExported] = 1
 		}
 		f[FDepth] = min(float64(c.Depth), 3) / 3
-		if df, ok := rareDF[compound(c.Name)]; ok && df > 0 {
-			f[FRare] = clamp01(1 - math.Log(float64(df))/logN)
+		if n := nameCount[c.Name]; n > 0 {
+			f[FRare] = clamp01(1 - math.Log(float64(n))/logN)
 		}
 	}
 	return out

@@ -89,35 +89,23 @@ func (p *Pipeline) expandFiles(cands []Result, req Request) ([]Result, error) {
 		have[c.Chunk.ID] = true
 	}
 	for _, f := range files[:min(expandFiles, len(files))] {
-		cs, err := p.Store.ChunksByFile(f)
+		cs, err := p.Store.TopLevelDefinitions(f, definitionKinds, expandPerFile)
 		if err != nil {
 			return nil, fmt.Errorf("search: %w", err)
 		}
-		added := 0
 		for _, c := range cs {
-			if added == expandPerFile {
-				break
+			if !have[c.ID] {
+				have[c.ID] = true
+				cands = append(cands, Result{Chunk: c, expanded: true})
 			}
-			if have[c.ID] || c.Depth > 1 || !definition(c.NodeKind) {
-				continue
-			}
-			have[c.ID] = true
-			cands = append(cands, Result{Chunk: c, expanded: true})
-			added++
 		}
 	}
 	return cands, nil
 }
 
-// definition reports whether a chunk kind defines behaviour an agent may
+// definitionKinds are the chunk kinds that define behaviour an agent may
 // need to edit.
-func definition(kind string) bool {
-	switch kind {
-	case "function", "method", "constructor", "getter", "setter", "component", "class", "const", "variable", "property":
-		return true
-	}
-	return false
-}
+var definitionKinds = []string{"function", "method", "constructor", "getter", "setter", "component", "class", "const", "variable", "property"}
 
 // namedChunks are the chunks whose name the query writes as one word, in
 // the spellings the query uses (identifiers are case-sensitive; a query
@@ -166,23 +154,27 @@ func (p *Pipeline) namedChunks(req Request) ([]chunk.Chunk, error) {
 	return kept, nil
 }
 
-// queryStats looks up, in one statement, the document frequencies of the
-// query's terms and of the candidates' names.
+// queryStats looks up the document frequencies of the query's terms and
+// how many chunks share each candidate's name.
 func (p *Pipeline) queryStats(q string, cands []Result) (queryInfo, map[string]int, int, error) {
 	qi := newQueryInfo(q, store.TermStats{})
-	lookup := append([]string{}, qi.terms...)
+	st, err := p.Store.TermStats(dedupe(append([]string(nil), qi.terms...)))
+	if err != nil {
+		return qi, nil, 0, fmt.Errorf("search: %w", err)
+	}
+	names := make([]string, 0, len(cands))
 	for _, c := range cands {
-		if n := compound(c.Chunk.Name); len(n) >= 3 {
-			lookup = append(lookup, n)
+		if len(c.Chunk.Name) >= 3 {
+			names = append(names, c.Chunk.Name)
 		}
 	}
-	st, err := p.Store.TermStats(dedupe(lookup))
+	counts, err := p.Store.NameCounts(dedupe(names))
 	if err != nil {
 		return qi, nil, 0, fmt.Errorf("search: %w", err)
 	}
 	qi = newQueryInfo(q, st)
 	qi.codeMarked(q)
-	return qi, st.DocFreq, st.Chunks, nil
+	return qi, counts, st.Chunks, nil
 }
 
 func dedupe(xs []string) []string {

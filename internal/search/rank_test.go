@@ -100,7 +100,7 @@ func TestFeaturize(t *testing.T) {
 		mk("src/index.ts", "import", "import", 1, 1, 0, "import { toJSONSchema } from './to-json-schema'"),
 	}
 	cands[0].FirstStage, cands[1].FirstStage, cands[2].FirstStage = 1, 0.8, 0.3
-	fs := featurize(&qi, cands, map[string]int{"tojsonschema": 3}, 1000)
+	fs := featurize(&qi, cands, map[string]int{"toJSONSchema": 3}, 1000)
 	def, test, imp := fs[0], fs[1], fs[2]
 	checks := []struct {
 		name string

@@ -146,8 +146,53 @@ func (p *Pipeline) Search(ctx context.Context, req Request) (Response, error) {
 			return resp, err
 		}
 	}
-	resp.Results, resp.Leads = SelectAnswer(ranked, prm)
-	return resp, nil
+	resp.Results, resp.Leads, err = p.Answer(ranked, prm)
+	return resp, err
+}
+
+// Answer selects the results and leads of a ranked list (see SelectAnswer),
+// first reading in full the candidates selection can reach: every one at or
+// above the threshold and enough below it for the leads. Ranking reads
+// candidates light (see store.Query.Light).
+func (p *Pipeline) Answer(ranked []Result, prm Params) ([]Result, []Lead, error) {
+	n := 0
+	for n < len(ranked) && ranked[n].Score >= prm.Threshold {
+		n++
+	}
+	leads := prm.Leads
+	if leads <= 0 {
+		leads = DefaultLeads
+	}
+	// Leads skip candidates nested in results, so read a few more.
+	n = min(len(ranked), n+3*leads)
+	if err := p.Hydrate(ranked[:n]); err != nil {
+		return nil, nil, err
+	}
+	results, ls := SelectAnswer(ranked[:n], prm)
+	return results, ls, nil
+}
+
+// Hydrate reads in full the chunks of results that were read light.
+func (p *Pipeline) Hydrate(rs []Result) error {
+	var ids []string
+	for _, r := range rs {
+		if r.Chunk.FullSource == "" {
+			ids = append(ids, r.Chunk.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	full, err := p.Store.ChunksByIDs(ids)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	for i := range rs {
+		if c, ok := full[rs[i].Chunk.ID]; ok && rs[i].Chunk.FullSource == "" {
+			rs[i].Chunk = c
+		}
+	}
+	return nil
 }
 
 // rerankModel reorders the built-in ranking's best candidates with a model
@@ -201,7 +246,7 @@ func (p *Pipeline) candidates(req Request, n int) ([]Result, error) {
 	for i, l := range req.Languages {
 		langs[i] = NormalizeLanguage(l)
 	}
-	hits, err := p.Store.Search(store.Query{Terms: terms.Query(req.Query), Paths: req.Paths, Languages: langs, Limit: n})
+	hits, err := p.Store.Search(store.Query{Terms: terms.Query(req.Query), Paths: req.Paths, Languages: langs, Limit: n, Light: true})
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}

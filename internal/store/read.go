@@ -20,6 +20,53 @@ const chunkCols = `c.id, c.file_path, c.relative_path, c.node_kind, c.name, c.pa
 	c.end_line, c.jsdoc, c.relevant_imports, coalesce(c.embedding_text, c.full_source), c.breadcrumb, c.exported,
 	c.modifiers`
 
+// LightText is how much of a chunk's embedding text a light read returns.
+const LightText = 6 << 10
+
+// lightCols read what ranking needs of a chunk and leave its full source
+// empty: a ranker scores hundreds of candidates and shows a few, and the
+// full text of large chunks is most of what reading them costs.
+// ChunksByIDs fills in the rest for the few that are shown.
+var lightCols = strings.Replace(strings.Replace(chunkCols, "c.full_source,", "'',", 1),
+	"coalesce(c.embedding_text, c.full_source)", fmt.Sprintf("substr(coalesce(c.embedding_text, c.full_source), 1, %d)", LightText), 1)
+
+// ChunksByIDs returns the chunks with these ids in full, keyed by id;
+// missing ids are left out.
+func (s *Store) ChunksByIDs(ids []string) (map[string]chunk.Chunk, error) {
+	out := make(map[string]chunk.Chunk, len(ids))
+	for start := 0; start < len(ids); start += 500 {
+		part := ids[start:min(start+500, len(ids))]
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		cs, err := s.queryChunks(`SELECT `+chunkCols+` FROM chunks c WHERE c.id IN (`+placeholders(len(part))+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("store: chunks by id: %w", err)
+		}
+		for _, c := range cs {
+			out[c.ID] = c
+		}
+	}
+	return out, nil
+}
+
+// TopLevelDefinitions returns, light (see lightCols), up to limit chunks of
+// a file at depth 0 or 1 whose kind is one of kinds, in line order.
+func (s *Store) TopLevelDefinitions(path string, kinds []string, limit int) ([]chunk.Chunk, error) {
+	args := []any{path}
+	for _, k := range kinds {
+		args = append(args, k)
+	}
+	args = append(args, limit)
+	out, err := s.queryChunks(`SELECT `+lightCols+` FROM chunks c WHERE c.relative_path = ? AND c.depth <= 1
+		AND c.node_kind IN (`+placeholders(len(kinds))+`) ORDER BY c.start_line, c.depth, c.seq LIMIT ?`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: definitions of %s: %w", path, err)
+	}
+	return out, nil
+}
+
 type scanner interface{ Scan(dest ...any) error }
 
 func scanChunk(sc scanner, extra ...any) (chunk.Chunk, error) {

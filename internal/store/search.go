@@ -28,6 +28,9 @@ type Query struct {
 	Languages []string
 	// Limit is the maximum number of hits; DefaultLimit when <= 0.
 	Limit int
+	// Light reads chunks without their full source and with their
+	// embedding text cut to LightText bytes (see ChunksByIDs).
+	Light bool
 }
 
 // DefaultLimit is the number of hits Search returns when Query.Limit is unset.
@@ -104,12 +107,16 @@ func (s *Store) Search(q Query) ([]Hit, error) {
 
 	// The inner query ranks and cuts to the limit touching only the FTS
 	// index; the wide chunk rows are read for the survivors only.
+	cols := chunkCols
+	if q.Light {
+		cols = lightCols
+	}
 	query := `WITH top AS (
 			SELECT rowid AS seq, bm25(chunks_fts, ` + bm25Weights + `) AS score
 			FROM chunks_fts
 			WHERE chunks_fts MATCH ?` + restrict + `
 			ORDER BY score, seq LIMIT ?)
-		SELECT ` + chunkCols + `, f.language, top.score
+		SELECT ` + cols + `, f.language, top.score
 		FROM top JOIN chunks c ON c.seq = top.seq JOIN files f ON f.path = c.relative_path
 		ORDER BY top.score, top.seq`
 	rows, err := s.db.QueryContext(context.Background(), query, args...)

@@ -48,9 +48,9 @@ func (s *Store) TermStats(ts []string) (TermStats, error) {
 	return st, nil
 }
 
-// ChunksNamed returns the chunks whose name is any of names (exact, case
-// sensitive: callers pass the spellings they want), at most limit of them,
-// ordered by file and line.
+// ChunksNamed returns, light (see lightCols), the chunks whose name is any
+// of names (exact, case sensitive: callers pass the spellings they want),
+// at most limit of them, ordered by file and line.
 func (s *Store) ChunksNamed(names []string, limit int) ([]chunk.Chunk, error) {
 	if len(names) == 0 {
 		return nil, nil
@@ -60,10 +60,43 @@ func (s *Store) ChunksNamed(names []string, limit int) ([]chunk.Chunk, error) {
 		args = append(args, n)
 	}
 	args = append(args, limit)
-	out, err := s.queryChunks(`SELECT `+chunkCols+` FROM chunks c WHERE c.name IN (`+placeholders(len(names))+`)
+	out, err := s.queryChunks(`SELECT `+lightCols+` FROM chunks c WHERE c.name IN (`+placeholders(len(names))+`)
 		ORDER BY c.relative_path, c.start_line, c.depth, c.seq LIMIT ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: chunks named: %w", err)
+	}
+	return out, nil
+}
+
+// NameCounts returns how many chunks are named each of names (exact), by
+// the name index: a name defined in many places (render, get, constructor)
+// is generic, one defined once is specific.
+func (s *Store) NameCounts(names []string) (map[string]int, error) {
+	out := make(map[string]int, len(names))
+	for start := 0; start < len(names); start += 500 {
+		part := names[start:min(start+500, len(names))]
+		args := make([]any, len(part))
+		for i, n := range part {
+			args[i] = n
+		}
+		rows, err := s.db.QueryContext(context.Background(), `SELECT name, count(*) FROM chunks WHERE name IN (`+placeholders(len(part))+`) GROUP BY name`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("store: name counts: %w", err)
+		}
+		for rows.Next() {
+			var n string
+			var c int
+			if err := rows.Scan(&n, &c); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("store: name counts: %w", err)
+			}
+			out[n] = c
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("store: name counts: %w", err)
+		}
 	}
 	return out, nil
 }
