@@ -65,6 +65,7 @@ type Features [NumFeatures]float64
 type queryInfo struct {
 	terms  []string
 	idf    map[string]float64
+	pos    map[string]int // a term's index in terms
 	idfSum float64
 	// words are the query's raw words lowercased (≥ 3 letters), with
 	// separators inside identifiers removed: "to_json" → "tojson".
@@ -78,7 +79,10 @@ type queryInfo struct {
 // newQueryInfo computes a query's terms, their IDF from the index's
 // statistics and its raw words.
 func newQueryInfo(q string, st store.TermStats) queryInfo {
-	qi := queryInfo{terms: terms.Query(q), idf: map[string]float64{}, words: map[string]bool{}, code: map[string]bool{}}
+	qi := queryInfo{terms: terms.Query(q), idf: map[string]float64{}, pos: map[string]int{}, words: map[string]bool{}, code: map[string]bool{}}
+	for i, t := range qi.terms {
+		qi.pos[t] = i
+	}
 	n := float64(max(st.Chunks, 1))
 	for _, t := range qi.terms {
 		df := float64(st.DocFreq[t])
@@ -176,14 +180,44 @@ func (qi *queryInfo) codeMarked(q string) {
 	}
 }
 
-// coverage is the IDF-weighted share of query terms found in a term set.
-func (qi *queryInfo) coverage(set map[string]struct{}) float64 {
+// termMask records which of the query's terms a text holds: bit i for
+// qi.terms[i]. Coverage features only ask that, so a chunk's terms are
+// checked against the query's as they are split, never collected.
+type termMask []uint64
+
+func (m termMask) or(o termMask) termMask {
+	out := make(termMask, len(m))
+	for i := range m {
+		out[i] = m[i] | o[i]
+	}
+	return out
+}
+
+// mask splits texts as the index does (each cut to maxFeatureText bytes)
+// and marks the query terms found.
+func (qi *queryInfo) mask(texts ...string) termMask {
+	m := make(termMask, (len(qi.terms)+63)/64)
+	for _, t := range texts {
+		if len(t) > maxFeatureText {
+			t = t[:maxFeatureText]
+		}
+		for _, x := range terms.Split(t) {
+			if i, ok := qi.pos[x]; ok {
+				m[i/64] |= 1 << (i % 64)
+			}
+		}
+	}
+	return m
+}
+
+// coverage is the IDF-weighted share of the query's terms in a mask.
+func (qi *queryInfo) coverage(m termMask) float64 {
 	if qi.idfSum == 0 {
 		return 0
 	}
 	s := 0.0
-	for _, t := range qi.terms {
-		if _, ok := set[t]; ok {
+	for i, t := range qi.terms {
+		if m[i/64]&(1<<(i%64)) != 0 {
 			s += qi.idf[t]
 		}
 	}
@@ -194,19 +228,6 @@ func (qi *queryInfo) coverage(set map[string]struct{}) float64 {
 // chunk's first few kilobytes hold its name, signature and the collapsed
 // stubs of its members, and reading more costs query latency for nothing.
 const maxFeatureText = 6 << 10
-
-func termSet(texts ...string) map[string]struct{} {
-	m := map[string]struct{}{}
-	for _, t := range texts {
-		if len(t) > maxFeatureText {
-			t = t[:maxFeatureText]
-		}
-		for _, x := range terms.Split(t) {
-			m[x] = struct{}{}
-		}
-	}
-	return m
-}
 
 // pathClass says which parts of a repository a path belongs to, by its
 // directory and file names.
@@ -260,26 +281,27 @@ func stem(p string) string {
 func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks int) []Features {
 	out := make([]Features, len(cands))
 	type fileAgg struct {
-		cov       map[string]struct{}
+		cov       termMask
 		best, sum float64
 		n         int
+		path      termMask // the file's path
+		base      termMask // its file name
 	}
 	files := map[string]*fileAgg{}
-	sets := make([]map[string]struct{}, len(cands))
+	type chunkMasks struct{ all, name, header termMask }
+	masks := make([]chunkMasks, len(cands))
 	for i, r := range cands {
 		c := r.Chunk
-		all := termSet(c.Name, c.Signature, c.JSDoc, c.EmbeddingText)
-		sets[i] = all
+		name, sig, doc := qi.mask(c.Name), qi.mask(c.Signature), qi.mask(c.JSDoc)
+		header := sig.or(doc)
+		masks[i] = chunkMasks{all: name.or(header).or(qi.mask(c.EmbeddingText)), name: name, header: header}
 		fa := files[c.RelativePath]
 		if fa == nil {
-			fa = &fileAgg{cov: map[string]struct{}{}}
+			fa = &fileAgg{cov: make(termMask, len(name)),
+				path: qi.mask(strings.ReplaceAll(c.RelativePath, "/", " ")), base: qi.mask(stem(c.RelativePath))}
 			files[c.RelativePath] = fa
 		}
-		for _, t := range qi.terms {
-			if _, ok := all[t]; ok {
-				fa.cov[t] = struct{}{}
-			}
-		}
+		fa.cov = fa.cov.or(masks[i].all)
 		fa.best = max(fa.best, r.FirstStage)
 		fa.sum += r.FirstStage
 		fa.n++
@@ -293,15 +315,16 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 	for i, r := range cands {
 		c := r.Chunk
 		f := &out[i]
+		fa := files[c.RelativePath]
 		f[FBM25] = clamp01(r.FirstStage)
 		f[FBM25Rank] = 1 / math.Log2(float64(i)+2)
-		f[FCovAll] = qi.coverage(sets[i])
-		f[FCovName] = qi.coverage(termSet(c.Name))
-		f[FCovHeader] = qi.coverage(termSet(c.Signature, c.JSDoc))
+		f[FCovAll] = qi.coverage(masks[i].all)
+		f[FCovName] = qi.coverage(masks[i].name)
+		f[FCovHeader] = qi.coverage(masks[i].header)
 		parents := parentNames(c.Breadcrumb)
-		f[FCovParent] = qi.coverage(termSet(strings.Join(parents, " ")))
-		f[FCovPath] = qi.coverage(termSet(strings.ReplaceAll(c.RelativePath, "/", " ")))
-		f[FCovBase] = qi.coverage(termSet(stem(c.RelativePath)))
+		f[FCovParent] = qi.coverage(qi.mask(strings.Join(parents, " ")))
+		f[FCovPath] = qi.coverage(fa.path)
+		f[FCovBase] = qi.coverage(fa.base)
 		if name := compound(c.Name); len(name) >= 3 && qi.words[name] {
 			f[FDefines] = 1
 			if qi.code[name] {
@@ -316,7 +339,6 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		if b := compound(stem(c.RelativePath)); len(b) >= 3 && qi.words[b] {
 			f[FBaseIdent] = 1
 		}
-		fa := files[c.RelativePath]
 		f[FFileCov] = qi.coverage(fa.cov)
 		f[FFileBest] = clamp01(fa.best)
 		f[FFileCount] = math.Log(float64(fa.n)+1) / logCands

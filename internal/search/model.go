@@ -7,6 +7,7 @@ import (
 	"math"
 	"path"
 	"sort"
+	"strconv"
 )
 
 // Model is the fitted ranker: a linear score over the candidate features,
@@ -180,5 +181,5 @@ func MirrorKey(r Result) string {
 	if c.Name == "" {
 		return ""
 	}
-	return fmt.Sprintf("%s|%d|%s|%s", c.Name, c.EndLine-c.StartLine, path.Base(c.RelativePath), c.NodeKind)
+	return c.Name + "|" + strconv.Itoa(c.EndLine-c.StartLine) + "|" + path.Base(c.RelativePath) + "|" + c.NodeKind
 }

@@ -205,8 +205,12 @@ func (p *Pipeline) Rank(ctx context.Context, req Request) ([]Result, error) {
 
 // ApplyModel orders gathered candidates by a model.
 func ApplyModel(m *Model, cs Candidates) []Result {
+	keys := make([]string, len(cs.Results))
+	for i, r := range cs.Results {
+		keys[i] = MirrorKey(r)
+	}
 	order := m.Order(cs.Features, func(i int) (string, string) {
-		return cs.Results[i].Chunk.RelativePath, MirrorKey(cs.Results[i])
+		return cs.Results[i].Chunk.RelativePath, keys[i]
 	})
 	scores := make([]float64, len(order))
 	for k, o := range order {
