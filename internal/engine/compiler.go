@@ -155,9 +155,9 @@ const (
 	reasonUnresolved = "the compiler did not resolve it"
 )
 
-// Metadata is the blueprint's SymbolMetadata for a chunk: from the compiler
-// when attached, else from the index (marked approximate, with the reason).
-func (e *Engine) Metadata(ctx context.Context, c chunk.Chunk, opts structure.Options) (*structure.SymbolMetadata, error) {
+// metadataOf is SymbolMetadata for a chunk: from the compiler when
+// attached, else from the index (marked approximate, with the reason).
+func (e *Engine) metadataOf(ctx context.Context, c chunk.Chunk, opts structure.Options) (*structure.SymbolMetadata, error) {
 	md, _, err := e.metadata(ctx, c, opts)
 	return md, err
 }
@@ -358,7 +358,7 @@ func (n compilerNav) References(ctx context.Context, c chunk.Chunk, limit int) (
 	return out, nil
 }
 
-func (n compilerNav) Implementations(ctx context.Context, c chunk.Chunk) ([]Location, error) {
+func (n compilerNav) Implementations(ctx context.Context, c chunk.Chunk) ([]Declaration, error) {
 	comp := n.e.Compiler()
 	if comp == nil {
 		return nil, fmt.Errorf("no compiler")
@@ -367,14 +367,14 @@ func (n compilerNav) Implementations(ctx context.Context, c chunk.Chunk) ([]Loca
 	if err != nil {
 		return nil, err
 	}
-	var out []Location
+	var out []Declaration
 	for _, r := range refs {
-		out = append(out, Location{File: refFile(r), Line: r.Line, Name: refName(r), Kind: r.Kind, External: r.External})
+		out = append(out, Declaration{File: refFile(r), Line: r.Line, Name: refName(r), Kind: r.Kind, External: r.External})
 	}
 	return out, nil
 }
 
-func (n compilerNav) DefinitionAt(ctx context.Context, absFile string, line, column int) ([]Location, error) {
+func (n compilerNav) DefinitionAt(ctx context.Context, absFile string, line, column int) ([]Declaration, error) {
 	comp := n.e.Compiler()
 	if comp == nil {
 		return nil, fmt.Errorf("no compiler")
@@ -383,9 +383,9 @@ func (n compilerNav) DefinitionAt(ctx context.Context, absFile string, line, col
 	if err != nil {
 		return nil, err
 	}
-	var out []Location
+	var out []Declaration
 	for _, r := range refs {
-		out = append(out, Location{File: refFile(r), Line: r.Line, Name: refName(r), Kind: r.Kind, External: r.External})
+		out = append(out, Declaration{File: refFile(r), Line: r.Line, Name: refName(r), Kind: r.Kind, External: r.External})
 	}
 	return out, nil
 }

@@ -36,11 +36,9 @@ func (e *Engine) Resolve(symbol string) ([]chunk.Chunk, error) {
 	}
 	var out []chunk.Chunk
 	for _, c := range cs {
-		switch c.NodeKind {
-		case "import", "re-export", "comment", "expression", "statement":
-			continue
+		if !statementKind(c.NodeKind) {
+			out = append(out, c)
 		}
-		out = append(out, c)
 	}
 	return out, nil
 }

@@ -1,0 +1,5 @@
+package engine
+
+// MetadataOf lets tests ask about any chunk, including the anonymous ones
+// no symbol path names.
+var MetadataOf = (*Engine).metadataOf
