@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/render"
 )
@@ -18,7 +17,7 @@ type tuningFlags struct {
 }
 
 func (t *tuningFlags) register(cmd *cobra.Command) {
-	d := config.Default()
+	d := engine.DefaultConfig()
 	cmd.Flags().Float64Var(&t.threshold, "threshold", d.Threshold, "minimum relevance score (0..1) a result needs (env SCRY_THRESHOLD)")
 	cmd.Flags().IntVar(&t.budget, "budget", d.Budget, "token budget for the returned source (env SCRY_BUDGET)")
 	cmd.Flags().Float64Var(&t.rerankWeight, "rerank-weight", d.RerankWeight, "weight of the reranker score (env SCRY_RERANK_WEIGHT)")
@@ -28,8 +27,8 @@ func (t *tuningFlags) register(cmd *cobra.Command) {
 }
 
 // layer lays the flags the user set over the configuration.
-func (t *tuningFlags) layer(cmd *cobra.Command) func(*config.Config) error {
-	return func(cfg *config.Config) error {
+func (t *tuningFlags) layer(cmd *cobra.Command) func(*engine.Config) error {
+	return func(cfg *engine.Config) error {
 		f := cmd.Flags()
 		if f.Changed("threshold") {
 			cfg.Threshold = t.threshold
