@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -167,16 +166,6 @@ func graphLeads(ls []search.Lead) []graph.Lead {
 			Probability: l.Probability, OverBudget: l.OverBudget, Tokens: l.Tokens}
 	}
 	return out
-}
-
-// displayName is a chunk's name qualified by its enclosing symbols
-// (TokenService.validateToken), from its breadcrumb "path > Outer > name".
-func displayName(c chunk.Chunk) string {
-	parts := strings.Split(c.Breadcrumb, " > ")
-	if len(parts) <= 2 {
-		return c.Name
-	}
-	return strings.Join(parts[1:], ".")
 }
 
 // describeAll asks for each result's structure, a few at a time and best

@@ -30,7 +30,7 @@ type Declaration struct {
 }
 
 func declarationOf(c chunk.Chunk) Declaration {
-	return Declaration{Name: DisplayName(c), Kind: c.NodeKind, File: c.RelativePath, Line: NameLine(c),
+	return Declaration{Name: displayName(c), Kind: c.NodeKind, File: c.RelativePath, Line: nameLine(c),
 		StartLine: c.StartLine, EndLine: c.EndLine, Signature: c.Signature}
 }
 
@@ -45,7 +45,7 @@ type Symbol struct {
 // Parent.name) to its declarations: all of them when the name is
 // ambiguous, none (not an error) when nothing matches.
 func (e *Engine) Symbols(path string) ([]Symbol, error) {
-	cs, err := e.Resolve(path)
+	cs, err := e.resolve(path)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func (e *Engine) References(ctx context.Context, s Symbol, limit int) (Reference
 			return ans, nil
 		}
 	}
-	sites, err := e.TextReferences(s.c, limit)
+	sites, err := e.textReferences(s.c, limit)
 	if err != nil {
 		return ans, err
 	}
@@ -127,7 +127,7 @@ func (e *Engine) Implementations(ctx context.Context, s Symbol) (Implementations
 			return ans, nil
 		}
 	}
-	impls, err := e.TextImplementations(s.c)
+	impls, err := e.textImplementations(s.c)
 	if err != nil {
 		return ans, err
 	}
@@ -165,7 +165,7 @@ func (e *Engine) Definition(ctx context.Context, file string, line, column int) 
 	if err != nil {
 		return Definitions{}, err
 	}
-	cs, err := e.Resolve(name)
+	cs, err := e.resolve(name)
 	if err != nil {
 		return Definitions{}, err
 	}

@@ -137,7 +137,7 @@ func (e *Engine) updateProgram(ctx context.Context, c *Compiler) {
 func (e *Engine) Compiler() *Compiler { return e.compiler.p.Load() }
 
 func (e *Engine) target(c chunk.Chunk) structure.Target {
-	line := NameLine(c)
+	line := nameLine(c)
 	col := 0
 	lines := strings.Split(c.FullSource, "\n")
 	if i := line - c.StartLine; i >= 0 && i < len(lines) {
@@ -222,7 +222,7 @@ func (e *Engine) compilerDescribe(ctx context.Context, c chunk.Chunk, callDepth 
 // toGraph converts SymbolMetadata to the connection graph's input.
 func toGraph(c chunk.Chunk, md *structure.SymbolMetadata) graph.Result {
 	r := graph.Result{
-		Name:        DisplayName(c),
+		Name:        displayName(c),
 		File:        c.RelativePath,
 		Line:        md.Line,
 		StartLine:   c.StartLine,
@@ -349,7 +349,7 @@ func (n compilerNav) References(ctx context.Context, c chunk.Chunk, limit int) (
 		if col < 0 {
 			col = 0
 		}
-		ctxKind := Usage(s.Text, col, c.Name)
+		ctxKind := usage(s.Text, col, c.Name)
 		out = append(out, Site{File: s.File, Line: s.Line, Column: s.Column, Text: clip(strings.TrimSpace(s.Text)), Context: ctxKind})
 		if limit > 0 && len(out) >= limit {
 			break

@@ -15,10 +15,10 @@ import (
 	"github.com/scry-dev/scry/internal/store"
 )
 
-// Resolve finds the declarations a symbol path names (`[file >] [Parent >]
+// resolve finds the declarations a symbol path names (`[file >] [Parent >]
 // name`, or Parent.name): all of them when the name is ambiguous, none (not
 // an error) when nothing matches.
-func (e *Engine) Resolve(symbol string) ([]chunk.Chunk, error) {
+func (e *Engine) resolve(symbol string) ([]chunk.Chunk, error) {
 	sp, _, err := search.ParseSymbolPath(symbol)
 	if err != nil {
 		return nil, err
@@ -52,9 +52,9 @@ type Site struct {
 	Context string `json:"context"` // call, new, import, type, write, read, declaration
 }
 
-// Usage classifies how a line uses a name: enough for an agent to tell
+// usage classifies how a line uses a name: enough for an agent to tell
 // callers from imports from type positions at a glance.
-func Usage(line string, col int, name string) string {
+func usage(line string, col int, name string) string {
 	t := strings.TrimSpace(line)
 	if strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "export ") && strings.Contains(t, " from ") || strings.Contains(t, "require(") {
 		return "import"
@@ -77,11 +77,11 @@ func Usage(line string, col int, name string) string {
 	return "read"
 }
 
-// TextReferences finds the whole-word occurrences of a declaration's name in
+// textReferences finds the whole-word occurrences of a declaration's name in
 // the indexed files: the syntactic stand-in for compiler references. It
 // cannot tell a same-named symbol apart, which is why callers mark it
 // approximate.
-func (e *Engine) TextReferences(c chunk.Chunk, limit int) ([]Site, error) {
+func (e *Engine) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
 	if !isIdent(strings.TrimPrefix(c.Name, "#")) {
 		return nil, nil
 	}
@@ -113,8 +113,8 @@ func (e *Engine) TextReferences(c chunk.Chunk, limit int) ([]Site, error) {
 			if col < len(line) && line[col] != c.Name[0] {
 				col++
 			}
-			ctx := Usage(line, col, c.Name)
-			if f == c.RelativePath && n == NameLine(c) {
+			ctx := usage(line, col, c.Name)
+			if f == c.RelativePath && n == nameLine(c) {
 				ctx = "declaration"
 			}
 			out = append(out, Site{File: f, Line: n, Column: col + 1, Text: clip(strings.TrimSpace(line)), Context: ctx})
@@ -133,9 +133,9 @@ func clip(s string) string {
 	return s
 }
 
-// TextImplementations lists classes and interfaces whose heritage clause
+// textImplementations lists classes and interfaces whose heritage clause
 // names the declaration (syntactic).
-func (e *Engine) TextImplementations(c chunk.Chunk) ([]chunk.Chunk, error) {
+func (e *Engine) textImplementations(c chunk.Chunk) ([]chunk.Chunk, error) {
 	ids, err := e.store.ChunksReferencing(c.Name, "")
 	if err != nil {
 		return nil, err
@@ -184,7 +184,7 @@ func (e *Engine) Importers(target string) ([]Importer, error) {
 		} else {
 			wantPkg = target
 		}
-	} else if cs, _ := e.Resolve(target); len(cs) > 0 {
+	} else if cs, _ := e.resolve(target); len(cs) > 0 {
 		wantName = target
 		wantFile = cs[0].RelativePath
 	} else {

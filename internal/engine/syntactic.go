@@ -19,19 +19,19 @@ func (e *Engine) syntactic() syntactic { return syntactic{e.store} }
 // containerKinds are kinds whose members are shown as Parent.member.
 var containerKinds = map[string]bool{"class": true, "interface": true, "namespace": true, "module": true, "component": true, "enum": true}
 
-// DisplayName is how the graph names a chunk: Parent.name for members.
-func DisplayName(c chunk.Chunk) string {
+// displayName is how the graph names a chunk: Parent.name for members.
+func displayName(c chunk.Chunk) string {
 	if c.ParentName != "" && c.Depth > 0 {
 		return c.ParentName + "." + c.Name
 	}
 	return c.Name
 }
 
-// NameLine is the line of the chunk's name, past its JSDoc, comments and
+// nameLine is the line of the chunk's name, past its JSDoc, comments and
 // decorators. For overloaded functions and methods it is the
 // implementation's line (the last declaration), which is where the compiler
 // answers about calls.
-func NameLine(c chunk.Chunk) int {
+func nameLine(c chunk.Chunk) int {
 	overloaded := false
 	for _, m := range c.Modifiers {
 		if m == "overloaded" {
@@ -80,9 +80,9 @@ func NameLine(c chunk.Chunk) int {
 
 func (s syntactic) Describe(_ context.Context, c chunk.Chunk, _ int) (graph.Result, error) {
 	r := graph.Result{
-		Name:        DisplayName(c),
+		Name:        displayName(c),
 		File:        c.RelativePath,
-		Line:        NameLine(c),
+		Line:        nameLine(c),
 		StartLine:   c.StartLine,
 		EndLine:     c.EndLine,
 		Kind:        c.NodeKind,
@@ -158,7 +158,7 @@ func (s syntactic) calls(c chunk.Chunk) []graph.Call {
 			continue
 		}
 		t := cands[pick]
-		out = append(out, graph.Call{Name: DisplayName(t), File: t.RelativePath, Line: NameLine(t)})
+		out = append(out, graph.Call{Name: displayName(t), File: t.RelativePath, Line: nameLine(t)})
 	}
 	return out
 }
