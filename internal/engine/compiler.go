@@ -10,6 +10,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/graph"
+	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/structure"
 	"github.com/scry-dev/scry/internal/tsls"
 )
@@ -167,7 +168,7 @@ func (e *Engine) metadataOf(ctx context.Context, c chunk.Chunk, opts structure.O
 func (e *Engine) metadata(ctx context.Context, c chunk.Chunk, opts structure.Options) (*structure.SymbolMetadata, string, error) {
 	reason := reasonNoServer
 	if comp := e.Compiler(); comp != nil {
-		if !isIdent(c.Name) {
+		if !ident.Is(c.Name) {
 			// Callbacks and computed names have no name to ask about.
 			reason = reasonAnonymous
 		} else {
@@ -195,7 +196,7 @@ func (s syntactic) metadata(c chunk.Chunk, reason string) (*structure.SymbolMeta
 	for _, call := range d.Calls {
 		md.OutgoingCalls = append(md.OutgoingCalls, structure.OutgoingCall{CallInfo: structure.CallInfo{SymbolRef: structure.SymbolRef{Name: call.Name, File: call.File, Line: call.Line}}})
 	}
-	if files, err := s.st.FilesReferencing(c.Name, ""); err == nil && isIdent(c.Name) {
+	if files, err := s.st.FilesReferencing(c.Name, ""); err == nil && ident.Is(c.Name) {
 		md.References = &structure.References{Count: len(files), Files: files}
 	}
 	for _, m := range d.Members {

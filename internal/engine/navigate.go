@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
 )
@@ -82,7 +83,7 @@ func usage(line string, col int, name string) string {
 // cannot tell a same-named symbol apart, which is why callers mark it
 // approximate.
 func (e *Engine) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
-	if !isIdent(strings.TrimPrefix(c.Name, "#")) {
+	if !ident.Is(strings.TrimPrefix(c.Name, "#")) {
 		return nil, nil
 	}
 	files, err := e.store.FilesReferencing(c.Name, "")
@@ -90,7 +91,7 @@ func (e *Engine) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
 		return nil, err
 	}
 	sort.Strings(files)
-	re := regexp.MustCompile(`(^|[^\w$#])` + regexp.QuoteMeta(c.Name) + `($|[^\w$])`)
+	re := regexp.MustCompile(`(?:^|[^` + identChars + `#])(` + regexp.QuoteMeta(c.Name) + `)(?:$|[^` + identChars + `])`)
 	var out []Site
 	for _, f := range files {
 		abs, _, err := e.root.Resolve(f)
@@ -105,14 +106,11 @@ func (e *Engine) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
 		sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
 		for n := 1; sc.Scan(); n++ {
 			line := sc.Text()
-			loc := re.FindStringIndex(line)
+			loc := re.FindStringSubmatchIndex(line)
 			if loc == nil {
 				continue
 			}
-			col := loc[0]
-			if col < len(line) && line[col] != c.Name[0] {
-				col++
-			}
+			col := loc[2]
 			ctx := usage(line, col, c.Name)
 			if f == c.RelativePath && n == nameLine(c) {
 				ctx = "declaration"
@@ -125,6 +123,11 @@ func (e *Engine) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
 	}
 	return out, nil
 }
+
+// identChars is the identifier rule (internal/ident) as a regexp character
+// class body, non-ASCII included: RE2's \w and \b know ASCII only, and would
+// find "caf" inside "café".
+const identChars = `\p{L}\p{N}\p{M}\p{Pc}$`
 
 func clip(s string) string {
 	if len(s) > 200 {
@@ -140,7 +143,7 @@ func (e *Engine) textImplementations(c chunk.Chunk) ([]chunk.Chunk, error) {
 	if err != nil {
 		return nil, err
 	}
-	re := regexp.MustCompile(`\b(extends|implements)\b[^{]*\b` + regexp.QuoteMeta(c.Name) + `\b`)
+	re := regexp.MustCompile(`\b(extends|implements)\b[^{]*(?:^|[^` + identChars + `])` + regexp.QuoteMeta(c.Name) + `(?:$|[^` + identChars + `])`)
 	var out []chunk.Chunk
 	for _, id := range ids {
 		cand, err := e.store.Chunk(id)

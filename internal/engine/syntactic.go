@@ -6,6 +6,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/graph"
+	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/store"
 )
 
@@ -108,7 +109,7 @@ func (s syntactic) Describe(_ context.Context, c chunk.Chunk, _ int) (graph.Resu
 			}
 		}
 	}
-	if isIdent(c.Name) {
+	if ident.Is(c.Name) {
 		if files, err := s.st.FilesReferencing(c.Name, c.RelativePath); err == nil {
 			r.RefFiles = len(files)
 		}
@@ -129,7 +130,7 @@ func (s syntactic) calls(c chunk.Chunk) []graph.Call {
 			continue
 		}
 		j := i
-		for j > 0 && isIdentByte(text[j-1]) {
+		for j > 0 && ident.PartByte(text[j-1]) {
 			j--
 		}
 		name := text[j:i]
@@ -165,22 +166,6 @@ func (s syntactic) calls(c chunk.Chunk) []graph.Call {
 
 var keywords = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "catch": true, "function": true, "return": true, "typeof": true, "await": true, "new": true, "super": true, "import": true, "require": true, "constructor": true}
 
-func isIdentByte(b byte) bool {
-	return b == '_' || b == '$' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
-}
-
-func isIdent(s string) bool {
-	if s == "" || s[0] >= '0' && s[0] <= '9' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isIdentByte(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 func containsWord(line, word string) bool { return wordIndex(line, word) >= 0 }
 
 // wordIndex is the offset of word in line as a whole identifier, or -1.
@@ -194,8 +179,8 @@ func wordIndex(line, word string) int {
 			return -1
 		}
 		k += i
-		before := k == 0 || !isIdentByte(line[k-1])
-		after := k+len(word) >= len(line) || !isIdentByte(line[k+len(word)])
+		before := k == 0 || !ident.PartByte(line[k-1])
+		after := k+len(word) >= len(line) || !ident.PartByte(line[k+len(word)])
 		if before && after {
 			return k
 		}
