@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,8 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/scry-dev/scry/internal/bench"
-	"github.com/scry-dev/scry/internal/config"
-	"github.com/scry-dev/scry/internal/embed"
+	"github.com/scry-dev/scry/internal/engine"
 )
 
 // defaultBenchCorpus is where scripts/bench-corpus.sh installs the pinned
@@ -101,16 +99,11 @@ hybrid system (BM25F + vectors) is reported beside the lexical ones.`,
 			}
 			// Only the environment configures the embedder: the benchmark's
 			// corpus is not a workspace with a .scry.toml of its own.
-			ecfg := config.Default().Embedding
-			if err := ecfg.ApplyEnv(os.Getenv); err != nil {
+			emb, err := engine.EmbedderFromEnv(cmd.Context())
+			if err != nil {
 				return err
 			}
-			emb, err := embed.New(cmd.Context(), ecfg.EmbedConfig(os.Getenv))
-			switch {
-			case errors.Is(err, embed.ErrNone):
-			case err != nil:
-				return err
-			default:
+			if emb != nil {
 				defer emb.Close()
 				opt.Hybrid = bench.HybridWith(emb)
 			}

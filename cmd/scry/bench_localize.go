@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/scry-dev/scry/internal/bench"
-	"github.com/scry-dev/scry/internal/search"
 )
 
 // defaultInstances is where the localization instances live in a checkout
@@ -62,17 +61,14 @@ repository's history, so a second run re-syncs only what changed.
 			if len(sel) == 0 {
 				return fmt.Errorf("bench localize: no instance selected")
 			}
-			opt := bench.LocalizeOptions{Instances: sel, Mirrors: mirrors, Work: work, Params: search.DefaultParams()}
+			opt := bench.LocalizeOptions{Instances: sel, Mirrors: mirrors, Work: work}
 			if !quiet {
 				opt.Log = cmd.ErrOrStderr()
 			}
 			if modelPath != "" {
-				b, err := os.ReadFile(modelPath)
-				if err != nil {
+				var err error
+				if opt.Model, err = bench.ReadModel(modelPath); err != nil {
 					return fmt.Errorf("bench localize: %w", err)
-				}
-				if opt.Model, err = search.ParseModel(b); err != nil {
-					return err
 				}
 			}
 			if dump != "" {

@@ -11,10 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/scry-dev/scry/internal/chunk"
-	"github.com/scry-dev/scry/internal/chunkcheck"
-	"github.com/scry-dev/scry/internal/parse"
-	"github.com/scry-dev/scry/internal/workspace"
+	"github.com/scry-dev/scry/internal/engine"
 )
 
 func newChunksCmd() *cobra.Command {
@@ -42,7 +39,7 @@ root isolation, relevant imports) and prints the validation summary.`,
 			enc := json.NewEncoder(w)
 			enc.SetEscapeHTML(false)
 			for _, path := range files {
-				chunks, err := chunkFile(path)
+				chunks, err := engine.ChunkFile(path)
 				if err != nil {
 					return err
 				}
@@ -72,21 +69,6 @@ func indent(n int) string {
 	return string(b)
 }
 
-func chunkFile(path string) ([]chunk.Chunk, error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	f, err := parse.Parse(path, src, "")
-	if err != nil {
-		return nil, err
-	}
-	abs, _ := filepath.Abs(path)
-	// chunks reads paths it did not discover: a name with a newline is
-	// printed quoted, so it cannot forge lines of the output.
-	return chunk.File(f, abs, workspace.QuoteName(filepath.ToSlash(path))), nil
-}
-
 // expandArgs turns file and directory arguments into a sorted list of
 // supported source files.
 func expandArgs(args []string) ([]string, error) {
@@ -107,7 +89,7 @@ func expandArgs(args []string) ([]string, error) {
 			if d.IsDir() && (d.Name() == "node_modules" || d.Name() == ".git") && p != a {
 				return filepath.SkipDir
 			}
-			if !d.IsDir() && parse.LanguageOf(p) != "" {
+			if !d.IsDir() && engine.IsSource(p) {
 				files = append(files, p)
 			}
 			return nil
@@ -124,35 +106,19 @@ func expandArgs(args []string) ([]string, error) {
 // and prints the blueprint's Parser Validation Summary; it fails when any
 // rule is violated.
 func printStats(cmd *cobra.Command, files []string) error {
-	var results []chunkcheck.FileResult
-	for _, path := range files {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return fmt.Errorf("read %s: %w", path, err)
-		}
-		first, err := chunkFile(path)
-		if err != nil {
-			return err
-		}
-		second, err := chunkFile(path)
-		if err != nil {
-			return err
-		}
-		res := chunkcheck.Evaluate(filepath.ToSlash(path), src, len(first), first, second)
-		for i := range res.Chunks {
-			res.Chunks[i].FullSource = ""
-		}
-		results = append(results, res)
+	results, sum, err := engine.CheckChunks(files, "Files")
+	if err != nil {
+		return err
+	}
+	for _, res := range results {
 		for i, v := range res.Violations {
 			if i == 3 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d more violations\n", workspace.QuoteName(path), len(res.Violations)-3)
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d more violations\n", res.Path, len(res.Violations)-3)
 				break
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", workspace.QuoteName(path), v)
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", res.Path, v)
 		}
 	}
-	sum := chunkcheck.Summarize(results...)
-	sum.Label = "Files"
 	fmt.Fprint(cmd.OutOrStdout(), sum.String())
 	if !sum.OK() {
 		return fmt.Errorf("chunks: validation failed")

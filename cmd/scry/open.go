@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
 )
 
@@ -31,8 +30,8 @@ func (w *workspaceFlags) register(cmd *cobra.Command) {
 }
 
 // layer lays the file-selection flags the user set over the configuration.
-func (w *workspaceFlags) layer(cmd *cobra.Command) func(*config.Config) error {
-	return func(cfg *config.Config) error {
+func (w *workspaceFlags) layer(cmd *cobra.Command) func(*engine.Config) error {
+	return func(cfg *engine.Config) error {
 		f := cmd.Flags()
 		if f.Changed("include") {
 			cfg.Include = w.include
@@ -53,10 +52,10 @@ func (w *workspaceFlags) layer(cmd *cobra.Command) func(*config.Config) error {
 // bar on stderr when it is a terminal. Problems that do not stop the
 // command go to stderr; quietCompiler drops the ones saying structure is
 // approximate (the answer says so itself).
-func (w *workspaceFlags) open(cmd *cobra.Command, opt engine.Options, progress, quietCompiler bool, layers ...func(*config.Config) error) (*engine.Engine, error) {
+func (w *workspaceFlags) open(cmd *cobra.Command, opt engine.Options, progress, quietCompiler bool, layers ...func(*engine.Config) error) (*engine.Engine, error) {
 	opt.Root, opt.IndexPath = w.root, w.indexPath
-	layers = append([]func(*config.Config) error{w.layer(cmd)}, layers...)
-	opt.Configure = func(cfg *config.Config) error {
+	layers = append([]func(*engine.Config) error{w.layer(cmd)}, layers...)
+	opt.Configure = func(cfg *engine.Config) error {
 		for _, l := range layers {
 			if err := l(cfg); err != nil {
 				return err

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
-	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/render"
 )
 
 // tuningFlags override the config file and environment.
@@ -20,7 +17,7 @@ type tuningFlags struct {
 }
 
 func (t *tuningFlags) register(cmd *cobra.Command) {
-	d := config.Default()
+	d := engine.DefaultConfig()
 	cmd.Flags().Float64Var(&t.threshold, "threshold", d.Threshold, "minimum relevance score (0..1) a result needs (env SCRY_THRESHOLD)")
 	cmd.Flags().IntVar(&t.budget, "budget", d.Budget, "token budget for the returned source (env SCRY_BUDGET)")
 	cmd.Flags().Float64Var(&t.rerankWeight, "rerank-weight", d.RerankWeight, "weight of the reranker score (env SCRY_RERANK_WEIGHT)")
@@ -30,8 +27,8 @@ func (t *tuningFlags) register(cmd *cobra.Command) {
 }
 
 // layer lays the flags the user set over the configuration.
-func (t *tuningFlags) layer(cmd *cobra.Command) func(*config.Config) error {
-	return func(cfg *config.Config) error {
+func (t *tuningFlags) layer(cmd *cobra.Command) func(*engine.Config) error {
+	return func(cfg *engine.Config) error {
 		f := cmd.Flags()
 		if f.Changed("threshold") {
 			cfg.Threshold = t.threshold
@@ -55,27 +52,6 @@ func (t *tuningFlags) layer(cmd *cobra.Command) func(*config.Config) error {
 	}
 }
 
-func paramsOf(cfg config.Config) search.Params {
-	return search.Params{
-		RerankWeight: cfg.RerankWeight,
-		VectorWeight: cfg.VectorWeight,
-		Threshold:    cfg.Threshold,
-		Budget:       cfg.Budget,
-		Candidates:   cfg.Candidates,
-	}
-}
-
-// jsonResult is the stable `results` entry of `scry search --json`.
-type jsonResult struct {
-	File       string  `json:"file"`
-	StartLine  int     `json:"start_line"`
-	EndLine    int     `json:"end_line"`
-	Name       string  `json:"name"`
-	Breadcrumb string  `json:"breadcrumb"`
-	Kind       string  `json:"kind"`
-	Score      float64 `json:"score"`
-}
-
 func newSearchCmd() *cobra.Command {
 	var ws workspaceFlags
 	var tf tuningFlags
@@ -96,22 +72,19 @@ budget); "symbol = [file >] [Parent >] name" looks a symbol up exactly.`,
 				return err
 			}
 			defer e.Close()
-			cfg := e.Config()
 			paths, err := e.ConfinePaths(paths)
 			if err != nil {
 				return fmt.Errorf("--path: %w", err)
 			}
-			prm := paramsOf(cfg)
-			prm.Limit = k
-			ans, err := e.Search(cmd.Context(), search.Request{Query: strings.Join(args, " "), Paths: paths, Languages: langs, Params: prm}, cfg.CallDepth)
+			ans, err := e.Search(cmd.Context(), engine.Query{Text: strings.Join(args, " "), Paths: paths, Languages: langs, Limit: k})
 			if err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
-				return writeSearchJSON(out, ans)
+				return render.SearchJSON(out, ans)
 			}
-			fmt.Fprintln(out, ans.Text())
+			fmt.Fprintln(out, render.Search(ans))
 			return nil
 		},
 	}
@@ -124,56 +97,3 @@ budget); "symbol = [file >] [Parent >] name" looks a symbol up exactly.`,
 	cmd.Flags().StringArrayVar(&langs, "lang", nil, "only this language: typescript, tsx, javascript (repeatable)")
 	return cmd
 }
-
-// jsonLead is a `leads` entry: a candidate named instead of shown, when no
-// result passed the relevance threshold or fit the budget.
-type jsonLead struct {
-	File        string  `json:"file"`
-	StartLine   int     `json:"start_line"`
-	EndLine     int     `json:"end_line"`
-	Name        string  `json:"name"`
-	Breadcrumb  string  `json:"breadcrumb"`
-	Kind        string  `json:"kind"`
-	Probability float64 `json:"probability"`
-	OverBudget  bool    `json:"over_budget"`
-	Tokens      int     `json:"tokens"`
-}
-
-type jsonSnapshot struct {
-	File     string  `json:"file"`
-	Priority float64 `json:"priority"`
-	Text     string  `json:"text"`
-}
-
-// writeSearchJSON prints the stable contract: results best first, then the
-// graph and snapshots exactly as an agent receives them.
-func writeSearchJSON(w io.Writer, ans engine.Answer) error {
-	res := make([]jsonResult, len(ans.Response.Results))
-	for i, r := range ans.Response.Results {
-		c := r.Chunk
-		res[i] = jsonResult{File: c.RelativePath, StartLine: c.StartLine, EndLine: c.EndLine, Name: c.Name, Breadcrumb: c.Breadcrumb, Kind: c.NodeKind, Score: round3(r.Score)}
-	}
-	leads := make([]jsonLead, len(ans.Response.Leads))
-	for i, l := range ans.Response.Leads {
-		c := l.Chunk
-		leads[i] = jsonLead{File: c.RelativePath, StartLine: c.StartLine, EndLine: c.EndLine, Name: c.Name, Breadcrumb: c.Breadcrumb,
-			Kind: c.NodeKind, Probability: round3(l.Probability), OverBudget: l.OverBudget, Tokens: l.Tokens}
-	}
-	snaps := make([]jsonSnapshot, len(ans.Snapshots))
-	for i, s := range ans.Snapshots {
-		snaps[i] = jsonSnapshot{File: s.File, Priority: s.Priority, Text: s.Text}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(map[string]any{
-		"query":     ans.Response.Query,
-		"results":   res,
-		"leads":     leads,
-		"graph":     ans.Graph,
-		"snapshots": snaps,
-		"tokens":    ans.Tokens,
-		"budget":    ans.Budget,
-	})
-}
-
-func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }

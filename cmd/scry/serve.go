@@ -17,7 +17,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/mcpserver"
 )
@@ -41,7 +40,7 @@ HTTP at /mcp, bound to loopback unless ADDR names another host; --token (or
 SCRY_TOKEN) then requires "Authorization: Bearer <token>" on every request.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			toolsLayer := func(cfg *config.Config) error {
+			toolsLayer := func(cfg *engine.Config) error {
 				if cmd.Flags().Changed("tools") {
 					cfg.Tools = tools
 				}

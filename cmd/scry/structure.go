@@ -1,21 +1,19 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/engine"
-	"github.com/scry-dev/scry/internal/structure"
+	"github.com/scry-dev/scry/internal/render"
 )
 
 // structureCmd builds a command that answers one structural question per
 // declaration a symbol path names (every match of an ambiguous name).
-func structureCmd(use, short string, withDepth bool, run func(cmd *cobra.Command, e *engine.Engine, c chunk.Chunk, depth int, asJSON bool, out io.Writer) error) *cobra.Command {
+func structureCmd(use, short string, withDepth bool, run func(cmd *cobra.Command, e *engine.Engine, s engine.Symbol, depth int, asJSON bool, out io.Writer) error) *cobra.Command {
 	var ws workspaceFlags
 	var asJSON bool
 	var depth int
@@ -36,23 +34,23 @@ otherwise from the index, marked approximate.`,
 			}
 			defer e.Close()
 			symbol := strings.Join(args, " ")
-			cs, err := e.Resolve(symbol)
+			syms, err := e.Symbols(symbol)
 			if err != nil {
 				return err
 			}
-			if len(cs) == 0 {
+			if len(syms) == 0 {
 				if asJSON {
 					fmt.Fprintln(cmd.OutOrStdout(), "[]")
 					return nil
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "No symbol %q in the workspace.\n", symbol)
+				fmt.Fprintln(cmd.OutOrStdout(), render.NoSymbol(symbol))
 				return nil
 			}
 			if !cmd.Flags().Changed("depth") {
 				depth = e.Config().CallDepth
 			}
-			for _, c := range cs {
-				if err := run(cmd, e, c, depth, asJSON, cmd.OutOrStdout()); err != nil {
+			for _, s := range syms {
+				if err := run(cmd, e, s, depth, asJSON, cmd.OutOrStdout()); err != nil {
 					return err
 				}
 			}
@@ -67,176 +65,92 @@ otherwise from the index, marked approximate.`,
 	return cmd
 }
 
-func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
 func newInfoCmd() *cobra.Command {
 	return structureCmd("info", "Show a symbol's signature, modifiers, type hierarchy, calls, callers, references, type flows and members", true,
-		func(cmd *cobra.Command, e *engine.Engine, c chunk.Chunk, depth int, asJSON bool, out io.Writer) error {
+		func(cmd *cobra.Command, e *engine.Engine, s engine.Symbol, depth int, asJSON bool, out io.Writer) error {
 			if asJSON {
-				md, err := e.Metadata(cmd.Context(), c, structure.Options{CallDepth: depth})
+				md, err := e.Metadata(cmd.Context(), s, depth)
 				if err != nil {
 					return err
 				}
-				return printJSON(out, md)
+				return render.JSON(out, md)
 			}
-			text, err := e.Info(cmd.Context(), c, depth)
+			info, err := e.Info(cmd.Context(), s, depth)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(out, text)
+			fmt.Fprintln(out, render.Info(info))
 			return nil
 		})
 }
 
 func newRefsCmd() *cobra.Command {
 	return structureCmd("refs", "List every use of a symbol, grouped by file, tagged call, new, import, type, write or read", false,
-		func(cmd *cobra.Command, e *engine.Engine, c chunk.Chunk, _ int, asJSON bool, out io.Writer) error {
-			if asJSON {
-				md, err := e.Metadata(cmd.Context(), c, structure.Options{Sections: structure.SecReferences})
-				if err != nil {
-					return err
-				}
-				return printJSON(out, md.References)
-			}
-			text, err := e.ReferencesText(cmd.Context(), c, 0)
+		func(cmd *cobra.Command, e *engine.Engine, s engine.Symbol, _ int, asJSON bool, out io.Writer) error {
+			refs, err := e.References(cmd.Context(), s, 0)
 			if err != nil {
 				return err
 			}
-			fmt.Fprint(out, text)
+			if asJSON {
+				return render.JSON(out, refs)
+			}
+			fmt.Fprint(out, render.References(refs))
 			return nil
 		})
 }
 
-func callTree(out io.Writer, name string, md *structure.SymbolMetadata, incoming bool) {
-	fmt.Fprintf(out, "%s — %s:%d", name, md.File, md.Line)
-	if md.Approximate {
-		fmt.Fprint(out, " (approximate: from the index)")
-	}
-	fmt.Fprintln(out)
-	var walkOut func([]structure.OutgoingCall, int)
-	walkOut = func(calls []structure.OutgoingCall, depth int) {
-		for _, c := range calls {
-			fmt.Fprintf(out, "%s→ %s (%s:%d)%s\n", strings.Repeat("  ", depth), callName(c.SymbolRef), callFile(c.SymbolRef), c.Line, marks(c.CallInfo))
-			walkOut(c.OutgoingCalls, depth+1)
-		}
-	}
-	var walkIn func([]structure.IncomingCaller, int)
-	walkIn = func(calls []structure.IncomingCaller, depth int) {
-		for _, c := range calls {
-			fmt.Fprintf(out, "%s← %s (%s:%d)%s\n", strings.Repeat("  ", depth), callName(c.SymbolRef), callFile(c.SymbolRef), c.Line, marks(c.CallInfo))
-			walkIn(c.IncomingCallers, depth+1)
-		}
-	}
-	if incoming {
-		walkIn(md.IncomingCallers, 1)
-	} else {
-		walkOut(md.OutgoingCalls, 1)
-	}
-}
-
-func callName(r structure.SymbolRef) string {
-	if r.Container != "" {
-		return r.Container + "." + r.Name
-	}
-	return r.Name
-}
-
-func callFile(r structure.SymbolRef) string {
-	if r.External && r.Package != "" {
-		return r.Package
-	}
-	return r.File
-}
-
-func marks(c structure.CallInfo) string {
-	var m []string
-	if c.ViaNew {
-		m = append(m, "[new]")
-	}
-	if c.Cyclic {
-		m = append(m, "[cycle]")
-	}
-	if c.DepthLimited {
-		m = append(m, "[depth limit]")
-	}
-	if c.ViaReferences {
-		m = append(m, "[via references]")
-	}
-	if len(m) == 0 {
-		return ""
-	}
-	return " " + strings.Join(m, " ")
-}
-
 func newCallsCmd() *cobra.Command {
 	return structureCmd("calls", "Show the calls a symbol makes, as a tree", true,
-		func(cmd *cobra.Command, e *engine.Engine, c chunk.Chunk, depth int, asJSON bool, out io.Writer) error {
-			md, err := e.Metadata(cmd.Context(), c, structure.Options{CallDepth: depth, Sections: structure.SecOutgoing})
+		func(cmd *cobra.Command, e *engine.Engine, s engine.Symbol, depth int, asJSON bool, out io.Writer) error {
+			t, err := e.Callees(cmd.Context(), s, depth)
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				return printJSON(out, md.OutgoingCalls)
+				return render.JSON(out, t.Outgoing)
 			}
-			callTree(out, engine.DisplayName(c), md, false)
+			fmt.Fprint(out, render.CallTree(t))
 			return nil
 		})
 }
 
 func newCallersCmd() *cobra.Command {
 	return structureCmd("callers", "Show what calls a symbol, as a tree", true,
-		func(cmd *cobra.Command, e *engine.Engine, c chunk.Chunk, depth int, asJSON bool, out io.Writer) error {
-			md, err := e.Metadata(cmd.Context(), c, structure.Options{CallDepth: depth, Sections: structure.SecIncoming})
+		func(cmd *cobra.Command, e *engine.Engine, s engine.Symbol, depth int, asJSON bool, out io.Writer) error {
+			t, err := e.Callers(cmd.Context(), s, depth)
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				return printJSON(out, md.IncomingCallers)
+				return render.JSON(out, t.Callers)
 			}
-			if md.Approximate {
-				fmt.Fprintf(out, "%s: callers need the TypeScript server (scry setup); see `scry refs` for text matches\n", engine.DisplayName(c))
-				return nil
-			}
-			callTree(out, engine.DisplayName(c), md, true)
+			fmt.Fprint(out, render.CallTree(t))
 			return nil
 		})
 }
 
 func newImplsCmd() *cobra.Command {
 	return structureCmd("impls", "List the classes and interfaces that extend or implement a symbol", false,
-		func(cmd *cobra.Command, e *engine.Engine, c chunk.Chunk, _ int, asJSON bool, out io.Writer) error {
-			if asJSON {
-				md, err := e.Metadata(cmd.Context(), c, structure.Options{Sections: structure.SecHierarchy})
-				if err != nil {
-					return err
-				}
-				return printJSON(out, md.TypeHierarchy)
-			}
-			text, err := e.ImplementationsText(cmd.Context(), c)
+		func(cmd *cobra.Command, e *engine.Engine, s engine.Symbol, _ int, asJSON bool, out io.Writer) error {
+			impls, err := e.Implementations(cmd.Context(), s)
 			if err != nil {
 				return err
 			}
-			fmt.Fprint(out, text)
+			if asJSON {
+				return render.JSON(out, impls)
+			}
+			fmt.Fprint(out, render.Implementations(impls))
 			return nil
 		})
 }
 
 func newDefCmd() *cobra.Command {
 	return structureCmd("def", "Show where a symbol is declared, with its signature", false,
-		func(cmd *cobra.Command, e *engine.Engine, c chunk.Chunk, _ int, asJSON bool, out io.Writer) error {
+		func(cmd *cobra.Command, e *engine.Engine, s engine.Symbol, _ int, asJSON bool, out io.Writer) error {
 			if asJSON {
-				return printJSON(out, map[string]any{"name": engine.DisplayName(c), "kind": c.NodeKind, "file": c.RelativePath,
-					"line": engine.NameLine(c), "start_line": c.StartLine, "end_line": c.EndLine, "signature": c.Signature})
+				return render.JSON(out, s.Declaration)
 			}
-			fmt.Fprintf(out, "%s %s — %s:%d (lines %d-%d)\n", c.NodeKind, engine.DisplayName(c), c.RelativePath, engine.NameLine(c), c.StartLine, c.EndLine)
-			if c.Signature != "" {
-				fmt.Fprintf(out, "    %s\n", c.Signature)
-			}
+			fmt.Fprint(out, render.Declaration(s.Declaration))
 			return nil
 		})
 }
@@ -262,14 +176,9 @@ func newImportersCmd() *cobra.Command {
 				if imps == nil {
 					imps = []engine.Importer{}
 				}
-				return printJSON(cmd.OutOrStdout(), imps)
+				return render.JSON(cmd.OutOrStdout(), imps)
 			}
-			if len(imps) == 0 {
-				fmt.Fprintf(cmd.OutOrStdout(), "Nothing imports %q.\n", args[0])
-			}
-			for _, im := range imps {
-				fmt.Fprintf(cmd.OutOrStdout(), "%s:%d: %s\n", im.File, im.Line, im.Statement)
-			}
+			fmt.Fprintln(cmd.OutOrStdout(), strings.TrimSuffix(render.Importers(args[0], imps), "\n"))
 			return nil
 		},
 	}

@@ -2,13 +2,12 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/render"
 )
 
 func newTrustCmd() *cobra.Command {
@@ -34,13 +33,11 @@ or trust the workspace: trust records its root and the hash of its current
 				}
 				root = wd
 			}
-			userDir := config.UserDir(os.Getenv)
 			if revoke {
-				had, err := config.RevokeTrust(userDir, root)
+				had, canon, err := engine.RevokeTrust(root)
 				if err != nil {
-					return fmt.Errorf("trust --revoke: %w", err)
+					return err
 				}
-				canon, _ := config.CanonicalRoot(root)
 				if !had {
 					fmt.Fprintf(out, "%s was not trusted\n", canon)
 					return nil
@@ -48,17 +45,17 @@ or trust the workspace: trust records its root and the hash of its current
 				fmt.Fprintf(out, "%s is no longer trusted\n", canon)
 				return nil
 			}
-			rec, err := config.TrustWorkspace(userDir, root, time.Now())
+			rec, err := engine.Trust(root)
 			if err != nil {
-				return fmt.Errorf("trust: %w", err)
+				return err
 			}
 			fmt.Fprintf(out, "trusted %s\n", rec.Root)
-			cfg, err := config.Load(rec.Root, os.Getenv)
+			cfg, err := engine.LoadConfig(rec.Root)
 			if err != nil {
 				fmt.Fprintf(out, "  its configuration does not load: %v\n", err)
 				return nil
 			}
-			writeSensitive(out, cfg.Origin, "  ")
+			fmt.Fprint(out, render.Sensitive(cfg.Origin, "  "))
 			if rec.ConfigSHA256 == "" {
 				fmt.Fprintln(out, "  (no .scry.toml: if one appears, it needs trusting again)")
 			} else {
@@ -70,15 +67,4 @@ or trust the workspace: trust records its root and the hash of its current
 	cmd.Flags().StringVar(&root, "root", "", "workspace root (default: the current directory)")
 	cmd.Flags().BoolVar(&revoke, "revoke", false, "forget the trust decision for the workspace")
 	return cmd
-}
-
-// writeSensitive lists where each setting that runs or sends something
-// came from, for doctor and trust.
-func writeSensitive(out io.Writer, o config.Origin, indent string) {
-	for _, s := range config.Sensitive {
-		fmt.Fprintf(out, "%s%-25s %s\n", indent, s.Key, o.Source(s.Key))
-	}
-	for _, ig := range o.Ignored {
-		fmt.Fprintf(out, "%s%-25s IGNORED %q from the untrusted workspace\n", indent, ig.Key, ig.Value)
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/parse"
 )
 
@@ -235,18 +236,12 @@ func (c *chunker) relevantImports(source string) []string {
 	return out
 }
 
-func isIdentStart(b byte) bool {
-	return b == '_' || b == '$' || (b|0x20) >= 'a' && (b|0x20) <= 'z' || b >= 0x80
-}
-
-func isIdentPart(b byte) bool { return isIdentStart(b) || b >= '0' && b <= '9' }
-
 func forEachIdentifier(s string, fn func(string)) {
 	for i := 0; i < len(s); {
-		if !isIdentStart(s[i]) {
-			if isIdentPart(s[i]) {
+		if !ident.StartByte(s[i]) {
+			if ident.PartByte(s[i]) {
 				// digits: skip the whole number-like token
-				for i < len(s) && isIdentPart(s[i]) {
+				for i < len(s) && ident.PartByte(s[i]) {
 					i++
 				}
 				continue
@@ -255,7 +250,7 @@ func forEachIdentifier(s string, fn func(string)) {
 			continue
 		}
 		j := i + 1
-		for j < len(s) && isIdentPart(s[j]) {
+		for j < len(s) && ident.PartByte(s[j]) {
 			j++
 		}
 		fn(s[i:j])

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/ident"
 )
 
 // Rule numbers, as listed in the blueprint's Global Validation Rules.
@@ -608,7 +609,7 @@ var nonStarters = map[string]bool{
 func startsStatement(t string, prevLast byte) bool {
 	word := t
 	for k := 0; k < len(t); k++ {
-		if !isIdentByte(t[k]) {
+		if !ident.PartByte(t[k]) {
 			word = t[:k]
 			break
 		}
@@ -632,7 +633,7 @@ func startsStatement(t string, prevLast byte) bool {
 	case ';', ')', ']', '}', '\'', '"', '`':
 		return true
 	}
-	return prevLast != 0 && isIdentByte(prevLast)
+	return prevLast != 0 && ident.PartByte(prevLast)
 }
 
 // Rule 10: every relevantImports entry is an import statement of this file

@@ -1,6 +1,10 @@
 package chunkcheck
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/scry-dev/scry/internal/ident"
+)
 
 // fileLines splits src into lines on "\n". Each element keeps a trailing "\r"
 // when the file uses CRLF endings. A final newline does not start another
@@ -25,10 +29,6 @@ func sliceSource(lines []string, start, end int) string {
 
 func isBlank(line string) bool { return strings.TrimSpace(line) == "" }
 
-func isIdentByte(b byte) bool {
-	return b == '_' || b == '$' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
-}
-
 // containsWord reports whether word occurs in s delimited by non-identifier
 // characters on both sides.
 func containsWord(s, word string) bool {
@@ -42,7 +42,7 @@ func containsWord(s, word string) bool {
 		}
 		i += from
 		end := i + len(word)
-		if (i == 0 || !isIdentByte(s[i-1])) && (end == len(s) || !isIdentByte(s[end])) {
+		if (i == 0 || !ident.PartByte(s[i-1])) && (end == len(s) || !ident.PartByte(s[end])) {
 			return true
 		}
 		from = i + 1
@@ -69,7 +69,7 @@ func normalizeCode(s string) (string, []int) {
 			pendingSpace = b.Len() > 0
 			continue
 		}
-		if pendingSpace && isIdentByte(last) && isIdentByte(c) {
+		if pendingSpace && ident.PartByte(last) && ident.PartByte(c) {
 			b.WriteByte(' ')
 		}
 		pendingSpace = false

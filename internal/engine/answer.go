@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -36,10 +35,45 @@ type Snapshot struct {
 	Priority float64 // MCP annotation priority, non-increasing in order
 }
 
-// Search runs the pipeline and renders its answer. The token budget bounds
-// the whole answer: when the graph and snapshots outgrow it (snapshots add
-// the imports and fields a symbol needs), the lowest-scored results go first.
-func (e *Engine) Search(ctx context.Context, req search.Request, callDepth int) (Answer, error) {
+// Query is a search: plain words, or `symbol = [file >] [Parent >] name`.
+// Zero values take the configured settings.
+type Query struct {
+	Text      string
+	Paths     []string // files, directories or globs (ConfinePaths checks them)
+	Languages []string
+	Limit     int      // at most this many results (0: as many as pass the gate and fit)
+	Budget    int      // token budget of the whole answer
+	Threshold *float64 // minimum relevance 0..1
+	CallDepth int      // call-tree depth in the graph (-1: transitive)
+}
+
+// params are the pipeline's settings for q: the configuration, overridden
+// by what q sets.
+func (e *Engine) params(q Query) search.Params {
+	prm := search.Params{
+		RerankWeight: e.cfg.RerankWeight, VectorWeight: e.cfg.VectorWeight, Threshold: e.cfg.Threshold,
+		Budget: e.cfg.Budget, Candidates: e.cfg.Candidates, Limit: q.Limit,
+	}
+	if q.Budget != 0 {
+		prm.Budget = q.Budget
+	}
+	if q.Threshold != nil {
+		prm.Threshold = *q.Threshold
+	}
+	return prm
+}
+
+// Search answers a query: the ranked (or looked-up) results, described for
+// the connection graph, with one smart snapshot per file. The token budget
+// bounds the whole answer: when the graph and snapshots outgrow it
+// (snapshots add the imports and fields a symbol needs), the lowest-scored
+// results go first.
+func (e *Engine) Search(ctx context.Context, q Query) (Answer, error) {
+	callDepth := q.CallDepth
+	if callDepth == 0 {
+		callDepth = e.cfg.CallDepth
+	}
+	req := search.Request{Query: q.Text, Paths: q.Paths, Languages: q.Languages, Params: e.params(q)}
 	pl := search.Pipeline{Store: e.store, Reranker: e.reranker, Hybrid: e.neural.Hybrid()}
 	resp, err := pl.Search(ctx, req)
 	if err != nil {
@@ -132,16 +166,6 @@ func graphLeads(ls []search.Lead) []graph.Lead {
 			Probability: l.Probability, OverBudget: l.OverBudget, Tokens: l.Tokens}
 	}
 	return out
-}
-
-// displayName is a chunk's name qualified by its enclosing symbols
-// (TokenService.validateToken), from its breadcrumb "path > Outer > name".
-func displayName(c chunk.Chunk) string {
-	parts := strings.Split(c.Breadcrumb, " > ")
-	if len(parts) <= 2 {
-		return c.Name
-	}
-	return strings.Join(parts[1:], ".")
 }
 
 // describeAll asks for each result's structure, a few at a time and best
@@ -317,16 +341,6 @@ func (e *Engine) render(query string, results []search.Result, descs map[string]
 	}
 	ans.Graph, ans.Tokens = graph.Render(in, texts...)
 	return ans, nil
-}
-
-// Text renders the answer as the CLI prints it: the graph, then each
-// snapshot, separated by blank lines.
-func (a Answer) Text() string {
-	parts := []string{a.Graph}
-	for _, s := range a.Snapshots {
-		parts = append(parts, s.Text)
-	}
-	return strings.Join(parts, "\n\n")
 }
 
 // describeCache keeps compiler answers about symbols until the next sync

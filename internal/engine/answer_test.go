@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/engine"
-	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/render"
 )
 
 // An answer is never empty while candidates exist: when no result reaches
@@ -38,9 +38,7 @@ func TestSearchAnswersWithLeads(t *testing.T) {
 			[]string{"larger than the token budget", "over the 5 budget"}},
 	}
 	for _, tt := range tests {
-		prm := search.DefaultParams()
-		prm.Threshold, prm.Budget = tt.threshold, tt.budget
-		ans, err := eng.Search(context.Background(), search.Request{Query: tt.query, Params: prm}, 1)
+		ans, err := eng.Search(context.Background(), engine.Query{Text: tt.query, Threshold: &tt.threshold, Budget: tt.budget, CallDepth: 1})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
@@ -51,8 +49,8 @@ func TestSearchAnswersWithLeads(t *testing.T) {
 			t.Errorf("%s: no results and no leads", tt.name)
 		}
 		for _, w := range tt.want {
-			if !strings.Contains(ans.Text(), w) {
-				t.Errorf("%s: answer lacks %q:\n%s", tt.name, w, ans.Text())
+			if !strings.Contains(render.Search(ans), w) {
+				t.Errorf("%s: answer lacks %q:\n%s", tt.name, w, render.Search(ans))
 			}
 		}
 		if ans.Tokens > 200 && !tt.results {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/engine/enginetest"
-	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/tokens"
 )
 
@@ -29,7 +28,7 @@ func BenchmarkSearchAnswer(b *testing.B) {
 	root := e.Dir()
 	ctx := context.Background()
 	for _, q := range enginetest.WarmUp {
-		e.Search(ctx, search.Request{Query: q, Params: search.DefaultParams()}, 1)
+		e.Search(ctx, engine.Query{Text: q, CallDepth: 1})
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -41,7 +40,7 @@ func BenchmarkSearchAnswer(b *testing.B) {
 				if _, err := e.Sync(ctx); err != nil {
 					b.Fatal(err)
 				}
-				ans, err := e.Search(ctx, search.Request{Query: q, Params: search.DefaultParams()}, 1)
+				ans, err := e.Search(ctx, engine.Query{Text: q, CallDepth: 1})
 				if err != nil {
 					b.Fatal(err)
 				}

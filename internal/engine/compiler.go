@@ -10,6 +10,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/graph"
+	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/structure"
 	"github.com/scry-dev/scry/internal/tsls"
 )
@@ -137,7 +138,7 @@ func (e *Engine) updateProgram(ctx context.Context, c *Compiler) {
 func (e *Engine) Compiler() *Compiler { return e.compiler.p.Load() }
 
 func (e *Engine) target(c chunk.Chunk) structure.Target {
-	line := NameLine(c)
+	line := nameLine(c)
 	col := 0
 	lines := strings.Split(c.FullSource, "\n")
 	if i := line - c.StartLine; i >= 0 && i < len(lines) {
@@ -155,9 +156,9 @@ const (
 	reasonUnresolved = "the compiler did not resolve it"
 )
 
-// Metadata is the blueprint's SymbolMetadata for a chunk: from the compiler
-// when attached, else from the index (marked approximate, with the reason).
-func (e *Engine) Metadata(ctx context.Context, c chunk.Chunk, opts structure.Options) (*structure.SymbolMetadata, error) {
+// metadataOf is SymbolMetadata for a chunk: from the compiler when
+// attached, else from the index (marked approximate, with the reason).
+func (e *Engine) metadataOf(ctx context.Context, c chunk.Chunk, opts structure.Options) (*structure.SymbolMetadata, error) {
 	md, _, err := e.metadata(ctx, c, opts)
 	return md, err
 }
@@ -167,7 +168,7 @@ func (e *Engine) Metadata(ctx context.Context, c chunk.Chunk, opts structure.Opt
 func (e *Engine) metadata(ctx context.Context, c chunk.Chunk, opts structure.Options) (*structure.SymbolMetadata, string, error) {
 	reason := reasonNoServer
 	if comp := e.Compiler(); comp != nil {
-		if !isIdent(c.Name) {
+		if !ident.Is(c.Name) {
 			// Callbacks and computed names have no name to ask about.
 			reason = reasonAnonymous
 		} else {
@@ -195,7 +196,7 @@ func (s syntactic) metadata(c chunk.Chunk, reason string) (*structure.SymbolMeta
 	for _, call := range d.Calls {
 		md.OutgoingCalls = append(md.OutgoingCalls, structure.OutgoingCall{CallInfo: structure.CallInfo{SymbolRef: structure.SymbolRef{Name: call.Name, File: call.File, Line: call.Line}}})
 	}
-	if files, err := s.st.FilesReferencing(c.Name, ""); err == nil && isIdent(c.Name) {
+	if files, err := s.st.FilesReferencing(c.Name, ""); err == nil && ident.Is(c.Name) {
 		md.References = &structure.References{Count: len(files), Files: files}
 	}
 	for _, m := range d.Members {
@@ -222,7 +223,7 @@ func (e *Engine) compilerDescribe(ctx context.Context, c chunk.Chunk, callDepth 
 // toGraph converts SymbolMetadata to the connection graph's input.
 func toGraph(c chunk.Chunk, md *structure.SymbolMetadata) graph.Result {
 	r := graph.Result{
-		Name:        DisplayName(c),
+		Name:        displayName(c),
 		File:        c.RelativePath,
 		Line:        md.Line,
 		StartLine:   c.StartLine,
@@ -349,7 +350,7 @@ func (n compilerNav) References(ctx context.Context, c chunk.Chunk, limit int) (
 		if col < 0 {
 			col = 0
 		}
-		ctxKind := Usage(s.Text, col, c.Name)
+		ctxKind := usage(s.Text, col, c.Name)
 		out = append(out, Site{File: s.File, Line: s.Line, Column: s.Column, Text: clip(strings.TrimSpace(s.Text)), Context: ctxKind})
 		if limit > 0 && len(out) >= limit {
 			break
@@ -358,7 +359,7 @@ func (n compilerNav) References(ctx context.Context, c chunk.Chunk, limit int) (
 	return out, nil
 }
 
-func (n compilerNav) Implementations(ctx context.Context, c chunk.Chunk) ([]Location, error) {
+func (n compilerNav) Implementations(ctx context.Context, c chunk.Chunk) ([]Declaration, error) {
 	comp := n.e.Compiler()
 	if comp == nil {
 		return nil, fmt.Errorf("no compiler")
@@ -367,14 +368,14 @@ func (n compilerNav) Implementations(ctx context.Context, c chunk.Chunk) ([]Loca
 	if err != nil {
 		return nil, err
 	}
-	var out []Location
+	var out []Declaration
 	for _, r := range refs {
-		out = append(out, Location{File: refFile(r), Line: r.Line, Name: refName(r), Kind: r.Kind, External: r.External})
+		out = append(out, Declaration{File: refFile(r), Line: r.Line, Name: refName(r), Kind: r.Kind, External: r.External})
 	}
 	return out, nil
 }
 
-func (n compilerNav) DefinitionAt(ctx context.Context, absFile string, line, column int) ([]Location, error) {
+func (n compilerNav) DefinitionAt(ctx context.Context, absFile string, line, column int) ([]Declaration, error) {
 	comp := n.e.Compiler()
 	if comp == nil {
 		return nil, fmt.Errorf("no compiler")
@@ -383,9 +384,9 @@ func (n compilerNav) DefinitionAt(ctx context.Context, absFile string, line, col
 	if err != nil {
 		return nil, err
 	}
-	var out []Location
+	var out []Declaration
 	for _, r := range refs {
-		out = append(out, Location{File: refFile(r), Line: r.Line, Name: refName(r), Kind: r.Kind, External: r.External})
+		out = append(out, Declaration{File: refFile(r), Line: r.Line, Name: refName(r), Kind: r.Kind, External: r.External})
 	}
 	return out, nil
 }

@@ -52,7 +52,7 @@ func TestReferencesFollowCreatedFiles(t *testing.T) {
 				if err != nil || len(cs) != 1 {
 					t.Fatalf("chunks named hmac: %v, %v", cs, err)
 				}
-				md, err := e.Metadata(ctx, cs[0], structure.Options{Sections: structure.SecReferences})
+				md, err := engine.MetadataOf(e, ctx, cs[0], structure.Options{Sections: structure.SecReferences})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -97,7 +97,7 @@ func TestCallbackStructureSaysWhyItIsApproximate(t *testing.T) {
 	}
 	kinds := map[string]bool{}
 	for _, c := range cs {
-		md, err := e.Metadata(ctx, c, structure.Options{})
+		md, err := engine.MetadataOf(e, ctx, c, structure.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

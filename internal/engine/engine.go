@@ -197,12 +197,6 @@ func (e *Engine) ConfigErr() error { return e.cfgErr }
 // Dir is the workspace root's real path.
 func (e *Engine) Dir() string { return e.root.Dir() }
 
-// Root is the workspace root, which confines every path.
-func (e *Engine) Root() *workspace.Root { return e.root }
-
-// Store is the workspace's index.
-func (e *Engine) Store() *store.Store { return e.store }
-
 // LastSync is the summary of the sync Open ran (zero without one).
 func (e *Engine) LastSync() index.Summary { return e.lastSync }
 

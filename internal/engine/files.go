@@ -82,7 +82,24 @@ type SymbolQuery struct {
 // FindSymbols lists declarations matching a name: from the symbol table for
 // exact, prefix and fuzzy matches, from the ranking pipeline (ungated,
 // unbudgeted) for semantic ones.
-func (e *Engine) FindSymbols(ctx context.Context, q SymbolQuery) ([]chunk.Chunk, error) {
+func (e *Engine) FindSymbols(ctx context.Context, q SymbolQuery) ([]Declaration, error) {
+	cs, err := e.findSymbols(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	ds := make([]Declaration, len(cs))
+	for i, c := range cs {
+		ds[i] = declarationOf(c)
+	}
+	return ds, nil
+}
+
+func (e *Engine) findSymbols(ctx context.Context, q SymbolQuery) ([]chunk.Chunk, error) {
+	langs := make([]string, len(q.Languages))
+	for i, l := range q.Languages {
+		langs[i] = search.NormalizeLanguage(l)
+	}
+	q.Languages = langs
 	switch q.Mode {
 	case "", "exact", "prefix", "fuzzy":
 		return e.store.FindSymbols(store.SymbolQuery{Name: q.Name, Match: store.SymbolMatch(q.Mode), Kinds: q.Kinds, Paths: q.Paths, Languages: q.Languages, Limit: q.Limit})

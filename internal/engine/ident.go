@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+
+	"github.com/scry-dev/scry/internal/ident"
 )
 
 // identifierAt returns the identifier at a 1-based line and column.
@@ -21,14 +23,14 @@ func identifierAt(absFile string, line, column int) (string, error) {
 		}
 		text := sc.Text()
 		i := column - 1
-		if i < 0 || i >= len(text) || !isIdentByte(text[i]) {
+		if i < 0 || i >= len(text) || !ident.PartByte(text[i]) {
 			return "", fmt.Errorf("definition: no identifier at line %d, column %d", line, column)
 		}
 		s, e := i, i
-		for s > 0 && isIdentByte(text[s-1]) {
+		for s > 0 && ident.PartByte(text[s-1]) {
 			s--
 		}
-		for e < len(text) && isIdentByte(text[e]) {
+		for e < len(text) && ident.PartByte(text[e]) {
 			e++
 		}
 		return text[s:e], nil

@@ -11,14 +11,15 @@ import (
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
 )
 
-// Resolve finds the declarations a symbol path names (`[file >] [Parent >]
+// resolve finds the declarations a symbol path names (`[file >] [Parent >]
 // name`, or Parent.name): all of them when the name is ambiguous, none (not
 // an error) when nothing matches.
-func (e *Engine) Resolve(symbol string) ([]chunk.Chunk, error) {
+func (e *Engine) resolve(symbol string) ([]chunk.Chunk, error) {
 	sp, _, err := search.ParseSymbolPath(symbol)
 	if err != nil {
 		return nil, err
@@ -36,11 +37,9 @@ func (e *Engine) Resolve(symbol string) ([]chunk.Chunk, error) {
 	}
 	var out []chunk.Chunk
 	for _, c := range cs {
-		switch c.NodeKind {
-		case "import", "re-export", "comment", "expression", "statement":
-			continue
+		if !statementKind(c.NodeKind) {
+			out = append(out, c)
 		}
-		out = append(out, c)
 	}
 	return out, nil
 }
@@ -54,9 +53,9 @@ type Site struct {
 	Context string `json:"context"` // call, new, import, type, write, read, declaration
 }
 
-// Usage classifies how a line uses a name: enough for an agent to tell
+// usage classifies how a line uses a name: enough for an agent to tell
 // callers from imports from type positions at a glance.
-func Usage(line string, col int, name string) string {
+func usage(line string, col int, name string) string {
 	t := strings.TrimSpace(line)
 	if strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "export ") && strings.Contains(t, " from ") || strings.Contains(t, "require(") {
 		return "import"
@@ -79,12 +78,12 @@ func Usage(line string, col int, name string) string {
 	return "read"
 }
 
-// TextReferences finds the whole-word occurrences of a declaration's name in
+// textReferences finds the whole-word occurrences of a declaration's name in
 // the indexed files: the syntactic stand-in for compiler references. It
 // cannot tell a same-named symbol apart, which is why callers mark it
 // approximate.
-func (e *Engine) TextReferences(c chunk.Chunk, limit int) ([]Site, error) {
-	if !isIdent(strings.TrimPrefix(c.Name, "#")) {
+func (e *Engine) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
+	if !ident.Is(strings.TrimPrefix(c.Name, "#")) {
 		return nil, nil
 	}
 	files, err := e.store.FilesReferencing(c.Name, "")
@@ -92,7 +91,7 @@ func (e *Engine) TextReferences(c chunk.Chunk, limit int) ([]Site, error) {
 		return nil, err
 	}
 	sort.Strings(files)
-	re := regexp.MustCompile(`(^|[^\w$#])` + regexp.QuoteMeta(c.Name) + `($|[^\w$])`)
+	re := regexp.MustCompile(`(?:^|[^` + identChars + `#])(` + regexp.QuoteMeta(c.Name) + `)(?:$|[^` + identChars + `])`)
 	var out []Site
 	for _, f := range files {
 		abs, _, err := e.root.Resolve(f)
@@ -107,16 +106,13 @@ func (e *Engine) TextReferences(c chunk.Chunk, limit int) ([]Site, error) {
 		sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
 		for n := 1; sc.Scan(); n++ {
 			line := sc.Text()
-			loc := re.FindStringIndex(line)
+			loc := re.FindStringSubmatchIndex(line)
 			if loc == nil {
 				continue
 			}
-			col := loc[0]
-			if col < len(line) && line[col] != c.Name[0] {
-				col++
-			}
-			ctx := Usage(line, col, c.Name)
-			if f == c.RelativePath && n == NameLine(c) {
+			col := loc[2]
+			ctx := usage(line, col, c.Name)
+			if f == c.RelativePath && n == nameLine(c) {
 				ctx = "declaration"
 			}
 			out = append(out, Site{File: f, Line: n, Column: col + 1, Text: clip(strings.TrimSpace(line)), Context: ctx})
@@ -128,6 +124,11 @@ func (e *Engine) TextReferences(c chunk.Chunk, limit int) ([]Site, error) {
 	return out, nil
 }
 
+// identChars is the identifier rule (internal/ident) as a regexp character
+// class body, non-ASCII included: RE2's \w and \b know ASCII only, and would
+// find "caf" inside "café".
+const identChars = `\p{L}\p{N}\p{M}\p{Pc}$`
+
 func clip(s string) string {
 	if len(s) > 200 {
 		return s[:200] + "…"
@@ -135,14 +136,14 @@ func clip(s string) string {
 	return s
 }
 
-// TextImplementations lists classes and interfaces whose heritage clause
+// textImplementations lists classes and interfaces whose heritage clause
 // names the declaration (syntactic).
-func (e *Engine) TextImplementations(c chunk.Chunk) ([]chunk.Chunk, error) {
+func (e *Engine) textImplementations(c chunk.Chunk) ([]chunk.Chunk, error) {
 	ids, err := e.store.ChunksReferencing(c.Name, "")
 	if err != nil {
 		return nil, err
 	}
-	re := regexp.MustCompile(`\b(extends|implements)\b[^{]*\b` + regexp.QuoteMeta(c.Name) + `\b`)
+	re := regexp.MustCompile(`\b(extends|implements)\b[^{]*(?:^|[^` + identChars + `])` + regexp.QuoteMeta(c.Name) + `(?:$|[^` + identChars + `])`)
 	var out []chunk.Chunk
 	for _, id := range ids {
 		cand, err := e.store.Chunk(id)
@@ -186,7 +187,7 @@ func (e *Engine) Importers(target string) ([]Importer, error) {
 		} else {
 			wantPkg = target
 		}
-	} else if cs, _ := e.Resolve(target); len(cs) > 0 {
+	} else if cs, _ := e.resolve(target); len(cs) > 0 {
 		wantName = target
 		wantFile = cs[0].RelativePath
 	} else {

@@ -10,7 +10,6 @@ import (
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/embed/onnxbuild"
 	"github.com/scry-dev/scry/internal/engine"
-	"github.com/scry-dev/scry/internal/search"
 )
 
 // TestHybridSearchWithLocalModel runs the whole pipeline with a local ONNX
@@ -60,9 +59,8 @@ func TestHybridSearchWithLocalModel(t *testing.T) {
 	if got := e.Vectors(); got == 0 || got != chunks {
 		t.Fatalf("vector index holds %d vectors for %d chunks", got, chunks)
 	}
-	prm := search.DefaultParams()
-	prm.Threshold = 0
-	ans, err := e.Search(ctx, search.Request{Query: "validate a signed token", Params: prm}, 1)
+	zero := 0.0
+	ans, err := e.Search(ctx, engine.Query{Text: "validate a signed token", Threshold: &zero, CallDepth: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

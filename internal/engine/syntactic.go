@@ -6,6 +6,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/graph"
+	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/store"
 )
 
@@ -19,19 +20,19 @@ func (e *Engine) syntactic() syntactic { return syntactic{e.store} }
 // containerKinds are kinds whose members are shown as Parent.member.
 var containerKinds = map[string]bool{"class": true, "interface": true, "namespace": true, "module": true, "component": true, "enum": true}
 
-// DisplayName is how the graph names a chunk: Parent.name for members.
-func DisplayName(c chunk.Chunk) string {
+// displayName is how the graph names a chunk: Parent.name for members.
+func displayName(c chunk.Chunk) string {
 	if c.ParentName != "" && c.Depth > 0 {
 		return c.ParentName + "." + c.Name
 	}
 	return c.Name
 }
 
-// NameLine is the line of the chunk's name, past its JSDoc, comments and
+// nameLine is the line of the chunk's name, past its JSDoc, comments and
 // decorators. For overloaded functions and methods it is the
 // implementation's line (the last declaration), which is where the compiler
 // answers about calls.
-func NameLine(c chunk.Chunk) int {
+func nameLine(c chunk.Chunk) int {
 	overloaded := false
 	for _, m := range c.Modifiers {
 		if m == "overloaded" {
@@ -80,9 +81,9 @@ func NameLine(c chunk.Chunk) int {
 
 func (s syntactic) Describe(_ context.Context, c chunk.Chunk, _ int) (graph.Result, error) {
 	r := graph.Result{
-		Name:        DisplayName(c),
+		Name:        displayName(c),
 		File:        c.RelativePath,
-		Line:        NameLine(c),
+		Line:        nameLine(c),
 		StartLine:   c.StartLine,
 		EndLine:     c.EndLine,
 		Kind:        c.NodeKind,
@@ -108,7 +109,7 @@ func (s syntactic) Describe(_ context.Context, c chunk.Chunk, _ int) (graph.Resu
 			}
 		}
 	}
-	if isIdent(c.Name) {
+	if ident.Is(c.Name) {
 		if files, err := s.st.FilesReferencing(c.Name, c.RelativePath); err == nil {
 			r.RefFiles = len(files)
 		}
@@ -129,7 +130,7 @@ func (s syntactic) calls(c chunk.Chunk) []graph.Call {
 			continue
 		}
 		j := i
-		for j > 0 && isIdentByte(text[j-1]) {
+		for j > 0 && ident.PartByte(text[j-1]) {
 			j--
 		}
 		name := text[j:i]
@@ -158,28 +159,12 @@ func (s syntactic) calls(c chunk.Chunk) []graph.Call {
 			continue
 		}
 		t := cands[pick]
-		out = append(out, graph.Call{Name: DisplayName(t), File: t.RelativePath, Line: NameLine(t)})
+		out = append(out, graph.Call{Name: displayName(t), File: t.RelativePath, Line: nameLine(t)})
 	}
 	return out
 }
 
 var keywords = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "catch": true, "function": true, "return": true, "typeof": true, "await": true, "new": true, "super": true, "import": true, "require": true, "constructor": true}
-
-func isIdentByte(b byte) bool {
-	return b == '_' || b == '$' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
-}
-
-func isIdent(s string) bool {
-	if s == "" || s[0] >= '0' && s[0] <= '9' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isIdentByte(s[i]) {
-			return false
-		}
-	}
-	return true
-}
 
 func containsWord(line, word string) bool { return wordIndex(line, word) >= 0 }
 
@@ -194,8 +179,8 @@ func wordIndex(line, word string) int {
 			return -1
 		}
 		k += i
-		before := k == 0 || !isIdentByte(line[k-1])
-		after := k+len(word) >= len(line) || !isIdentByte(line[k+len(word)])
+		before := k == 0 || !ident.PartByte(line[k-1])
+		after := k+len(word) >= len(line) || !ident.PartByte(line[k+len(word)])
 		if before && after {
 			return k
 		}

@@ -14,7 +14,11 @@
 //	[cycle], [depth limit]  as recorded in the call trees
 package graph
 
-import "github.com/scry-dev/scry/internal/tokens"
+import (
+	"strings"
+
+	"github.com/scry-dev/scry/internal/tokens"
+)
 
 // Input is everything the graph is drawn from.
 type Input struct {
@@ -144,6 +148,13 @@ const maxRenders = 8
 func Render(in Input, extra ...string) (text string, total int) {
 	text, total, _ = render(in, extra)
 	return text, total
+}
+
+// Symbol describes one symbol on its own, as the details of a single-result
+// graph read, without the search summary line; an approximate description
+// says so, and why.
+func Symbol(r Result) string {
+	return strings.Join(newModel(Input{Results: []Result{r}}).details(1, true, true), "\n")
 }
 
 // render also reports how many passes the fixed point took, for tests.

@@ -50,38 +50,30 @@ func New(eng *engine.Engine) (*mcp.Server, error) {
 		Instructions: "scry answers questions about this TypeScript/JavaScript codebase with complete symbols and their compiler-resolved connections. " +
 			"Start with codebase_search (plain words, or `symbol = File > Parent > name`); use the other tools to follow up.",
 	})
-	tools := cfg.Tools
-	if len(tools) == 0 {
-		tools = DefaultTools
+	names := cfg.Tools
+	if len(names) == 0 {
+		names = DefaultTools
 	}
-	known := map[string]func(*mcp.Server){
-		"codebase_search":      s.addCodebaseSearch,
-		"find_symbol":          s.addFindSymbol,
-		"list_symbols":         s.addListSymbols,
-		"get_symbol_info":      s.addSymbolInfo,
-		"find_definition":      s.addFindDefinition,
-		"find_references":      s.addFindReferences,
-		"find_implementations": s.addFindImplementations,
-		"find_importers":       s.addFindImporters,
-		"search_files":         s.addSearchFiles,
-		"find_files":           s.addFindFiles,
+	byName := make(map[string]tool, len(tools))
+	for _, t := range tools {
+		byName[t.name] = t
 	}
 	var unknown []string
-	for _, t := range tools {
-		add, ok := known[t]
+	for _, name := range names {
+		t, ok := byName[name]
 		if !ok {
-			unknown = append(unknown, t)
+			unknown = append(unknown, name)
 			continue
 		}
-		add(srv)
+		t.add(srv, s)
 	}
 	if len(unknown) > 0 {
-		names := make([]string, 0, len(known))
-		for k := range known {
-			names = append(names, k)
+		known := make([]string, len(tools))
+		for i, t := range tools {
+			known[i] = t.name
 		}
-		sort.Strings(names)
-		return nil, fmt.Errorf("config tools: unknown %s (known: %s)", strings.Join(unknown, ", "), strings.Join(names, ", "))
+		sort.Strings(known)
+		return nil, fmt.Errorf("config tools: unknown %s (known: %s)", strings.Join(unknown, ", "), strings.Join(known, ", "))
 	}
 	return srv, nil
 }

@@ -7,10 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/terms"
 )
 
@@ -263,17 +263,9 @@ func containsIdent(text, name string) bool {
 		start, end := off+i, off+i+len(name)
 		before, _ := utf8.DecodeLastRuneInString(text[:start])
 		after, _ := utf8.DecodeRuneInString(text[end:])
-		if !isIdentRune(before) && !isIdentRune(after) {
+		if !ident.Part(before) && !ident.Part(after) {
 			return true
 		}
 		off = start + 1
 	}
-}
-
-func isIdentRune(r rune) bool {
-	if r == utf8.RuneError {
-		return false
-	}
-	return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r) ||
-		unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r)
 }

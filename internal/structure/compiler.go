@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/tsls"
 )
 
@@ -286,7 +287,7 @@ func (r *req) locate(t Target) (*target, error) {
 	name := t.Name
 	if name == "" {
 		end := off
-		for end < len(src) && isIdentPart(src[end]) {
+		for end < len(src) && ident.PartByte(src[end]) {
 			end++
 		}
 		name = string(src[off:end])
@@ -317,11 +318,11 @@ func identAt(src []byte, off int, name string) bool {
 	if off < 0 || off+len(name) > len(src) || string(src[off:off+len(name)]) != name {
 		return false
 	}
-	if off > 0 && isIdentPart(src[off-1]) && src[off-1] != '#' {
+	if off > 0 && ident.PartByte(src[off-1]) && src[off-1] != '#' {
 		return false
 	}
 	end := off + len(name)
-	return end == len(src) || !isIdentPart(src[end])
+	return end == len(src) || !ident.PartByte(src[end])
 }
 
 // findDecl returns the document symbol whose name is at pos, and its parent.
@@ -640,11 +641,11 @@ func isQualifier(s string) bool {
 		}
 		s = s[:lt]
 	}
-	if s == "" || !isIdentStart(s[0]) {
+	if s == "" || !ident.StartByte(s[0]) {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if !isIdentPart(s[i]) && s[i] != '.' {
+		if !ident.PartByte(s[i]) && s[i] != '.' {
 			return false
 		}
 	}
@@ -712,7 +713,7 @@ func (r *req) refAt(loc tsls.Location) SymbolRef {
 	src := txt.Bytes()
 	off := txt.OffsetAt(loc.Range.Start)
 	end := off
-	for end < len(src) && isIdentPart(src[end]) {
+	for end < len(src) && ident.PartByte(src[end]) {
 		end++
 	}
 	ref.Name = string(src[off:end])

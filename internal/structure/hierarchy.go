@@ -1,6 +1,7 @@
 package structure
 
 import (
+	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/tsls"
 )
 
@@ -116,7 +117,7 @@ func (r *req) subtypes(tg *target) ([]SymbolRef, error) {
 			return // an import alias, a class expression, an object literal
 		}
 		end := off
-		for end < len(src) && isIdentPart(src[end]) {
+		for end < len(src) && ident.PartByte(src[end]) {
 			end++
 		}
 		h := scanHeader(src, end)

@@ -2,6 +2,8 @@ package structure
 
 import (
 	"strings"
+
+	"github.com/scry-dev/scry/internal/ident"
 )
 
 // A small TypeScript lexer. The compiler answers the semantic questions;
@@ -25,12 +27,6 @@ type token struct {
 }
 
 func (t token) text(src []byte) string { return string(src[t.start:t.end]) }
-
-func isIdentStart(c byte) bool {
-	return c == '_' || c == '$' || c >= 0x80 || (c|0x20 >= 'a' && c|0x20 <= 'z')
-}
-
-func isIdentPart(c byte) bool { return isIdentStart(c) || (c >= '0' && c <= '9') }
 
 // regexAllowedAfter lists keywords after which "/" starts a regex literal.
 var regexAllowedAfter = map[string]bool{
@@ -151,20 +147,20 @@ func lex(src []byte, start, end int) []token {
 				}
 				i++
 			}
-			for i < end && isIdentPart(src[i]) { // flags
+			for i < end && ident.PartByte(src[i]) { // flags
 				i++
 			}
 			toks = append(toks, token{tString, s, i})
-		case isIdentStart(c) || (c == '#' && i+1 < end && isIdentStart(src[i+1])):
+		case ident.StartByte(c) || (c == '#' && i+1 < end && ident.StartByte(src[i+1])):
 			s := i
 			i++
-			for i < end && isIdentPart(src[i]) {
+			for i < end && ident.PartByte(src[i]) {
 				i++
 			}
 			toks = append(toks, token{tIdent, s, i})
 		case c >= '0' && c <= '9':
 			s := i
-			for i < end && (isIdentPart(src[i]) || src[i] == '.') {
+			for i < end && (ident.PartByte(src[i]) || src[i] == '.') {
 				i++
 			}
 			toks = append(toks, token{tNumber, s, i})

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// copyProject copies the test project so a test can give it its own
+// .scry.toml.
+func copyProject(t *testing.T) string {
+	t.Helper()
+	root := filepath.Join(t.TempDir(), "project")
+	if err := os.CopyFS(root, os.DirFS("../../testdata/project")); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// Each command opens the workspace through engine.Open and prints the
+// rendered answer; without TypeScript 7 structure is marked approximate.
+func TestCommandsAnswer(t *testing.T) {
+	t.Setenv("SCRY_TSGO", "")
+	t.Setenv("PATH", "/nonexistent")
+	t.Setenv("SCRY_CACHE_DIR", t.TempDir())
+	root := copyProject(t)
+	idx := filepath.Join(t.TempDir(), "index.db")
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"index"}, []string{"9 files:"}},
+		{[]string{"search", "symbol = TokenService > issueToken"}, []string{`Search: "symbol = TokenService > issueToken" | 1 result`, "// src/auth/tokenService.ts"}},
+		{[]string{"info", "TokenService > validateToken"}, []string{"TokenService.validateToken — src/auth/tokenService.ts", "(structure approximate: TypeScript server unavailable)"}},
+		{[]string{"def", "AuthConfig"}, []string{"class AuthConfig — src/config/auth.ts:"}},
+		{[]string{"refs", "TokenService"}, []string{"TokenService — src/auth/tokenService.ts:7:", "(approximate: from the index"}},
+		{[]string{"impls", "BaseValidator"}, []string{"  class TokenService — src/auth/tokenService.ts:7"}},
+		{[]string{"calls", "TokenService > validateToken"}, []string{"TokenService.validateToken — src/auth/tokenService.ts:17 (approximate: from the index)", "→ BaseValidator.recordFailure"}},
+		{[]string{"callers", "hmac"}, []string{"hmac: callers need the TypeScript server"}},
+		{[]string{"importers", "node:crypto"}, []string{"1 import(s) of node:crypto:\nsrc/auth/crypto.ts:1:"}},
+		{[]string{"info", "noSuchThing"}, []string{`No symbol "noSuchThing" in the workspace.`}},
+	}
+	for _, tt := range tests {
+		out, err := runScry(t, append(tt.args, "--root", root, "--index", idx)...)
+		if err != nil {
+			t.Errorf("%v: %v\n%s", tt.args, err, out)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: want %q in:\n%s", tt.args, w, out)
+			}
+		}
+	}
+}
+
+// doctor reports a broken configuration instead of failing on it, and
+// still reports everything else.
+func TestDoctorReportsBrokenConfig(t *testing.T) {
+	t.Setenv("SCRY_CACHE_DIR", t.TempDir())
+	root := copyProject(t)
+	if err := os.WriteFile(filepath.Join(root, ".scry.toml"), []byte("maxTokenBudget = \"lots\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runScry(t, "doctor", "--root", root, "--index", filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatalf("doctor failed: %v\n%s", err, out)
+	}
+	for _, w := range []string{"workspace: ", "config:    ERROR ", "maxTokenBudget", "embedder:     none", "reranker:     builtin", "typescript 7:", "mcp tools: 10 exposed"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("want %q in:\n%s", w, out)
+		}
+	}
+}

@@ -1,0 +1,307 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/graph"
+	"github.com/scry-dev/scry/internal/structure"
+)
+
+// The engine answers with values; internal/render turns them into the text
+// the CLI prints and MCP tools return.
+
+// Declaration is a declared symbol as answers list it.
+type Declaration struct {
+	Name string `json:"name"` // display name: Parent.name for members
+	Kind string `json:"kind"`
+	// File is relative to the root, or a package outside it (External).
+	File string `json:"file"`
+	// Line is the line of the name; StartLine and EndLine bound the whole
+	// declaration when known (0 otherwise).
+	Line      int    `json:"line"`
+	StartLine int    `json:"start_line,omitempty"`
+	EndLine   int    `json:"end_line,omitempty"`
+	Signature string `json:"signature,omitempty"`
+	External  bool   `json:"external,omitempty"` // in node_modules or a .d.ts outside the workspace
+}
+
+func declarationOf(c chunk.Chunk) Declaration {
+	return Declaration{Name: displayName(c), Kind: c.NodeKind, File: c.RelativePath, Line: nameLine(c),
+		StartLine: c.StartLine, EndLine: c.EndLine, Signature: c.Signature}
+}
+
+// Symbol is a declaration a symbol path resolved to: what the structural
+// questions are asked about.
+type Symbol struct {
+	Declaration
+	c chunk.Chunk
+}
+
+// Symbols resolves a symbol path (`[file >] [Parent >] name`, or
+// Parent.name) to its declarations: all of them when the name is
+// ambiguous, none (not an error) when nothing matches.
+func (e *Engine) Symbols(path string) ([]Symbol, error) {
+	cs, err := e.resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Symbol, len(cs))
+	for i, c := range cs {
+		out[i] = Symbol{Declaration: declarationOf(c), c: c}
+	}
+	return out, nil
+}
+
+// SymbolInfo is everything known about one symbol, as the connection
+// graph describes a result.
+type SymbolInfo struct {
+	Symbol    Declaration  `json:"symbol"`
+	Structure graph.Result `json:"structure"`
+}
+
+// Info describes a symbol: signature, modifiers, hierarchy, calls and
+// callers to callDepth, references, type flows, members.
+func (e *Engine) Info(ctx context.Context, s Symbol, callDepth int) (SymbolInfo, error) {
+	d, err := e.describe(ctx, s.c, callDepth)
+	if err != nil {
+		return SymbolInfo{}, err
+	}
+	return SymbolInfo{Symbol: s.Declaration, Structure: d}, nil
+}
+
+// Metadata is SymbolMetadata for a symbol with every section: from the
+// compiler when attached, else from the index (marked approximate, with
+// the reason).
+func (e *Engine) Metadata(ctx context.Context, s Symbol, callDepth int) (*structure.SymbolMetadata, error) {
+	return e.metadataOf(ctx, s.c, structure.Options{CallDepth: callDepth})
+}
+
+// References is every use of a symbol.
+type References struct {
+	Symbol Declaration `json:"symbol"`
+	Sites  []Site      `json:"sites"`
+	// Limit is the most sites asked for (0: all); Sites holds that many
+	// when there may be more.
+	Limit       int  `json:"limit,omitempty"`
+	Approximate bool `json:"approximate,omitempty"` // text matches, not the compiler
+}
+
+// References lists a symbol's uses (at most limit; 0 for all), from the
+// compiler when attached, else whole-word matches in the indexed files.
+func (e *Engine) References(ctx context.Context, s Symbol, limit int) (References, error) {
+	ans := References{Symbol: s.Declaration, Limit: limit}
+	if nav := e.nav(); nav != nil {
+		sites, err := nav.References(ctx, s.c, limit)
+		if err == nil {
+			ans.Sites = sites
+			return ans, nil
+		}
+	}
+	sites, err := e.textReferences(s.c, limit)
+	if err != nil {
+		return ans, err
+	}
+	ans.Sites, ans.Approximate = sites, true
+	return ans, nil
+}
+
+// Implementations are the subtypes of a class or interface.
+type Implementations struct {
+	Symbol      Declaration   `json:"symbol"`
+	Found       []Declaration `json:"found"`
+	Approximate bool          `json:"approximate,omitempty"` // heritage clauses read from the index
+}
+
+// Implementations lists the classes and interfaces that extend or
+// implement a symbol.
+func (e *Engine) Implementations(ctx context.Context, s Symbol) (Implementations, error) {
+	ans := Implementations{Symbol: s.Declaration}
+	if nav := e.nav(); nav != nil {
+		found, err := nav.Implementations(ctx, s.c)
+		if err == nil {
+			ans.Found = found
+			return ans, nil
+		}
+	}
+	impls, err := e.textImplementations(s.c)
+	if err != nil {
+		return ans, err
+	}
+	ans.Approximate = true
+	for _, c := range impls {
+		ans.Found = append(ans.Found, declarationOf(c))
+	}
+	return ans, nil
+}
+
+// Definitions are the declarations a usage resolves to.
+type Definitions struct {
+	// Name is the identifier looked up by name when the compiler could
+	// not answer ("" when it did).
+	Name        string        `json:"name,omitempty"`
+	Found       []Declaration `json:"found"`
+	Approximate bool          `json:"approximate,omitempty"`
+}
+
+// Definition resolves the symbol used at a 1-based line and column of a
+// workspace file to its declarations: through imports, re-exports and
+// aliases with the compiler, else by looking the identifier up by name.
+func (e *Engine) Definition(ctx context.Context, file string, line, column int) (Definitions, error) {
+	abs, _, err := e.root.Resolve(file)
+	if err != nil {
+		return Definitions{}, err
+	}
+	if nav := e.nav(); nav != nil {
+		found, err := nav.DefinitionAt(ctx, abs, line, column)
+		if err == nil {
+			return Definitions{Found: found}, nil
+		}
+	}
+	name, err := identifierAt(abs, line, column)
+	if err != nil {
+		return Definitions{}, err
+	}
+	cs, err := e.resolve(name)
+	if err != nil {
+		return Definitions{}, err
+	}
+	ans := Definitions{Name: name, Approximate: true}
+	for _, c := range cs {
+		ans.Found = append(ans.Found, declarationOf(c))
+	}
+	return ans, nil
+}
+
+// CallTree is a symbol's outgoing calls or incoming callers, as a tree.
+type CallTree struct {
+	Symbol   Declaration                `json:"symbol"`
+	Incoming bool                       `json:"incoming,omitempty"`
+	Outgoing []structure.OutgoingCall   `json:"outgoing,omitempty"`
+	Callers  []structure.IncomingCaller `json:"callers,omitempty"`
+	// Approximate: from the index. Callers then are not known at all.
+	Approximate bool `json:"approximate,omitempty"`
+}
+
+// Callees is the tree of calls a symbol makes, depth levels deep (-1: all).
+func (e *Engine) Callees(ctx context.Context, s Symbol, depth int) (CallTree, error) {
+	md, err := e.metadataOf(ctx, s.c, structure.Options{CallDepth: depth, Sections: structure.SecOutgoing})
+	if err != nil {
+		return CallTree{}, err
+	}
+	t := CallTree{Symbol: s.Declaration, Outgoing: md.OutgoingCalls, Approximate: md.Approximate}
+	t.Symbol.Line = md.Line
+	return t, nil
+}
+
+// Callers is the tree of what calls a symbol, depth levels deep (-1: all).
+func (e *Engine) Callers(ctx context.Context, s Symbol, depth int) (CallTree, error) {
+	md, err := e.metadataOf(ctx, s.c, structure.Options{CallDepth: depth, Sections: structure.SecIncoming})
+	if err != nil {
+		return CallTree{}, err
+	}
+	t := CallTree{Symbol: s.Declaration, Incoming: true, Callers: md.IncomingCallers, Approximate: md.Approximate}
+	t.Symbol.Line = md.Line
+	return t, nil
+}
+
+// Outline is the symbols of a file or of every file under a directory.
+type Outline struct {
+	Files []OutlineFile `json:"files"`
+	// Truncated: the outline stopped at MaxOutline symbols.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// OutlineFile is one file's symbols in source order, nested by Depth.
+type OutlineFile struct {
+	Path    string          `json:"path"`
+	Symbols []OutlineSymbol `json:"symbols"`
+}
+
+// OutlineSymbol is one line of an outline.
+type OutlineSymbol struct {
+	Depth     int      `json:"depth"` // 0 for top-level declarations
+	Kind      string   `json:"kind"`
+	Name      string   `json:"name"`
+	Modifiers []string `json:"modifiers,omitempty"`
+	StartLine int      `json:"start_line"`
+	EndLine   int      `json:"end_line"`
+}
+
+// MaxOutline bounds an outline: a directory of thousands of files would
+// otherwise fill an agent's context.
+const MaxOutline = 2000
+
+// Outline lists the symbols of a file, or of every file under a directory
+// (a path relative to the root, or absolute inside it), with nesting,
+// kinds and line ranges; kinds, when given, keeps only those kinds.
+func (e *Engine) Outline(path string, kinds []string) (Outline, error) {
+	_, rel, err := e.root.Resolve(path)
+	if err != nil {
+		return Outline{}, err
+	}
+	files, err := e.store.Files()
+	if err != nil {
+		return Outline{}, err
+	}
+	var paths []string
+	if _, ok := files[rel]; ok {
+		paths = []string{rel}
+	} else {
+		prefix := strings.TrimSuffix(rel, "/") + "/"
+		if rel == "" || rel == "." {
+			prefix = ""
+		}
+		for p := range files {
+			if strings.HasPrefix(p, prefix) {
+				paths = append(paths, p)
+			}
+		}
+		sort.Strings(paths)
+	}
+	if len(paths) == 0 {
+		return Outline{}, fmt.Errorf("outline: %s is not an indexed file or a directory holding one", rel)
+	}
+	want := map[string]bool{}
+	for _, k := range kinds {
+		want[k] = true
+	}
+	var out Outline
+	n := 0
+	for _, p := range paths {
+		cs, err := e.store.ChunksByFile(p)
+		if err != nil {
+			return Outline{}, err
+		}
+		byParent := map[string][]chunk.Chunk{}
+		for _, c := range cs {
+			byParent[c.ParentChunkID] = append(byParent[c.ParentChunkID], c)
+		}
+		f := OutlineFile{Path: p}
+		var walk func(parent string, depth int)
+		walk = func(parent string, depth int) {
+			kids := byParent[parent]
+			sort.SliceStable(kids, func(i, j int) bool { return kids[i].StartLine < kids[j].StartLine })
+			for _, c := range kids {
+				if n >= MaxOutline {
+					return
+				}
+				if !statementKind(c.NodeKind) && (len(want) == 0 || want[c.NodeKind]) {
+					f.Symbols = append(f.Symbols, OutlineSymbol{Depth: depth, Kind: c.NodeKind, Name: c.Name, Modifiers: c.Modifiers, StartLine: c.StartLine, EndLine: c.EndLine})
+					n++
+				}
+				walk(c.ID, depth+1)
+			}
+		}
+		walk("", 0)
+		out.Files = append(out.Files, f)
+		if n >= MaxOutline {
+			out.Truncated = true
+			break
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,102 @@
+package engine_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/tsls/tslstest"
+)
+
+// A function named café is a name like any other: found by its name, its
+// uses found as whole words ("caf" is another name), its structure asked of
+// the compiler rather than treated as anonymous.
+func TestNonASCIINames(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"tsconfig.json": `{"compilerOptions": {"strict": true}}`,
+		"a.ts":          "export function café(n: number): number {\n  return n + 1\n}\nexport function caf(): number {\n  return 0\n}\nexport class Base {}\n",
+		"b.ts":          "import { café, caf, Base } from './a'\nexport const x = café(1) + caf()\nexport class Crème extends Base {}\n",
+	}
+	for rel, text := range files {
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	check := func(t *testing.T, e *engine.Engine, approximate bool) {
+		t.Helper()
+		syms, err := e.Symbols("café")
+		if err != nil || len(syms) != 1 {
+			t.Fatalf("Symbols(café) = %v, %v", syms, err)
+		}
+		refs, err := e.References(ctx, syms[0], 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if refs.Approximate != approximate {
+			t.Errorf("references approximate %v, want %v", refs.Approximate, approximate)
+		}
+		lines := map[int]bool{}
+		for _, s := range refs.Sites {
+			if s.File == "b.ts" {
+				lines[s.Line] = true
+			}
+			if strings.Contains(s.Text, "caf()") && !strings.Contains(s.Text, "café") {
+				t.Errorf("a use of caf counted as café: %+v", s)
+			}
+		}
+		// The compiler leaves plain import bindings out; text matches keep them.
+		if !lines[2] || approximate && !lines[1] {
+			t.Errorf("references in b.ts on lines %v, want the call on 2 (and the import on 1 from the index): %+v", lines, refs.Sites)
+		}
+		md, err := e.Metadata(ctx, syms[0], 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if md.Approximate != approximate {
+			t.Errorf("metadata approximate %v (notes %q), want %v", md.Approximate, md.Notes, approximate)
+		}
+		for _, n := range md.Notes {
+			if strings.Contains(n, "anonymous") {
+				t.Errorf("café treated as anonymous: %q", n)
+			}
+		}
+		base, err := e.Symbols("Base")
+		if err != nil || len(base) != 1 {
+			t.Fatalf("Symbols(Base) = %v, %v", base, err)
+		}
+		impls, err := e.Implementations(ctx, base[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(impls.Found) != 1 || impls.Found[0].Name != "Crème" {
+			t.Errorf("implementations of Base: %+v", impls.Found)
+		}
+	}
+	t.Run("index", func(t *testing.T) {
+		e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		check(t, e, true)
+	})
+	t.Run("compiler", func(t *testing.T) {
+		bin := tslstest.Binary(t)
+		e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Compiler: engine.CompilerWait,
+			Configure: func(c *config.Config) error { c.TSGo = bin; return nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		if e.Compiler() == nil {
+			t.Fatal("no compiler")
+		}
+		check(t, e, false)
+	})
+}

@@ -1,0 +1,73 @@
+package mcpserver_test
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/scry-dev/scry/internal/mcpserver"
+)
+
+// TestToolAnswers calls every tool in process, on the test project
+// without the compiler: each is registered from the one table and answers
+// with the rendered text, approximate where the compiler would know better.
+func TestToolAnswers(t *testing.T) {
+	cs, _ := inProcess(t, 0)
+	ctx := context.Background()
+	list, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+		if tool.Description == "" {
+			t.Errorf("%s has no description", tool.Name)
+		}
+	}
+	sort.Strings(names)
+	want := append([]string{}, mcpserver.DefaultTools...)
+	sort.Strings(want)
+	if strings.Join(names, ",") != strings.Join(want, ",") {
+		t.Fatalf("tools %v, want %v", names, want)
+	}
+	tests := []struct {
+		tool string
+		args map[string]any
+		want []string
+	}{
+		{"codebase_search", map[string]any{"query": "symbol = TokenService > issueToken"}, []string{`Search: "symbol = TokenService > issueToken" | 1 result`, "// src/auth/tokenService.ts"}},
+		{"find_symbol", map[string]any{"name": "tknsrv", "mode": "fuzzy"}, []string{"symbol(s) matching", "class TokenService — src/auth/tokenService.ts:7 (lines 7-34)"}},
+		{"find_symbol", map[string]any{"name": "nothingLikeThis"}, []string{`No symbol matches "nothingLikeThis".`}},
+		{"list_symbols", map[string]any{"path": "src/auth/tokenService.ts"}, []string{"src/auth/tokenService.ts\n  class TokenService [", "    method validateToken"}},
+		{"get_symbol_info", map[string]any{"symbol": "TokenService > validateToken"}, []string{"TokenService.validateToken — src/auth/tokenService.ts", "Signature: validateToken(token: string)", "approximate"}},
+		{"get_symbol_info", map[string]any{"symbol": "noSuchSymbol"}, []string{`No symbol "noSuchSymbol" in the workspace.`}},
+		{"find_definition", map[string]any{"symbol": "AuthConfig"}, []string{"class AuthConfig — src/config/auth.ts:"}},
+		{"find_definition", map[string]any{"file": "src/middleware/auth.ts", "line": 15, "column": 30}, []string{"method TokenService.validateToken — src/auth/tokenService.ts:17", "(approximate: from the index"}},
+		{"find_references", map[string]any{"symbol": "TokenService"}, []string{"TokenService — src/auth/tokenService.ts:7:", "src/middleware/auth.ts\n  1 [import]", "(approximate: from the index"}},
+		{"find_implementations", map[string]any{"symbol": "BaseValidator"}, []string{"BaseValidator — src/auth/base.ts: 1 implementation(s)", "  class TokenService — src/auth/tokenService.ts:7"}},
+		{"find_importers", map[string]any{"module": "node:crypto"}, []string{"1 import(s) of node:crypto:\nsrc/auth/crypto.ts:1: import"}},
+		{"search_files", map[string]any{"pattern": "JWT_SECRET"}, []string{"src/config/auth.ts:", "match(es) in"}},
+		{"find_files", map[string]any{"pattern": "*.ts", "path": "src/auth"}, []string{"src/auth/crypto.ts"}},
+	}
+	for _, tt := range tests {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tt.tool, Arguments: tt.args})
+		if err != nil {
+			t.Errorf("%s %v: %v", tt.tool, tt.args, err)
+			continue
+		}
+		got := resultText(res)
+		if res.IsError {
+			t.Errorf("%s %v: tool error: %s", tt.tool, tt.args, got)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s %v: want %q in:\n%s", tt.tool, tt.args, w, got)
+			}
+		}
+	}
+}

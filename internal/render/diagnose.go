@@ -1,0 +1,130 @@
+package render
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/engine"
+)
+
+// Diagnosis is `scry doctor`'s report; tools is how many MCP tools the
+// server exposes.
+func Diagnosis(d engine.Diagnosis, tools int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "workspace: %s\n", d.Workspace)
+	fmt.Fprintf(&b, "index:     %s (%d files, %d chunks)\n", d.IndexPath, d.Files, d.Chunks)
+	if d.Files == 0 {
+		fmt.Fprintln(&b, "           not built yet: `scry index` (any search builds it too)")
+	}
+	if d.ConfigErr != nil {
+		fmt.Fprintf(&b, "config:    ERROR %v\n", d.ConfigErr)
+	} else {
+		c := d.Config
+		fmt.Fprintf(&b, "config:    threshold %.2f, budget %d, rerank/vector weights %.2f/%.2f, candidates %d, call depth %d\n",
+			c.Threshold, c.Budget, c.RerankWeight, c.VectorWeight, c.Candidates, c.CallDepth)
+	}
+	fmt.Fprintf(&b, "trust:     %s\n", d.Config.Origin.Trust)
+	fmt.Fprintln(&b, "settings that run or send something, and where each came from:")
+	b.WriteString(Sensitive(d.Config.Origin, "           "))
+	models(&b, d)
+	fmt.Fprintf(&b, "typescript 7:\n%s\n", indentLines(d.TypeScript.String(), "  "))
+	if d.Governed+d.Ungoverned > 0 {
+		fmt.Fprintf(&b, "projects:  %d files under a tsconfig.json or jsconfig.json, %d without one (given to TypeScript 7 as one program)\n", d.Governed, d.Ungoverned)
+		if d.Ungoverned > engine.ManyUngoverned {
+			fmt.Fprintln(&b, "           that program is large: a tsconfig.json or jsconfig.json whose include names the sources keeps TypeScript's memory down")
+		}
+	}
+	fmt.Fprintf(&b, "mcp tools: %d exposed\n", tools)
+	return b.String()
+}
+
+// models writes the ONNX Runtime, embedder and reranker lines.
+func models(b *strings.Builder, d engine.Diagnosis) {
+	rt := d.Runtime
+	switch {
+	case rt.Lib != "" && rt.LoadErr != nil:
+		fmt.Fprintf(b, "onnx runtime: ERROR %s: %v\n", rt.Lib, rt.LoadErr)
+	case rt.Lib != "":
+		fmt.Fprintf(b, "onnx runtime: %s (version %s)\n", rt.Lib, rt.Version)
+	case rt.Needed:
+		fmt.Fprintf(b, "onnx runtime: MISSING, needed by the onnx provider: run `scry setup --onnx` (or set %s)\n", engine.EnvONNXRuntime)
+	default:
+		fmt.Fprintln(b, "onnx runtime: not installed (only needed for onnx models: `scry setup --onnx`)")
+	}
+
+	em := d.Embedder
+	switch em.Provider {
+	case "", engine.ProviderNone:
+		fmt.Fprintln(b, "embedder:     none (lexical + structural retrieval; --embedder onnx|openai|voyage to add vectors)")
+	default:
+		fmt.Fprintf(b, "embedder:     %s%s\n", em.Provider, keyNote(em.KeyVars, em.KeySet))
+		if em.Err != nil {
+			fmt.Fprintf(b, "              ERROR %v\n", em.Err)
+			break
+		}
+		fmt.Fprintf(b, "              model %s, %d dimensions\n", em.Model, em.Dim)
+		fmt.Fprintf(b, "              %d of %d chunks embedded, %d pending (embedded on the next index or search)\n", em.Embedded, d.Chunks, em.Pending)
+		if em.Cached >= 0 {
+			fmt.Fprintf(b, "              cache %s: %d vectors of this model\n", em.Cache, em.Cached)
+		}
+	}
+	if len(d.Vectors) > 1 {
+		var parts []string
+		for m, n := range d.Vectors {
+			parts = append(parts, fmt.Sprintf("%s (%d)", m, n))
+		}
+		sort.Strings(parts)
+		fmt.Fprintf(b, "              vectors stored for %d models: %s\n", len(d.Vectors), strings.Join(parts, ", "))
+	}
+
+	rr := d.Reranker
+	if rr.Err != nil {
+		fmt.Fprintf(b, "reranker:     %s ERROR %v\n", rr.Provider, rr.Err)
+		return
+	}
+	line := "reranker:     " + rr.Name
+	if rr.Probed {
+		line += keyNote(rr.KeyVars, rr.KeySet)
+		if rr.ProbeErr != nil {
+			line += "\n              ERROR " + rr.ProbeErr.Error()
+		} else {
+			line += "\n              answered a test request"
+		}
+	}
+	if rr.Provider == engine.ProviderNone {
+		line += " (final score = normalised first-stage score)"
+	}
+	fmt.Fprintln(b, line)
+}
+
+// Sensitive lists where each setting that runs or sends something came
+// from, and what an untrusted workspace tried to set, one per line.
+func Sensitive(o config.Origin, indent string) string {
+	var b strings.Builder
+	for _, s := range config.Sensitive {
+		fmt.Fprintf(&b, "%s%-25s %s\n", indent, s.Key, o.Source(s.Key))
+	}
+	for _, ig := range o.Ignored {
+		fmt.Fprintf(&b, "%s%-25s IGNORED %q from the untrusted workspace\n", indent, ig.Key, ig.Value)
+	}
+	return b.String()
+}
+
+// keyNote says whether a provider's key is set, and from where; never the
+// key.
+func keyNote(vars string, set bool) string {
+	switch {
+	case vars == "":
+		return ""
+	case set:
+		return " (key set from " + vars + ")"
+	}
+	return " (no key in " + vars + ")"
+}
+
+func indentLines(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return prefix + strings.Join(lines, "\n"+prefix)
+}

@@ -1,0 +1,341 @@
+// Package render turns the engine's typed answers into the text people
+// read in the CLI and agents read over MCP. It is the only place answers
+// become text, so both front ends say the same thing the same way.
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/graph"
+	"github.com/scry-dev/scry/internal/structure"
+	"github.com/scry-dev/scry/internal/textsearch"
+)
+
+// approxNote marks answers read from the index instead of the compiler.
+const approxNote = "(approximate: from the index, TypeScript server unavailable)"
+
+// Search is a search answer as the CLI prints it: the connection graph,
+// then each snapshot, separated by blank lines. (MCP sends the same parts
+// as separate content items.)
+func Search(a engine.Answer) string {
+	parts := []string{a.Graph}
+	for _, s := range a.Snapshots {
+		parts = append(parts, s.Text)
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// searchResult is the stable `results` entry of `scry search --json`.
+type searchResult struct {
+	File       string  `json:"file"`
+	StartLine  int     `json:"start_line"`
+	EndLine    int     `json:"end_line"`
+	Name       string  `json:"name"`
+	Breadcrumb string  `json:"breadcrumb"`
+	Kind       string  `json:"kind"`
+	Score      float64 `json:"score"`
+}
+
+// searchLead is a `leads` entry: a candidate named instead of shown, when
+// no result passed the relevance threshold or fit the budget.
+type searchLead struct {
+	File        string  `json:"file"`
+	StartLine   int     `json:"start_line"`
+	EndLine     int     `json:"end_line"`
+	Name        string  `json:"name"`
+	Breadcrumb  string  `json:"breadcrumb"`
+	Kind        string  `json:"kind"`
+	Probability float64 `json:"probability"`
+	OverBudget  bool    `json:"over_budget"`
+	Tokens      int     `json:"tokens"`
+}
+
+type searchSnapshot struct {
+	File     string  `json:"file"`
+	Priority float64 `json:"priority"`
+	Text     string  `json:"text"`
+}
+
+// SearchJSON writes the stable contract of `scry search --json`: results
+// best first, the leads named when none is confident, then the graph and
+// snapshots exactly as an agent receives them.
+func SearchJSON(w io.Writer, a engine.Answer) error {
+	res := make([]searchResult, len(a.Response.Results))
+	for i, r := range a.Response.Results {
+		c := r.Chunk
+		res[i] = searchResult{File: c.RelativePath, StartLine: c.StartLine, EndLine: c.EndLine, Name: c.Name, Breadcrumb: c.Breadcrumb, Kind: c.NodeKind, Score: round3(r.Score)}
+	}
+	leads := make([]searchLead, len(a.Response.Leads))
+	for i, l := range a.Response.Leads {
+		c := l.Chunk
+		leads[i] = searchLead{File: c.RelativePath, StartLine: c.StartLine, EndLine: c.EndLine, Name: c.Name, Breadcrumb: c.Breadcrumb,
+			Kind: c.NodeKind, Probability: round3(l.Probability), OverBudget: l.OverBudget, Tokens: l.Tokens}
+	}
+	snaps := make([]searchSnapshot, len(a.Snapshots))
+	for i, s := range a.Snapshots {
+		snaps[i] = searchSnapshot{File: s.File, Priority: s.Priority, Text: s.Text}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(map[string]any{
+		"query":     a.Response.Query,
+		"results":   res,
+		"leads":     leads,
+		"graph":     a.Graph,
+		"snapshots": snaps,
+		"tokens":    a.Tokens,
+		"budget":    a.Budget,
+	})
+}
+
+func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
+
+// JSON writes v indented, for the CLI's --json.
+func JSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// NoSymbol is the answer when a symbol path names nothing.
+func NoSymbol(path string) string {
+	return fmt.Sprintf("No symbol %q in the workspace.", path)
+}
+
+// Declaration is the one way a declaration is listed: `kind Name —
+// file:line (lines a-b)`, then its signature indented on the next line.
+func Declaration(d engine.Declaration) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s — %s:%d", d.Kind, d.Name, d.File, d.Line)
+	if d.StartLine > 0 && d.EndLine > 0 {
+		fmt.Fprintf(&b, " (lines %d-%d)", d.StartLine, d.EndLine)
+	}
+	if d.External {
+		b.WriteString(" (outside the workspace)")
+	}
+	b.WriteByte('\n')
+	if sig := oneLine(d.Signature); sig != "" {
+		fmt.Fprintf(&b, "    %s\n", sig)
+	}
+	return b.String()
+}
+
+// Declarations lists the declarations matching a name.
+func Declarations(name string, ds []engine.Declaration) string {
+	if len(ds) == 0 {
+		return fmt.Sprintf("No symbol matches %q.", name)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d symbol(s) matching %q:\n", len(ds), name)
+	for _, d := range ds {
+		b.WriteString(Declaration(d))
+	}
+	return b.String()
+}
+
+// Info is one symbol's description, as the connection graph details a
+// single result.
+func Info(i engine.SymbolInfo) string {
+	return graph.Symbol(i.Structure)
+}
+
+// References lists a symbol's uses grouped by file, each tagged with how
+// the line uses it.
+func References(r engine.References) string {
+	var b strings.Builder
+	files := map[string]bool{}
+	for _, s := range r.Sites {
+		files[s.File] = true
+	}
+	fmt.Fprintf(&b, "%s — %s:%d: %d reference(s) in %d file(s)", r.Symbol.Name, r.Symbol.File, r.Symbol.Line, len(r.Sites), len(files))
+	if r.Approximate {
+		b.WriteString(" " + approxNote)
+	}
+	b.WriteByte('\n')
+	cur := ""
+	for _, s := range r.Sites {
+		if s.File != cur {
+			cur = s.File
+			fmt.Fprintf(&b, "%s\n", cur)
+		}
+		fmt.Fprintf(&b, "  %d [%s] %s\n", s.Line, s.Context, s.Text)
+	}
+	if r.Limit > 0 && len(r.Sites) >= r.Limit {
+		fmt.Fprintf(&b, "(first %d shown)\n", r.Limit)
+	}
+	return b.String()
+}
+
+// Implementations lists the subtypes of a class or interface.
+func Implementations(r engine.Implementations) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s — %s: %d implementation(s)", r.Symbol.Name, r.Symbol.File, len(r.Found))
+	if r.Approximate {
+		b.WriteString(" " + approxNote)
+	}
+	b.WriteByte('\n')
+	for _, d := range r.Found {
+		b.WriteString(indent(Declaration(d), "  "))
+	}
+	return b.String()
+}
+
+// Definitions lists the declarations a usage resolves to.
+func Definitions(d engine.Definitions) string {
+	if len(d.Found) == 0 {
+		if d.Approximate {
+			return fmt.Sprintf("No declaration of %q in the workspace %s.", d.Name, approxNote)
+		}
+		return "No definition found at that position."
+	}
+	var b strings.Builder
+	for _, x := range d.Found {
+		b.WriteString(Declaration(x))
+	}
+	if d.Approximate {
+		b.WriteString(approxNote + "\n")
+	}
+	return b.String()
+}
+
+// CallTree draws a symbol's calls (→) or callers (←) one level per indent,
+// with [new], [cycle], [depth limit] and [via references] marks.
+func CallTree(t engine.CallTree) string {
+	var b strings.Builder
+	if t.Incoming && t.Approximate {
+		fmt.Fprintf(&b, "%s: callers need the TypeScript server (scry setup); see `scry refs` for text matches\n", t.Symbol.Name)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%s — %s:%d", t.Symbol.Name, t.Symbol.File, t.Symbol.Line)
+	if t.Approximate {
+		b.WriteString(" (approximate: from the index)")
+	}
+	b.WriteByte('\n')
+	line := func(arrow string, depth int, c structure.CallInfo) {
+		fmt.Fprintf(&b, "%s%s %s (%s:%d)%s\n", strings.Repeat("  ", depth), arrow, callName(c.SymbolRef), callFile(c.SymbolRef), c.Line, marks(c))
+	}
+	var walkOut func([]structure.OutgoingCall, int)
+	walkOut = func(calls []structure.OutgoingCall, depth int) {
+		for _, c := range calls {
+			line("→", depth, c.CallInfo)
+			walkOut(c.OutgoingCalls, depth+1)
+		}
+	}
+	var walkIn func([]structure.IncomingCaller, int)
+	walkIn = func(calls []structure.IncomingCaller, depth int) {
+		for _, c := range calls {
+			line("←", depth, c.CallInfo)
+			walkIn(c.IncomingCallers, depth+1)
+		}
+	}
+	if t.Incoming {
+		walkIn(t.Callers, 1)
+	} else {
+		walkOut(t.Outgoing, 1)
+	}
+	return b.String()
+}
+
+func callName(r structure.SymbolRef) string {
+	if r.Container != "" {
+		return r.Container + "." + r.Name
+	}
+	return r.Name
+}
+
+func callFile(r structure.SymbolRef) string {
+	if r.External && r.Package != "" {
+		return r.Package
+	}
+	return r.File
+}
+
+func marks(c structure.CallInfo) string {
+	var m []string
+	if c.ViaNew {
+		m = append(m, "[new]")
+	}
+	if c.Cyclic {
+		m = append(m, "[cycle]")
+	}
+	if c.DepthLimited {
+		m = append(m, "[depth limit]")
+	}
+	if c.ViaReferences {
+		m = append(m, "[via references]")
+	}
+	if len(m) == 0 {
+		return ""
+	}
+	return " " + strings.Join(m, " ")
+}
+
+// Outline lists files' symbols, nested, with kinds, modifiers and line
+// ranges.
+func Outline(o engine.Outline) string {
+	var b strings.Builder
+	for _, f := range o.Files {
+		fmt.Fprintf(&b, "%s\n", f.Path)
+		for _, s := range f.Symbols {
+			mods := ""
+			if len(s.Modifiers) > 0 {
+				mods = " [" + strings.Join(s.Modifiers, " ") + "]"
+			}
+			fmt.Fprintf(&b, "%s%s %s%s %d-%d\n", strings.Repeat("  ", s.Depth+1), s.Kind, s.Name, mods, s.StartLine, s.EndLine)
+		}
+	}
+	if o.Truncated {
+		fmt.Fprintf(&b, "(outline stopped at %d symbols; list a narrower path)\n", engine.MaxOutline)
+	}
+	return b.String()
+}
+
+// Importers lists the import statements that load a module.
+func Importers(target string, imps []engine.Importer) string {
+	if len(imps) == 0 {
+		return fmt.Sprintf("Nothing imports %q.", target)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d import(s) of %s:\n", len(imps), target)
+	for _, im := range imps {
+		fmt.Fprintf(&b, "%s:%d: %s\n", im.File, im.Line, im.Statement)
+	}
+	return b.String()
+}
+
+// Grep lists matches as file:line:text, then how many and where from.
+func Grep(res textsearch.GrepResult, limit int) string {
+	var b strings.Builder
+	for _, m := range res.Matches {
+		fmt.Fprintf(&b, "%s:%d:%s\n", m.File, m.Line, m.Text)
+	}
+	fmt.Fprintf(&b, "%d match(es) in %d files searched", len(res.Matches), res.Searched)
+	if res.Truncated {
+		fmt.Fprintf(&b, " (stopped at %d; narrow the pattern or path)", limit)
+	}
+	return b.String()
+}
+
+// Files lists the files a glob found.
+func Files(pattern string, files []string, more bool, limit int) string {
+	if len(files) == 0 {
+		return fmt.Sprintf("No file matches %q.", pattern)
+	}
+	out := strings.Join(files, "\n")
+	if more {
+		out += fmt.Sprintf("\n(first %d shown)", limit)
+	}
+	return out
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func indent(text, prefix string) string {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	return prefix + strings.Join(lines, "\n"+prefix) + "\n"
+}
