@@ -1,4 +1,4 @@
-.PHONY: build test demo bench bench-quality bench-speed bench-answer clean
+.PHONY: build test demo bench bench-quality bench-speed bench-answer bench-localize clean
 
 build:
 	go build -o scry ./cmd/scry
@@ -20,6 +20,11 @@ bench:
 bench-quality: build
 	scripts/bench-corpus.sh
 	./scry bench quality --corpus .cache/bench-corpus
+
+# Localization on real fix commits (needs bare git mirrors of the eight
+# repositories in SCRY_BENCH_MIRRORS; see BENCHMARKS.md). Prints both splits.
+bench-localize: build
+	./scry bench localize --instances ../shared/bench/localize-tune.jsonl
 
 bench-speed: build
 	scripts/bench-corpus.sh
