@@ -1,0 +1,97 @@
+package search_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/workspace"
+)
+
+// Gather adds to BM25F's candidates the chunks the query names and the
+// top-level symbols of the files the first stage favours, flagged as such.
+func TestGatherNamedAndExpanded(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		// The file the query is about: one function matches its words,
+		// its sibling (where a fix might go) shares none of them.
+		"src/state.ts": `export function refreshSessionCookie(session: string): string {
+  return session + ';refresh';
+}
+
+export function persist(value: number): number {
+  return value * 2;
+}
+`,
+		"src/other.ts": `export function unrelatedHelper(x: number) { return x; }
+`,
+	}
+	for rel, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, err := workspace.NewRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := index.New(root, st, index.Options{}).Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	pl := search.Pipeline{Store: st}
+	cs, err := pl.Gather(context.Background(), search.Request{Query: "refresh session cookie, see unrelatedHelper", Params: search.DefaultParams()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]search.Features{}
+	for i, r := range cs.Results {
+		byName[r.Chunk.Name] = cs.Features[i]
+		if r.Chunk.FullSource != "" {
+			t.Errorf("%s read in full during ranking", r.Chunk.Name)
+		}
+	}
+	f, ok := byName["persist"]
+	if !ok {
+		t.Fatalf("the sibling of the best match was not added: %v", keys(byName))
+	}
+	if f[search.FExpanded] != 1 || f[search.FCovAll] != 0 {
+		t.Errorf("persist: expanded %v, coverage %v", f[search.FExpanded], f[search.FCovAll])
+	}
+	if f := byName["unrelatedHelper"]; f[search.FDefines] != 1 || f[search.FDefinesCode] != 1 {
+		t.Errorf("a chunk the query names is not marked: %v", f)
+	}
+	if f := byName["refreshSessionCookie"]; f[search.FExpanded] != 0 || f[search.FCovName] < 0.3 {
+		t.Errorf("the first-stage match: %v", f)
+	}
+	// The pipeline reads in full what it shows.
+	resp, err := pl.Search(context.Background(), search.Request{Query: "refresh session cookie", Params: search.DefaultParams()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range resp.Results {
+		if r.Chunk.FullSource == "" || r.Tokens == 0 {
+			t.Errorf("result %s shown without its source", r.Chunk.Name)
+		}
+	}
+}
+
+func keys(m map[string]search.Features) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
