@@ -120,6 +120,7 @@ func newBenchFitCmd() *cobra.Command {
 	var seed uint64
 	var passes int
 	var ablate, fileRel bool
+	var leads int
 	cmd := &cobra.Command{
 		Use:   "fit DUMP [--out internal/search/model.json] [--ablate]",
 		Short: "Fit the ranker's weights and calibration on a localization feature dump's tune split",
@@ -136,7 +137,7 @@ internal/search/model.json).`,
 			if err != nil {
 				return err
 			}
-			r, err := bench.Fit(set, bench.FitOptions{Seed: seed, Passes: passes, Ablate: ablate, FileRelevance: fileRel, Log: cmd.ErrOrStderr()})
+			r, err := bench.Fit(set, bench.FitOptions{Seed: seed, Passes: passes, Ablate: ablate, FileRelevance: fileRel, Leads: leads, Log: cmd.ErrOrStderr()})
 			if err != nil {
 				return err
 			}
@@ -153,6 +154,7 @@ internal/search/model.json).`,
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the coordinate order and restarts")
 	cmd.Flags().IntVar(&passes, "passes", 8, "coordinate-ascent sweeps at most")
 	cmd.Flags().BoolVar(&fileRel, "file-relevance", true, "calibrate P(the result lies in a file a fix changed); false: P(it overlaps the changed code)")
+	cmd.Flags().IntVar(&leads, "leads", 0, "leads per simulated default answer (0: the default, 5)")
 	cmd.Flags().BoolVar(&ablate, "ablate", false, "refit with each feature group off and report holdout figures")
 	return cmd
 }

@@ -134,7 +134,9 @@ type FitOptions struct {
 	// FileRelevance calibrates the probability that a result lies in a
 	// file the fix changed, instead of overlapping the changed code.
 	FileRelevance bool
-	Log           io.Writer
+	// Leads overrides the number of leads of the simulated answers.
+	Leads int
+	Log   io.Writer
 }
 
 // Ablation is one refit with a feature group switched off.
@@ -305,6 +307,9 @@ func Fit(set []*fitInstance, opt FitOptions) (*FitReport, error) {
 	}
 	if opt.Params == (search.Params{}) {
 		opt.Params = search.DefaultParams()
+	}
+	if opt.Leads > 0 {
+		opt.Params.Leads = opt.Leads
 	}
 	r := &FitReport{TuneN: len(tune), HoldoutN: len(hold)}
 	r.StartTune, r.StartHoldout = scoresOf(tune, start), scoresOf(hold, start)
