@@ -192,6 +192,13 @@ func TestSelectAnswerLeads(t *testing.T) {
 		return Result{Chunk: chunk.Chunk{ID: id, RelativePath: file + ".ts", StartLine: 2, EndLine: 2, Depth: 1, FullSource: "x", Name: id}, Score: p}
 	}
 	small := "function f() { return 1 }"
+	many := func(n int) []Result {
+		var rs []Result
+		for i := 0; i < n; i++ {
+			rs = append(rs, res(fmt.Sprint("c", i), 0.3-float64(i)/100, small))
+		}
+		return rs
+	}
 	big := strings.Repeat("const x = 1;\n", 400)
 	prm := Params{Threshold: 0.5, Budget: 300}
 	tests := []struct {
@@ -203,7 +210,7 @@ func TestSelectAnswerLeads(t *testing.T) {
 	}{
 		{"confident results, the rest as leads", []Result{res("a", 0.9, small), res("b", 0.6, small), res("c", 0.2, small)}, 2, 1, false},
 		{"nothing confident: leads", []Result{res("a", 0.3, small), res("b", 0.2, small)}, 0, 2, false},
-		{"leads capped", []Result{res("a", 0.3, small), res("b", 0.2, small), res("c", 0.2, small), res("d", 0.1, small), res("e", 0.1, small), res("f", 0.1, small)}, 0, DefaultLeads, false},
+		{"leads capped", many(DefaultLeads + 3), 0, DefaultLeads, false},
 		{"confident but over budget: a lead that says so", []Result{res("a", 0.9, big), res("b", 0.2, small)}, 0, 2, true},
 		{"a lead never repeats or nests in a result", []Result{res("a", 0.9, small), inner("a", "a2", 0.4), res("b", 0.1, small)}, 1, 1, false},
 		{"no candidates: empty", nil, 0, 0, false},
