@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -13,7 +14,8 @@ import (
 
 // TestDamagedIndexIsRebuilt is issue 18 item 11: an index whose pages were
 // zeroed opened and synced as healthy, then every search failed with
-// "database disk image is malformed". Open must notice, rebuild, and say so.
+// "database disk image is malformed". Open must notice, rebuild, and say
+// so — but never delete a file named with --index that may not be scry's.
 func TestDamagedIndexIsRebuilt(t *testing.T) {
 	root := t.TempDir()
 	for i := 0; i < 120; i++ {
@@ -22,30 +24,52 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	idx := filepath.Join(t.TempDir(), "index.db")
+	// The default index path, in scry's cache, and a path named with --index.
+	t.Setenv("SCRY_CACHE_DIR", t.TempDir())
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cached, err := engine.DefaultIndexPath(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := filepath.Join(t.TempDir(), "index.db")
+
+	zeroPages := func(t *testing.T, data []byte) []byte {
+		const page = 4096
+		if len(data) < 8*page {
+			t.Fatalf("index of %d bytes: too small to damage in the middle", len(data))
+		}
+		for off := 2 * page; off < len(data); off += 2 * page {
+			copy(data[off:off+page], make([]byte, page))
+		}
+		return data
+	}
+	notSQLite := func(t *testing.T, data []byte) []byte {
+		copy(data, make([]byte, 100))
+		return data
+	}
 	tests := []struct {
-		name   string
-		damage func(t *testing.T, data []byte) []byte
+		name    string
+		flag    string // --index, "" for the default path
+		damage  func(t *testing.T, data []byte) []byte
+		rebuilt bool // else refused, the file kept
 	}{
-		{"zeroed pages", func(t *testing.T, data []byte) []byte {
-			const page = 4096
-			if len(data) < 8*page {
-				t.Fatalf("index of %d bytes: too small to damage in the middle", len(data))
-			}
-			for off := 2 * page; off < len(data); off += 2 * page {
-				copy(data[off:off+page], make([]byte, page))
-			}
-			return data
-		}},
-		{"not a database", func(t *testing.T, data []byte) []byte {
-			copy(data, make([]byte, 100))
-			return data
-		}},
+		{"zeroed pages, named index", named, zeroPages, true},
+		{"zeroed pages, cached index", "", zeroPages, true},
+		{"not SQLite, cached index", "", notSQLite, true},
+		// A named file that is not SQLite may be anything of the user's.
+		{"not SQLite, named index", named, notSQLite, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			idx := tt.flag
+			if idx == "" {
+				idx = cached
+			}
 			open := func(warn func(error)) (*engine.Engine, error) {
-				return engine.Open(context.Background(), engine.Options{Root: root, IndexPath: idx, Sync: true,
+				return engine.Open(context.Background(), engine.Options{Root: root, IndexPath: tt.flag, Sync: true,
 					Getenv: func(string) string { return "" }, Warn: warn})
 			}
 			e, err := open(nil)
@@ -57,12 +81,25 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(idx, tt.damage(t, data), 0o644); err != nil {
+			damaged := tt.damage(t, data)
+			if err := os.WriteFile(idx, damaged, 0o644); err != nil {
 				t.Fatal(err)
 			}
 
 			var warnings []string
 			e, err = open(func(err error) { warnings = append(warnings, err.Error()) })
+			if !tt.rebuilt {
+				if err == nil || !strings.Contains(err.Error(), "not deleting") {
+					t.Errorf("open of a damaged file named with --index: %v, want a refusal", err)
+				}
+				if kept, _ := os.ReadFile(idx); !bytes.Equal(kept, damaged) {
+					t.Error("a file named with --index was changed")
+				}
+				if e != nil {
+					e.Close()
+				}
+				return
+			}
 			if err != nil {
 				t.Fatalf("open of a damaged index: %v", err)
 			}
