@@ -50,8 +50,10 @@ func newHTTPServer(srv *mcp.Server, token string, lim httpLimits) *http.Server {
 		&mcp.StreamableHTTPOptions{SessionTimeout: lim.SessionTimeout})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard(sessionCap(handler, srv, lim.MaxSessions), token, lim.BodyTimeout))
-	// No ReadTimeout or WriteTimeout: they would cut long answers and the
-	// server-sent event stream; the body deadline is set per request.
+	// No WriteTimeout: it cuts answers that take longer and the
+	// server-sent event stream (TestHTTPLongAnswerOutlivesTheLimits). The
+	// body deadline is set per request by guard, and cleared once the body
+	// is in, rather than as a ReadTimeout spanning the whole request.
 	return &http.Server{Handler: mux, ReadHeaderTimeout: lim.HeaderTimeout, IdleTimeout: lim.IdleTimeout}
 }
 

@@ -167,3 +167,46 @@ func TestHTTPSessionsExpireAndAreCapped(t *testing.T) {
 		t.Errorf("after the idle sessions expired, a new one: status %d", resp.StatusCode)
 	}
 }
+
+type bearerTransport struct{ token string }
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestHTTPLongAnswerOutlivesTheLimits: the limits bound what a client
+// holds, never how long an answer may take. A tool call that outlasts the
+// body and idle timeouts still completes, through the SDK's own client with
+// its event stream open.
+func TestHTTPLongAnswerOutlivesTheLimits(t *testing.T) {
+	lim := defaultHTTPLimits()
+	lim.HeaderTimeout, lim.BodyTimeout, lim.IdleTimeout = 200*time.Millisecond, 200*time.Millisecond, 200*time.Millisecond
+	srv, addr := serveTest(t, lim)
+	type in struct{}
+	mcp.AddTool(srv, &mcp.Tool{Name: "slow", Description: "answers after a while"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ in) (*mcp.CallToolResult, any, error) {
+		select {
+		case <-time.After(4 * lim.BodyTimeout):
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp",
+		HTTPClient: &http.Client{Transport: bearerTransport{"t0ken"}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{}})
+	if err != nil {
+		t.Fatalf("a long tool call was cut: %v", err)
+	}
+	if res.IsError || len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != "done" {
+		t.Errorf("result %+v", res)
+	}
+}

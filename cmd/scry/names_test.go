@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/scry-dev/scry/internal/tsls/tslstest"
 )
 
 // TestFileNamesCannotForgeLines is issue 18 item 14 as an agent would see
@@ -75,6 +77,62 @@ func TestChunksQuotesUnsafeNames(t *testing.T) {
 	for _, line := range strings.Split(out, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), forged) {
 			t.Errorf("a file name forged the line %q:\n%s", line, out)
+		}
+	}
+}
+
+// TestEveryDeclaratorBySymbolPath is issue 18 item 18 through the real
+// parser: each name of `export const A = 1, B = 2` answers `symbol = B`.
+func TestEveryDeclaratorBySymbolPath(t *testing.T) {
+	root := t.TempDir()
+	src := "export const Alpha = 1, Beta = 2, Gamma = () => Alpha + Beta;\nlet first = 1, second = 2;\nexport const BetaMax = 3;\n"
+	if err := os.WriteFile(filepath.Join(root, "consts.ts"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	idx := filepath.Join(t.TempDir(), "index.db")
+	tests := []struct{ query, want string }{
+		{"symbol = Beta", `"name":"Beta"`},
+		{"symbol = Gamma", `"name":"Gamma"`},
+		{"symbol = consts.ts > Alpha", `"name":"Alpha"`},
+		{"symbol = second", `"name":"second"`},
+		{"symbol = BetaMax", `"name":"BetaMax"`},
+	}
+	for _, tt := range tests {
+		out, err := runScry(t, "search", "--json", "--root", root, "--index", idx, tt.query)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", tt.query, err, out)
+		}
+		if !strings.Contains(out, tt.want) {
+			t.Errorf("%s: result lacks %s:\n%.400s", tt.query, tt.want, out)
+		}
+	}
+}
+
+// TestEveryDeclaratorRefs: the compiler is asked about the declarator
+// named, not the statement's first.
+func TestEveryDeclaratorRefs(t *testing.T) {
+	tslstest.Binary(t)
+	root := t.TempDir()
+	for rel, src := range map[string]string{
+		"consts.ts": "export const Alpha = 1, Beta = 2;\n",
+		"use.ts":    "import { Alpha, Beta } from './consts';\nexport const useA = Alpha + 1;\nexport const useB = Beta * 2;\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	idx := filepath.Join(t.TempDir(), "index.db")
+	tests := []struct{ name, want, not string }{
+		{"Beta", "useB = Beta", "useA"},
+		{"Alpha", "useA = Alpha", "useB"},
+	}
+	for _, tt := range tests {
+		out, err := runScry(t, "refs", tt.name, "--root", root, "--index", idx)
+		if err != nil {
+			t.Fatalf("refs %s: %v\n%s", tt.name, err, out)
+		}
+		if !strings.Contains(out, tt.want) || strings.Contains(out, tt.not) || strings.Contains(out, "approximate") {
+			t.Errorf("refs %s: want %q from the compiler and not %q:\n%s", tt.name, tt.want, tt.not, out)
 		}
 	}
 }

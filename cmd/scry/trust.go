@@ -55,7 +55,7 @@ or trust the workspace: trust records its root and the hash of its current
 				fmt.Fprintf(out, "  its configuration does not load: %v\n", err)
 				return nil
 			}
-			fmt.Fprint(out, render.Sensitive(cfg.Origin, "  "))
+			fmt.Fprint(out, render.Sensitive(cfg, "  "))
 			if rec.ConfigSHA256 == "" {
 				fmt.Fprintln(out, "  (no .scry.toml: if one appears, it needs trusting again)")
 			} else {

@@ -36,6 +36,9 @@ type Setting struct {
 
 func (s Setting) path() []string { return strings.Split(s.Key, ".") }
 
+// Value is the setting's value in c.
+func (s Setting) Value(c *Config) string { return *s.field(c) }
+
 // absolute resolves a relative path value against dir (where the file that
 // set it lives).
 func (s Setting) absolute(c *Config, dir, file string) error {

@@ -250,7 +250,7 @@ func (e *Engine) fitSnapshots(results []search.Result, snaps *snapshotCache, bud
 }
 
 func (e *Engine) describe(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
-	key := describeKey{c.ID, callDepth}
+	key := describeKey{c.ID, c.Name, callDepth}
 	if d, ok := e.described.get(key); ok {
 		return d, nil
 	}
@@ -353,7 +353,10 @@ type describeCache struct {
 }
 
 type describeKey struct {
-	id    string
+	id string
+	// name: a statement declaring several variables is one chunk, looked
+	// up (and described) under each declarator's name.
+	name  string
 	depth int
 }
 

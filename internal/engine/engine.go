@@ -134,7 +134,7 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 			return nil, err
 		}
 	}
-	st, err := store.Open(path)
+	st, err := openIndex(ctx, path, opt.IndexPath == "", opt.Warn)
 	if err != nil {
 		return nil, fmt.Errorf("open index for %s: %w", root.Dir(), err)
 	}
@@ -170,6 +170,39 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 		e.attachCompiler(ctx, cfg.TSGo, cache, opt.Compiler == CompilerWait, opt.Warn)
 	}
 	return e, nil
+}
+
+// openIndex opens the index and checks its pages. A damaged index (zeroed
+// pages, a file that is not SQLite) otherwise opens and syncs as if healthy
+// and then fails every search with "database disk image is malformed";
+// since the index is a cache of the workspace, it is deleted and rebuilt
+// (by the next sync), and the user is told. It is deleted only when it is
+// known to be scry's: it opened as a scry index (the damage is in its
+// pages), or it sits where scry keeps indexes (inCache). A file named with
+// --index that is not SQLite at all may be anything of the user's.
+func openIndex(ctx context.Context, path string, inCache bool, warn func(error)) (*store.Store, error) {
+	st, err := store.Open(path)
+	ours := inCache
+	if err == nil {
+		if err = st.QuickCheck(ctx); err == nil {
+			return st, nil
+		}
+		st.Close()
+		ours = true
+	}
+	if !store.IsCorrupt(err) {
+		return nil, err
+	}
+	if !ours {
+		return nil, fmt.Errorf("%w; not deleting %s, which is not in scry's cache: delete it or name another --index", err, path)
+	}
+	if rerr := store.Remove(path); rerr != nil {
+		return nil, errors.Join(err, rerr)
+	}
+	if warn != nil {
+		warn(fmt.Errorf("%w; deleted it: the index is rebuilt from the workspace", err))
+	}
+	return store.Open(path)
 }
 
 // loadConfig is the one place a workspace's settings are read: its

@@ -27,7 +27,7 @@ func Diagnosis(d engine.Diagnosis, tools int) string {
 	}
 	fmt.Fprintf(&b, "trust:     %s\n", d.Config.Origin.Trust)
 	fmt.Fprintln(&b, "settings that run or send something, and where each came from:")
-	b.WriteString(Sensitive(d.Config.Origin, "           "))
+	b.WriteString(Sensitive(d.Config, "           "))
 	models(&b, d)
 	fmt.Fprintf(&b, "typescript 7:\n%s\n", indentLines(d.TypeScript.String(), "  "))
 	if d.Governed+d.Ungoverned > 0 {
@@ -100,14 +100,24 @@ func models(b *strings.Builder, d engine.Diagnosis) {
 }
 
 // Sensitive lists where each setting that runs or sends something came
-// from, and what an untrusted workspace tried to set, one per line.
-func Sensitive(o config.Origin, indent string) string {
+// from (with its value when set), and what an untrusted workspace tried to
+// set, one per line.
+func Sensitive(cfg config.Config, indent string) string {
+	o := cfg.Origin
+	ignored := map[string]string{}
+	for _, ig := range o.Ignored {
+		ignored[ig.Key] = ig.Value
+	}
 	var b strings.Builder
 	for _, s := range config.Sensitive {
-		fmt.Fprintf(&b, "%s%-25s %s\n", indent, s.Key, o.Source(s.Key))
-	}
-	for _, ig := range o.Ignored {
-		fmt.Fprintf(&b, "%s%-25s IGNORED %q from the untrusted workspace\n", indent, ig.Key, ig.Value)
+		line := fmt.Sprintf("%s%-25s %s", indent, s.Key, o.Source(s.Key))
+		if v := s.Value(&cfg); v != "" {
+			line = fmt.Sprintf("%s%-25s %q from %s", indent, s.Key, v, o.Source(s.Key))
+		}
+		if v, ok := ignored[s.Key]; ok {
+			line += fmt.Sprintf("; IGNORED %q from the untrusted workspace", v)
+		}
+		b.WriteString(line + "\n")
 	}
 	return b.String()
 }

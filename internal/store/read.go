@@ -147,15 +147,49 @@ func (s *Store) ChunksByFile(p string) ([]chunk.Chunk, error) {
 	return out, nil
 }
 
-// ChunksByName returns the chunks whose name is exactly name, ordered by
-// file and line.
+// ChunksByName returns the chunks whose name is exactly name (or that
+// declare it as one of several variables, see nameIs), ordered by file and
+// line.
 func (s *Store) ChunksByName(name string) ([]chunk.Chunk, error) {
-	out, err := s.queryChunks(`SELECT `+chunkCols+` FROM chunks c WHERE c.name = ?
-		ORDER BY c.relative_path, c.start_line, c.depth, c.seq`, name)
+	where, args := nameIs(name)
+	out, err := s.queryChunks(`SELECT `+chunkCols+` FROM chunks c WHERE `+where+`
+		ORDER BY c.relative_path, c.start_line, c.depth, c.seq`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: chunks named %s: %w", name, err)
 	}
-	return out, nil
+	return asDeclarator(out, name), nil
+}
+
+// nameIs is the SQL condition (over chunks c) for a chunk named name. A
+// statement declaring several variables (`export const A = 1, B = 2`) is
+// one chunk named "A, B"; each of its declarators is found by its own name
+// too. The second branch scans only the name index (a covering scan, names
+// and row ids), and only names holding ", " can match.
+func nameIs(name string) (string, []any) {
+	if name == "" || strings.Contains(name, ", ") {
+		return "c.name = ?", []any{name}
+	}
+	return `(c.name = ? OR (c.seq IN (SELECT seq FROM chunks INDEXED BY chunks_by_name
+		WHERE instr(name, ', ') > 0 AND instr(', ' || name || ', ', ', ' || ? || ', ') > 0)
+		AND c.node_kind IN ('const', 'variable')))`, []any{name, name}
+}
+
+// asDeclarator names each shared multi-declarator chunk found by one of its
+// names after that name (its lines, source and id stay the chunk's), so
+// that what is asked about it next — its position for the compiler, its
+// references — is about that declarator, not the statement's first.
+func asDeclarator(cs []chunk.Chunk, name string) []chunk.Chunk {
+	for i := range cs {
+		c := &cs[i]
+		if c.Name == name || !strings.Contains(c.Name, ", ") {
+			continue
+		}
+		if strings.HasSuffix(c.Breadcrumb, " > "+c.Name) {
+			c.Breadcrumb = strings.TrimSuffix(c.Breadcrumb, c.Name) + name
+		}
+		c.Name = name
+	}
+	return cs
 }
 
 // Files returns every file record keyed by path, for sync diffing.

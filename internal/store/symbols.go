@@ -48,8 +48,9 @@ func (s *Store) FindSymbols(q SymbolQuery) ([]chunk.Chunk, error) {
 	var args []any
 	switch q.Match {
 	case MatchExact, "":
-		where = append(where, "c.name = ?")
-		args = append(args, q.Name)
+		w, a := nameIs(q.Name)
+		where = append(where, w)
+		args = append(args, a...)
 	case MatchPrefix:
 		where = append(where, "c.name >= ? AND c.name < ?")
 		args = append(args, q.Name, q.Name+"\U0010FFFF")
@@ -102,6 +103,9 @@ func (s *Store) FindSymbols(q SymbolQuery) ([]chunk.Chunk, error) {
 	}
 	if len(out) > limit {
 		out = out[:limit]
+	}
+	if q.Match == MatchExact || q.Match == "" {
+		out = asDeclarator(out, q.Name)
 	}
 	return out, nil
 }

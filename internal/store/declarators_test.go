@@ -1,0 +1,72 @@
+package store
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/chunk"
+)
+
+// TestEveryDeclaratorFindable is issue 18 item 18: `export const A = 1,
+// B = 2` is one chunk named "A, B"; each declarator must be found by its
+// own name (exact lookups and find_symbol), and nothing else must be.
+func TestEveryDeclaratorFindable(t *testing.T) {
+	s := openTemp(t)
+	multi := fn("src/consts.ts", "Alpha, Beta, Gamma", 1, "")
+	multi.NodeKind, multi.Signature = "const", "export const Alpha = 1, Beta = 2, Gamma = 3"
+	letMulti := fn("src/consts.ts", "x, y", 5, "")
+	letMulti.NodeKind = "variable"
+	betaMax := fn("src/consts.ts", "BetaMax", 9, "")
+	betaMax.NodeKind = "const"
+	call := fn("src/expr.ts", `register("a", Beta)`, 1, "")
+	call.NodeKind = "expression"
+	mustReplace(t, s, rec("src/consts.ts"), multi, letMulti, betaMax)
+	mustReplace(t, s, rec("src/expr.ts"), call)
+
+	// A shared chunk comes back named after the declarator asked for
+	// (same id and lines), so that what is asked about it next is about
+	// that declarator.
+	tests := []struct {
+		name string
+		want []string // chunk names found
+	}{
+		{"Alpha", []string{"Alpha"}},
+		{"Beta", []string{"Beta"}},
+		{"Gamma", []string{"Gamma"}},
+		{"y", []string{"y"}},
+		{"BetaMax", []string{"BetaMax"}},
+		{"Alpha, Beta, Gamma", []string{"Alpha, Beta, Gamma"}},
+		{"Bet", nil},
+		{"a", nil},
+	}
+	names := func(cs []chunk.Chunk) []string {
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.Name)
+		}
+		return out
+	}
+	for _, tt := range tests {
+		byName, err := s.ChunksByName(tt.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found, err := s.FindSymbols(SymbolQuery{Name: tt.name, Match: MatchExact})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for what, got := range map[string][]string{"ChunksByName": names(byName), "FindSymbols": names(found)} {
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("%s(%q) = %q, want %q", what, tt.name, got, tt.want)
+			}
+		}
+		for _, c := range byName {
+			if c.ID != multi.ID && c.ID != letMulti.ID && c.ID != betaMax.ID {
+				t.Errorf("ChunksByName(%q) found %s", tt.name, c.ID)
+			}
+			if want := "src/consts.ts > " + c.Name; c.Breadcrumb != want {
+				t.Errorf("ChunksByName(%q): breadcrumb %q, want %q", tt.name, c.Breadcrumb, want)
+			}
+		}
+	}
+}
