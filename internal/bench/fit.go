@@ -91,7 +91,7 @@ func (fi *fitInstance) answer(m *search.Model, prm search.Params) LocAnswer {
 	for i, o := range order {
 		r := fi.results[o.Index]
 		r.Rerank = o.Score
-		r.Score = m.Probability(scores, i)
+		r.Score = m.Probability(scores, i, &fi.feats[o.Index])
 		rs[i] = r
 	}
 	results, leads := search.SelectAnswer(rs, prm)
@@ -238,7 +238,7 @@ func calibrate(tune []*fitInstance, m *search.Model, fileLevel bool) []float64 {
 		order := fi.ranked(m, LocDepth)
 		scores := scoresOfOrder(order)
 		for k, o := range order {
-			in := search.CalibrationInputs(scores, k)
+			in := search.CalibrationInputs(scores, k, &fi.feats[o.Index])
 			xs = append(xs, in[:])
 			y = append(y, fi.relevant(o.Index, fileLevel))
 		}
@@ -273,7 +273,7 @@ func reliability(set []*fitInstance, m *search.Model, fileLevel bool) ([]Bin, fl
 		order := fi.ranked(m, LocDepth)
 		scores := scoresOfOrder(order)
 		for k, o := range order {
-			p := m.Probability(scores, k)
+			p := m.Probability(scores, k, &fi.feats[o.Index])
 			k := min(int(p*10), 9)
 			bins[k].N++
 			bins[k].Predicted += p
@@ -393,7 +393,7 @@ func (r *FitReport) WriteText(w io.Writer) error {
 	for i, n := range r.Model.Features {
 		fmt.Fprintf(bw, "| %s | %.3f |\n", n, r.Model.Weights[i])
 	}
-	fmt.Fprintf(bw, "| file penalty | %.3f |\n| calibration (score, below best, best's margin, 1/rank, intercept) | %.3f |\n", r.Model.FilePenalty, r.Model.Calibration)
+	fmt.Fprintf(bw, "| file penalty | %.3f |\n| calibration (score, below best, best's margin, 1/rank, features…, intercept) | %.3f |\n", r.Model.FilePenalty, r.Model.Calibration)
 	return bw.Flush()
 }
 

@@ -81,23 +81,29 @@ func (m *Model) Score(f *Features) float64 {
 }
 
 // NumCalibrationInputs is the length of CalibrationInputs.
-const NumCalibrationInputs = 4
+const NumCalibrationInputs = 4 + NumFeatures
 
 // CalibrationInputs describe the result at 0-based position rank of a
 // ranked list (scores best first, after the diversity penalty): its score,
-// its distance below the best, the best's lead over the second, and the
-// reciprocal of its position.
-func CalibrationInputs(scores []float64, rank int) [NumCalibrationInputs]float64 {
+// its distance below the best, the best's lead over the second, the
+// reciprocal of its position, then its features — what makes a result
+// trustworthy (the query names it, its file is clearly the subject) is not
+// all in where it ranks.
+func CalibrationInputs(scores []float64, rank int, f *Features) [NumCalibrationInputs]float64 {
 	top, margin := scores[0], 0.0
 	if len(scores) > 1 {
 		margin = scores[0] - scores[1]
 	}
-	return [NumCalibrationInputs]float64{scores[rank], scores[rank] - top, margin, 1 / float64(rank+1)}
+	var in [NumCalibrationInputs]float64
+	in[0], in[1], in[2], in[3] = scores[rank], scores[rank]-top, margin, 1/float64(rank+1)
+	copy(in[4:], f[:])
+	return in
 }
 
-// Probability calibrates the result at position rank of a ranked list.
-func (m *Model) Probability(scores []float64, rank int) float64 {
-	in := CalibrationInputs(scores, rank)
+// Probability calibrates the result at position rank of a ranked list,
+// whose features are f.
+func (m *Model) Probability(scores []float64, rank int, f *Features) float64 {
+	in := CalibrationInputs(scores, rank, f)
 	z := m.Calibration[NumCalibrationInputs]
 	for i, x := range in {
 		z += m.Calibration[i] * x

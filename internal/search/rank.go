@@ -220,7 +220,7 @@ func ApplyModel(m *Model, cs Candidates) []Result {
 	for k, o := range order {
 		r := cs.Results[o.Index]
 		r.Rerank = o.Score
-		r.Score = m.Probability(scores, k)
+		r.Score = m.Probability(scores, k, &cs.Features[o.Index])
 		out[k] = r
 	}
 	return out
