@@ -321,13 +321,13 @@ func (ix *Indexer) process(ctx context.Context, jobs []job) <-chan result {
 
 func (ix *Indexer) prepare(j job) result {
 	r := result{job: j}
-	src, err := os.ReadFile(j.file.Path)
+	// The file may have been replaced since discovery: by a FIFO (a read
+	// would block the sync, and the lock with it), a device, a larger file
+	// or a symlink out of the root. Only a regular file inside the root,
+	// within the limit, is read.
+	src, err := ix.root.ReadFile(j.file.Path, ix.opt.Workspace.ReadLimit())
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			r.skip = "vanished"
-			return r
-		}
-		r.skip = workspace.SkipUnreadable
+		r.skip = readSkip(err)
 		return r
 	}
 	if reason := workspace.CheckContent(j.file.Rel, src); reason != "" {
@@ -349,6 +349,21 @@ func (ix *Indexer) prepare(j job) result {
 	r.chunks = chunk.File(f, j.file.Path, j.file.Rel)
 	r.fts = store.PrepareFullText(r.chunks)
 	return r
+}
+
+// readSkip is the skip reason for a file that could not be read.
+func readSkip(err error) string {
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "vanished"
+	case errors.Is(err, workspace.ErrNotRegular):
+		return workspace.SkipNotRegular
+	case errors.Is(err, workspace.ErrTooLarge):
+		return workspace.SkipTooLarge
+	case errors.Is(err, workspace.ErrOutsideRoot), errors.Is(err, workspace.ErrChanged):
+		return workspace.SkipSymlinkOutside
+	}
+	return workspace.SkipUnreadable
 }
 
 // changedSignatures lists the old declarations whose signature differs in the
