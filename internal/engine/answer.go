@@ -288,7 +288,7 @@ func (e *Engine) snapshotOf(c *snapshotCache, file string, targets []snapshot.Ta
 	if err != nil {
 		return "", fmt.Errorf("snapshot %s: %w", file, err)
 	}
-	text, err := e.parsed.build(file, abs, targets)
+	text, err := e.parsed.build(file, abs, e.readFile, targets)
 	if err != nil {
 		return "", err
 	}

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/scry-dev/scry/internal/chunk"
@@ -98,12 +99,21 @@ type Indexer struct {
 	store *store.Store
 	opt   Options
 	mu    sync.Mutex
+	// readLimit is opt.Workspace.ReadLimit(), readable while a sync holds
+	// mu: answers read files during syncs.
+	readLimit atomic.Int64
 }
 
 // New returns an indexer for root writing into st.
 func New(root *workspace.Root, st *store.Store, opt Options) *Indexer {
-	return &Indexer{root: root, store: st, opt: opt}
+	ix := &Indexer{root: root, store: st, opt: opt}
+	ix.readLimit.Store(opt.Workspace.ReadLimit())
+	return ix
 }
+
+// ReadLimit is the most bytes any read of a workspace file may return under
+// the current options: the file size limit, or workspace.MaxReadSize.
+func (ix *Indexer) ReadLimit() int64 { return ix.readLimit.Load() }
 
 // SetWorkspaceOptions changes which files later syncs consider (the
 // configuration is read after the index is opened).
@@ -111,6 +121,7 @@ func (ix *Indexer) SetWorkspaceOptions(opt workspace.Options) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.opt.Workspace = opt
+	ix.readLimit.Store(opt.ReadLimit())
 }
 
 // Store returns the store the indexer writes.

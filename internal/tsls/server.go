@@ -420,7 +420,7 @@ func (s *Server) spawn(ctx context.Context) (*process, error) {
 	}
 	s.mu.Unlock()
 	for path := range docs {
-		b, err := os.ReadFile(path)
+		b, err := readSource(path)
 		if err != nil {
 			continue // deleted meanwhile: the server will not know it
 		}
@@ -456,7 +456,7 @@ func (s *Server) spawn(ctx context.Context) (*process, error) {
 		_, already := s.docs[warm]
 		s.mu.Unlock()
 		if !already {
-			b, err := os.ReadFile(warm)
+			b, err := readSource(warm)
 			if err == nil {
 				if err := p.conn.notify("textDocument/didOpen", didOpenParams(warm, 1, string(b))); err != nil {
 					return fail("open "+warm, err)
@@ -755,7 +755,7 @@ func (s *Server) sendProgram(p *process) error {
 
 // changeDoc re-reads an open document from disk and sends its whole text.
 func (s *Server) changeDoc(p *process, path string) error {
-	b, err := os.ReadFile(path)
+	b, err := readSource(path)
 	if err != nil {
 		return s.closeDoc(p, path)
 	}
@@ -799,7 +799,7 @@ func (s *Server) DidOpen(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	b, err := os.ReadFile(path)
+	b, err := readSource(path)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", path, err)
 	}
