@@ -106,7 +106,7 @@ func (e *Engine) Search(ctx context.Context, q Query) (Answer, error) {
 		done <- described{d, err}
 	}(results)
 	if budget > 0 && resp.Symbol == nil {
-		n, err := e.fitSnapshots(results, snaps, budget)
+		n, err := e.fitSnapshots(ctx, results, snaps, budget)
 		if err != nil {
 			return Answer{}, err
 		}
@@ -142,6 +142,9 @@ func (e *Engine) Search(ctx context.Context, q Query) (Answer, error) {
 	best, bestN := Answer{}, 0
 	lo, hi := 1, len(results)-1
 	for lo <= hi {
+		if err := ctx.Err(); err != nil {
+			return Answer{}, err
+		}
 		mid := (lo + hi) / 2
 		a, err := e.render(req.Query, results[:mid], descs, snaps, budget, leads)
 		if err != nil {
@@ -205,8 +208,13 @@ func (e *Engine) describeAll(ctx context.Context, results []search.Result, callD
 // fitSnapshots returns how many best-first results have snapshots that fit
 // in the budget on their own (at least one), by bisection: the snapshots'
 // size only grows with more results.
-func (e *Engine) fitSnapshots(results []search.Result, snaps *snapshotCache, budget int) (int, error) {
+func (e *Engine) fitSnapshots(ctx context.Context, results []search.Result, snaps *snapshotCache, budget int) (int, error) {
 	size := func(n int) (int, error) {
+		// Each round parses and counts whole files: a cancelled call
+		// (an agent gave up) stops here rather than finishing the answer.
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
 		var files []string
 		targets := map[string][]snapshot.Target{}
 		for _, r := range results[:n] {
