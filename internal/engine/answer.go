@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -68,12 +69,32 @@ func (e *Engine) params(q Query) search.Params {
 // bounds the whole answer: when the graph and snapshots outgrow it
 // (snapshots add the imports and fields a symbol needs), the lowest-scored
 // results go first.
+//
+// Every snapshot comes from the version of its file that the chunks
+// selecting it were indexed from: a file edited in between (snapshot.ErrStale)
+// is synced and the question asked again, a few times at most.
 func (e *Engine) Search(ctx context.Context, q Query) (Answer, error) {
 	callDepth := q.CallDepth
 	if callDepth == 0 {
 		callDepth = e.cfg.CallDepth
 	}
 	req := search.Request{Query: q.Text, Paths: q.Paths, Languages: q.Languages, Params: e.params(q)}
+	for attempt := 0; ; attempt++ {
+		ans, err := e.search(ctx, req, callDepth)
+		if !errors.Is(err, snapshot.ErrStale) || attempt == maxStaleRetries {
+			return ans, err
+		}
+		if _, serr := e.Sync(ctx); serr != nil {
+			return ans, errors.Join(err, serr)
+		}
+	}
+}
+
+// maxStaleRetries bounds the re-syncs of one question whose files keep
+// changing under it; the last error then says so.
+const maxStaleRetries = 3
+
+func (e *Engine) search(ctx context.Context, req search.Request, callDepth int) (Answer, error) {
 	pl := search.Pipeline{Store: e.store, Reranker: e.reranker, Hybrid: e.neural.Hybrid()}
 	resp, err := pl.Search(ctx, req)
 	if err != nil {
@@ -222,7 +243,7 @@ func (e *Engine) fitSnapshots(ctx context.Context, results []search.Result, snap
 			if _, ok := targets[f]; !ok {
 				files = append(files, f)
 			}
-			targets[f] = append(targets[f], snapshot.Target{StartLine: r.Chunk.StartLine, EndLine: r.Chunk.EndLine})
+			targets[f] = append(targets[f], snapshot.Target{StartLine: r.Chunk.StartLine, EndLine: r.Chunk.EndLine, Source: r.Chunk.FullSource})
 		}
 		total := 0
 		for _, f := range files {
@@ -322,7 +343,7 @@ func (e *Engine) render(query string, results []search.Result, descs map[string]
 			byFile[c.RelativePath] = g
 			groups = append(groups, g)
 		}
-		g.targets = append(g.targets, snapshot.Target{StartLine: c.StartLine, EndLine: c.EndLine})
+		g.targets = append(g.targets, snapshot.Target{StartLine: c.StartLine, EndLine: c.EndLine, Source: c.FullSource})
 		in.Results = append(in.Results, descs[c.ID])
 	}
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].score > groups[j].score })
