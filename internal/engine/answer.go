@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -377,9 +378,14 @@ func (e *Engine) render(query string, results []search.Result, descs map[string]
 // and chunk ids already change with their own file. An agent's follow-up
 // questions between edits then cost no compiler round trips.
 type describeCache struct {
-	mu sync.Mutex
-	m  map[describeKey]graph.Result
+	mu    sync.Mutex
+	m     map[describeKey]graph.Result
+	bytes int // the entries' encoded sizes
 }
+
+// maxDescribeBytes bounds the cache by the encoded size of its entries: a
+// transitive call tree of a hub symbol can run to megabytes.
+var maxDescribeBytes = 32 << 20
 
 type describeKey struct {
 	id    string
@@ -394,10 +400,17 @@ func (c *describeCache) get(k describeKey) (graph.Result, bool) {
 }
 
 func (c *describeCache) put(k describeKey, d graph.Result) {
+	enc, err := json.Marshal(d)
+	if err != nil || len(enc) > maxDescribeBytes/8 {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) > 20000 {
-		c.m = map[describeKey]graph.Result{}
+	if c.m == nil || len(c.m) > 20000 || c.bytes+len(enc) > maxDescribeBytes {
+		c.m, c.bytes = map[describeKey]graph.Result{}, 0
+	}
+	if _, ok := c.m[k]; !ok {
+		c.bytes += len(enc)
 	}
 	c.m[k] = d
 }
@@ -405,5 +418,5 @@ func (c *describeCache) put(k describeKey, d graph.Result) {
 func (c *describeCache) clear() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.m = nil
+	c.m, c.bytes = nil, 0
 }
