@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // FileName is the config file looked for at the workspace root.
@@ -136,10 +138,16 @@ func Load(root string, getenv func(string) string) (Config, error) {
 	return c, c.Validate()
 }
 
+// maxConfigFile bounds the read of a configuration file.
+const maxConfigFile = 1 << 20
+
 // decodeFile lays the TOML file at path over c; found is false when there
 // is no such file.
 func decodeFile(path string, c *Config) (toml.MetaData, bool, error) {
-	data, err := os.ReadFile(path)
+	// The workspace's file is the repository's to make: a FIFO or a
+	// device under its name is refused, not read (which would block or
+	// never end).
+	data, err := workspace.ReadRegular(path, maxConfigFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return toml.MetaData{}, false, nil

@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"sort"
 	"time"
+
+	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // The user's own configuration lives outside every workspace, so a
@@ -95,7 +97,7 @@ func CanonicalRoot(root string) (string, error) {
 
 // configHash is the SHA-256 of root's .scry.toml, "" when there is none.
 func configHash(root string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(root, FileName))
+	data, err := workspace.ReadRegular(filepath.Join(root, FileName), maxConfigFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -68,12 +70,32 @@ func (e *Engine) params(q Query) search.Params {
 // bounds the whole answer: when the graph and snapshots outgrow it
 // (snapshots add the imports and fields a symbol needs), the lowest-scored
 // results go first.
+//
+// Every snapshot comes from the version of its file that the chunks
+// selecting it were indexed from: a file edited in between (snapshot.ErrStale)
+// is synced and the question asked again, a few times at most.
 func (e *Engine) Search(ctx context.Context, q Query) (Answer, error) {
 	callDepth := q.CallDepth
 	if callDepth == 0 {
 		callDepth = e.cfg.CallDepth
 	}
 	req := search.Request{Query: q.Text, Paths: q.Paths, Languages: q.Languages, Params: e.params(q)}
+	for attempt := 0; ; attempt++ {
+		ans, err := e.search(ctx, req, callDepth)
+		if !errors.Is(err, snapshot.ErrStale) || attempt == maxStaleRetries {
+			return ans, err
+		}
+		if _, serr := e.Sync(ctx); serr != nil {
+			return ans, errors.Join(err, serr)
+		}
+	}
+}
+
+// maxStaleRetries bounds the re-syncs of one question whose files keep
+// changing under it; the last error then says so.
+const maxStaleRetries = 3
+
+func (e *Engine) search(ctx context.Context, req search.Request, callDepth int) (Answer, error) {
 	pl := search.Pipeline{Store: e.store, Reranker: e.reranker, Hybrid: e.neural.Hybrid()}
 	resp, err := pl.Search(ctx, req)
 	if err != nil {
@@ -106,7 +128,7 @@ func (e *Engine) Search(ctx context.Context, q Query) (Answer, error) {
 		done <- described{d, err}
 	}(results)
 	if budget > 0 && resp.Symbol == nil {
-		n, err := e.fitSnapshots(results, snaps, budget)
+		n, err := e.fitSnapshots(ctx, results, snaps, budget)
 		if err != nil {
 			return Answer{}, err
 		}
@@ -142,6 +164,9 @@ func (e *Engine) Search(ctx context.Context, q Query) (Answer, error) {
 	best, bestN := Answer{}, 0
 	lo, hi := 1, len(results)-1
 	for lo <= hi {
+		if err := ctx.Err(); err != nil {
+			return Answer{}, err
+		}
 		mid := (lo + hi) / 2
 		a, err := e.render(req.Query, results[:mid], descs, snaps, budget, leads)
 		if err != nil {
@@ -205,8 +230,13 @@ func (e *Engine) describeAll(ctx context.Context, results []search.Result, callD
 // fitSnapshots returns how many best-first results have snapshots that fit
 // in the budget on their own (at least one), by bisection: the snapshots'
 // size only grows with more results.
-func (e *Engine) fitSnapshots(results []search.Result, snaps *snapshotCache, budget int) (int, error) {
+func (e *Engine) fitSnapshots(ctx context.Context, results []search.Result, snaps *snapshotCache, budget int) (int, error) {
 	size := func(n int) (int, error) {
+		// Each round parses and counts whole files: a cancelled call
+		// (an agent gave up) stops here rather than finishing the answer.
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
 		var files []string
 		targets := map[string][]snapshot.Target{}
 		for _, r := range results[:n] {
@@ -214,7 +244,7 @@ func (e *Engine) fitSnapshots(results []search.Result, snaps *snapshotCache, bud
 			if _, ok := targets[f]; !ok {
 				files = append(files, f)
 			}
-			targets[f] = append(targets[f], snapshot.Target{StartLine: r.Chunk.StartLine, EndLine: r.Chunk.EndLine})
+			targets[f] = append(targets[f], snapshot.Target{StartLine: r.Chunk.StartLine, EndLine: r.Chunk.EndLine, Source: r.Chunk.FullSource})
 		}
 		total := 0
 		for _, f := range files {
@@ -288,7 +318,7 @@ func (e *Engine) snapshotOf(c *snapshotCache, file string, targets []snapshot.Ta
 	if err != nil {
 		return "", fmt.Errorf("snapshot %s: %w", file, err)
 	}
-	text, err := e.parsed.build(file, abs, targets)
+	text, err := e.parsed.build(file, abs, e.readFile, targets)
 	if err != nil {
 		return "", err
 	}
@@ -314,7 +344,7 @@ func (e *Engine) render(query string, results []search.Result, descs map[string]
 			byFile[c.RelativePath] = g
 			groups = append(groups, g)
 		}
-		g.targets = append(g.targets, snapshot.Target{StartLine: c.StartLine, EndLine: c.EndLine})
+		g.targets = append(g.targets, snapshot.Target{StartLine: c.StartLine, EndLine: c.EndLine, Source: c.FullSource})
 		in.Results = append(in.Results, descs[c.ID])
 	}
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].score > groups[j].score })
@@ -348,9 +378,14 @@ func (e *Engine) render(query string, results []search.Result, descs map[string]
 // and chunk ids already change with their own file. An agent's follow-up
 // questions between edits then cost no compiler round trips.
 type describeCache struct {
-	mu sync.Mutex
-	m  map[describeKey]graph.Result
+	mu    sync.Mutex
+	m     map[describeKey]graph.Result
+	bytes int // the entries' encoded sizes
 }
+
+// maxDescribeBytes bounds the cache by the encoded size of its entries: a
+// transitive call tree of a hub symbol can run to megabytes.
+var maxDescribeBytes = 32 << 20
 
 type describeKey struct {
 	id string
@@ -368,10 +403,17 @@ func (c *describeCache) get(k describeKey) (graph.Result, bool) {
 }
 
 func (c *describeCache) put(k describeKey, d graph.Result) {
+	enc, err := json.Marshal(d)
+	if err != nil || len(enc) > maxDescribeBytes/8 {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) > 20000 {
-		c.m = map[describeKey]graph.Result{}
+	if c.m == nil || len(c.m) > 20000 || c.bytes+len(enc) > maxDescribeBytes {
+		c.m, c.bytes = map[describeKey]graph.Result{}, 0
+	}
+	if _, ok := c.m[k]; !ok {
+		c.bytes += len(enc)
 	}
 	c.m[k] = d
 }
@@ -379,5 +421,5 @@ func (c *describeCache) put(k describeKey, d graph.Result) {
 func (c *describeCache) clear() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.m = nil
+	c.m, c.bytes = nil, 0
 }

@@ -155,13 +155,19 @@ func (e *Engine) Definition(ctx context.Context, file string, line, column int) 
 	if err != nil {
 		return Definitions{}, err
 	}
+	// Read first, so that a FIFO, a device or a huge file is refused here
+	// rather than handed to the compiler.
+	src, err := e.readFile(abs)
+	if err != nil {
+		return Definitions{}, fmt.Errorf("definition: %w", err)
+	}
 	if nav := e.nav(); nav != nil {
 		found, err := nav.DefinitionAt(ctx, abs, line, column)
 		if err == nil {
 			return Definitions{Found: found}, nil
 		}
 	}
-	name, err := identifierAt(abs, line, column)
+	name, err := identifierAt(src, line, column)
 	if err != nil {
 		return Definitions{}, err
 	}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/scry-dev/scry/internal/chunk"
@@ -16,7 +15,7 @@ func IsSource(path string) bool { return parse.LanguageOf(path) != "" }
 
 // ChunkFile parses one file, inside a workspace or not, into its chunks.
 func ChunkFile(path string) ([]chunk.Chunk, error) {
-	src, err := os.ReadFile(path)
+	src, err := workspace.ReadRegular(path, workspace.MaxReadSize)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
@@ -40,7 +39,7 @@ func chunkSource(path string, src []byte) ([]chunk.Chunk, error) {
 func CheckChunks(files []string, label string) ([]chunkcheck.FileResult, chunkcheck.Summary, error) {
 	var results []chunkcheck.FileResult
 	for _, path := range files {
-		src, err := os.ReadFile(path)
+		src, err := workspace.ReadRegular(path, workspace.MaxReadSize)
 		if err != nil {
 			return nil, chunkcheck.Summary{}, fmt.Errorf("read %s: %w", path, err)
 		}

@@ -2,20 +2,15 @@ package engine
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
-	"os"
 
 	"github.com/scry-dev/scry/internal/ident"
 )
 
-// identifierAt returns the identifier at a 1-based line and column.
-func identifierAt(absFile string, line, column int) (string, error) {
-	f, err := os.Open(absFile)
-	if err != nil {
-		return "", fmt.Errorf("definition: %w", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
+// identifierAt returns the identifier at a 1-based line and column of src.
+func identifierAt(src []byte, line, column int) (string, error) {
+	sc := bufio.NewScanner(bytes.NewReader(src))
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
 	for n := 1; sc.Scan(); n++ {
 		if n != line {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"os"
 	"path"
 	"regexp"
 	"sort"
@@ -98,7 +97,7 @@ func (e *Engine) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile(abs)
+		b, err := e.readFile(abs)
 		if err != nil {
 			continue
 		}

@@ -16,6 +16,7 @@ type parsedFiles struct {
 	mu      sync.Mutex
 	entries map[string]*parsedEntry
 	tick    uint64
+	bytes   int64 // sum of the entries' sizes
 }
 
 type parsedEntry struct {
@@ -32,17 +33,23 @@ type parsedEntry struct {
 	closed  bool
 }
 
+// The cache is bounded in entries and in bytes of source: a parsed file
+// costs tens of times its size (syntax tree, scopes), and an agent's
+// questions over many large files grew the process by gigabytes under the
+// entry bound alone. The file being parsed is kept whatever its size.
 const maxParsedFiles = 128
+
+var maxParsedBytes int64 = 8 << 20
 
 // build returns the snapshot of targets in file (relative path; abs is its
 // location on disk).
-func (p *parsedFiles) build(rel, abs string, targets []snapshot.Target) (string, error) {
+func (p *parsedFiles) build(rel, abs string, read func(abs string) ([]byte, error), targets []snapshot.Target) (string, error) {
 	for {
 		fi, err := os.Stat(abs)
 		if err != nil {
 			return "", fmt.Errorf("snapshot %s: %w", rel, err)
 		}
-		e := p.entry(rel, abs, fi.Size(), fi.ModTime().UnixNano())
+		e := p.entry(rel, abs, read, fi.Size(), fi.ModTime().UnixNano())
 		<-e.ready
 		if e.err != nil {
 			return "", e.err
@@ -63,7 +70,7 @@ func (p *parsedFiles) build(rel, abs string, targets []snapshot.Target) (string,
 
 // entry returns the file's entry, starting its parse when there is none
 // for this size and mtime; wait on its ready channel.
-func (p *parsedFiles) entry(rel, abs string, size, mtime int64) *parsedEntry {
+func (p *parsedFiles) entry(rel, abs string, read func(string) ([]byte, error), size, mtime int64) *parsedEntry {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.entries == nil {
@@ -76,7 +83,7 @@ func (p *parsedFiles) entry(rel, abs string, size, mtime int64) *parsedEntry {
 	} else if ok {
 		p.evict(rel)
 	}
-	if len(p.entries) >= maxParsedFiles {
+	for len(p.entries) > 0 && (len(p.entries) >= maxParsedFiles || p.bytes+size > maxParsedBytes) {
 		oldest, when := "", ^uint64(0)
 		for k, e := range p.entries {
 			if e.lastUse < when {
@@ -87,9 +94,10 @@ func (p *parsedFiles) entry(rel, abs string, size, mtime int64) *parsedEntry {
 	}
 	e := &parsedEntry{ready: make(chan struct{}), size: size, mtime: mtime, lastUse: p.tick}
 	p.entries[rel] = e
+	p.bytes += size
 	go func() {
 		defer close(e.ready)
-		src, err := os.ReadFile(abs)
+		src, err := read(abs)
 		if err == nil {
 			e.f, err = snapshot.Parse(rel, src)
 		}
@@ -98,6 +106,7 @@ func (p *parsedFiles) entry(rel, abs string, size, mtime int64) *parsedEntry {
 			p.mu.Lock()
 			if p.entries[rel] == e {
 				delete(p.entries, rel) // the next use tries again
+				p.bytes -= e.size
 			}
 			p.mu.Unlock()
 		}
@@ -109,6 +118,7 @@ func (p *parsedFiles) entry(rel, abs string, size, mtime int64) *parsedEntry {
 func (p *parsedFiles) evict(rel string) {
 	e := p.entries[rel]
 	delete(p.entries, rel)
+	p.bytes -= e.size
 	go func() {
 		<-e.ready
 		e.mu.Lock()

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +33,7 @@ func TestParsedFilesFollowTheDisk(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			texts[i], errs[i] = p.build("a.ts", abs, target)
+			texts[i], errs[i] = p.build("a.ts", abs, os.ReadFile, target)
 		}()
 	}
 	wg.Wait()
@@ -50,7 +51,7 @@ func TestParsedFilesFollowTheDisk(t *testing.T) {
 
 	// An edit (new size) is parsed again.
 	write("const limit = 30\nexport function check(n: number): boolean {\n  return n < limit\n}\n")
-	if text, err := p.build("a.ts", abs, target); err != nil || !strings.Contains(text, "const limit = 30") {
+	if text, err := p.build("a.ts", abs, os.ReadFile, target); err != nil || !strings.Contains(text, "const limit = 30") {
 		t.Errorf("after an edit: %q, %v", text, err)
 	}
 
@@ -58,11 +59,42 @@ func TestParsedFilesFollowTheDisk(t *testing.T) {
 	if err := os.Remove(abs); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.build("a.ts", abs, target); err == nil {
+	if _, err := p.build("a.ts", abs, os.ReadFile, target); err == nil {
 		t.Error("a deleted file built without error")
 	}
 	write("const limit = 4\nexport function check(n: number): boolean {\n  return n < limit\n}\n")
-	if text, err := p.build("a.ts", abs, target); err != nil || !strings.Contains(text, "const limit = 4") {
+	if text, err := p.build("a.ts", abs, os.ReadFile, target); err != nil || !strings.Contains(text, "const limit = 4") {
 		t.Errorf("after re-creating the file: %q, %v", text, err)
+	}
+}
+
+// TestParsedFilesBoundedInBytes: many large files parsed in turn used to
+// stay cached up to the entry bound, whatever their size.
+func TestParsedFilesBoundedInBytes(t *testing.T) {
+	defer func(n int64) { maxParsedBytes = n }(maxParsedBytes)
+	maxParsedBytes = 64 << 10
+	dir := t.TempDir()
+	var p parsedFiles
+	defer p.close()
+	body := strings.Repeat("export function f(n: number): number {\n  return n + 1\n}\n", 300) // ~16 KB
+	for i := range 20 {
+		name := fmt.Sprintf("f%d.ts", i)
+		abs := filepath.Join(dir, name)
+		if err := os.WriteFile(abs, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.build(name, abs, os.ReadFile, []snapshot.Target{{StartLine: 1, EndLine: 3}}); err != nil {
+			t.Fatal(err)
+		}
+		p.mu.Lock()
+		var held int64
+		for _, e := range p.entries {
+			held += e.size
+		}
+		n := len(p.entries)
+		p.mu.Unlock()
+		if held > maxParsedBytes {
+			t.Fatalf("after %d files the cache holds %d files, %d bytes of source (bound %d)", i+1, n, held, maxParsedBytes)
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/scry-dev/scry/internal/chunk"
@@ -98,12 +99,21 @@ type Indexer struct {
 	store *store.Store
 	opt   Options
 	mu    sync.Mutex
+	// readLimit is opt.Workspace.ReadLimit(), readable while a sync holds
+	// mu: answers read files during syncs.
+	readLimit atomic.Int64
 }
 
 // New returns an indexer for root writing into st.
 func New(root *workspace.Root, st *store.Store, opt Options) *Indexer {
-	return &Indexer{root: root, store: st, opt: opt}
+	ix := &Indexer{root: root, store: st, opt: opt}
+	ix.readLimit.Store(opt.Workspace.ReadLimit())
+	return ix
 }
+
+// ReadLimit is the most bytes any read of a workspace file may return under
+// the current options: the file size limit, or workspace.MaxReadSize.
+func (ix *Indexer) ReadLimit() int64 { return ix.readLimit.Load() }
 
 // SetWorkspaceOptions changes which files later syncs consider (the
 // configuration is read after the index is opened).
@@ -111,6 +121,7 @@ func (ix *Indexer) SetWorkspaceOptions(opt workspace.Options) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.opt.Workspace = opt
+	ix.readLimit.Store(opt.ReadLimit())
 }
 
 // Store returns the store the indexer writes.
@@ -321,13 +332,13 @@ func (ix *Indexer) process(ctx context.Context, jobs []job) <-chan result {
 
 func (ix *Indexer) prepare(j job) result {
 	r := result{job: j}
-	src, err := os.ReadFile(j.file.Path)
+	// The file may have been replaced since discovery: by a FIFO (a read
+	// would block the sync, and the lock with it), a device, a larger file
+	// or a symlink out of the root. Only a regular file inside the root,
+	// within the limit, is read.
+	src, err := ix.root.ReadFile(j.file.Path, ix.opt.Workspace.ReadLimit())
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			r.skip = "vanished"
-			return r
-		}
-		r.skip = workspace.SkipUnreadable
+		r.skip = readSkip(err)
 		return r
 	}
 	if reason := workspace.CheckContent(j.file.Rel, src); reason != "" {
@@ -349,6 +360,21 @@ func (ix *Indexer) prepare(j job) result {
 	r.chunks = chunk.File(f, j.file.Path, j.file.Rel)
 	r.fts = store.PrepareFullText(r.chunks)
 	return r
+}
+
+// readSkip is the skip reason for a file that could not be read.
+func readSkip(err error) string {
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "vanished"
+	case errors.Is(err, workspace.ErrNotRegular):
+		return workspace.SkipNotRegular
+	case errors.Is(err, workspace.ErrTooLarge):
+		return workspace.SkipTooLarge
+	case errors.Is(err, workspace.ErrOutsideRoot), errors.Is(err, workspace.ErrChanged):
+		return workspace.SkipSymlinkOutside
+	}
+	return workspace.SkipUnreadable
 }
 
 // changedSignatures lists the old declarations whose signature differs in the

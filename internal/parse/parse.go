@@ -100,10 +100,22 @@ func parseWhole(path string, src []byte, lang string) (*File, error) {
 	}
 	pool := parserPools[lang]
 	p := pool.Get().(*sitter.Parser)
+	defer pool.Put(p)
 	tree := p.Parse(src, nil)
-	pool.Put(p)
 	if tree == nil {
 		return nil, fmt.Errorf("parse %s: tree-sitter returned no tree", path)
+	}
+	// tree-sitter recovers from a "/*" that is never closed by parsing
+	// on after its line, so code the compiler reads as comment would
+	// come back as symbols. Parse again with the rest of the file blanked
+	// (line breaks kept, so every offset and line stays), and make the
+	// rest one comment.
+	unclosed := unclosedComment(tree.RootNode(), src)
+	if unclosed >= 0 {
+		tree.Close()
+		if tree = p.Parse(blankFrom(src, unclosed), nil); tree == nil {
+			return nil, fmt.Errorf("parse %s: tree-sitter returned no tree", path)
+		}
 	}
 	defer tree.Close()
 
@@ -121,6 +133,10 @@ func parseWhole(path string, src []byte, lang string) (*File, error) {
 	b.collect(root)
 	f := &File{Path: path, Language: lang, Source: src}
 	f.Symbols = b.statements(b.namedChildren(root), "", 0)
+	if unclosed >= 0 {
+		f.Symbols = b.unclosedCommentSymbol(f.Symbols, unclosed)
+		b.errors++
+	}
 	f.Symbols = b.fillGaps(f.Symbols)
 	f.Imports = b.imports
 	f.ErrorNodes = b.errors
@@ -129,6 +145,70 @@ func parseWhole(path string, src []byte, lang string) (*File, error) {
 		f.ErrorNodes = b.errors
 	}
 	return f, nil
+}
+
+// unclosedComment returns the offset of a "/*" that no "*/" closes, or -1.
+// Only a "/*" after the file's last "*/" can be one, and only where the
+// tree does not show it inside a string, template, regex, JSX text or line
+// comment that parsed cleanly. tree-sitter's recovery from it varies (an
+// ERROR node, a division followed by an error, a regex missing its end),
+// so the tree is asked only where the "/*" is not, never where it is.
+func unclosedComment(root *sitter.Node, src []byte) int {
+	if !root.HasError() {
+		return -1 // an unclosed comment is always a syntax error
+	}
+	from := 0
+	if i := bytes.LastIndex(src, []byte("*/")); i >= 0 {
+		from = i + 2
+	}
+	for {
+		i := bytes.Index(src[from:], []byte("/*"))
+		if i < 0 {
+			return -1
+		}
+		p := from + i
+		if !insideToken(root, p) {
+			return p
+		}
+		from = p + 1
+	}
+}
+
+// insideToken reports whether offset p is inside a string, template, regex,
+// JSX text or comment that has no error in it.
+func insideToken(root *sitter.Node, p int) bool {
+	for n := root.DescendantForByteRange(uint(p), uint(p+2)); n != nil; n = n.Parent() {
+		switch n.Kind() {
+		case "string", "template_string", "regex", "jsx_text", "comment", "string_fragment":
+			return !n.HasError() && int(n.StartByte()) <= p && p+2 <= int(n.EndByte())
+		}
+	}
+	return false
+}
+
+// blankFrom returns a copy of src with every byte from off on a space,
+// except line breaks.
+func blankFrom(src []byte, off int) []byte {
+	out := bytes.Clone(src)
+	for i := off; i < len(out); i++ {
+		if out[i] != '\n' && out[i] != '\r' {
+			out[i] = ' '
+		}
+	}
+	return out
+}
+
+// unclosedCommentSymbol adds the comment running from off to the end of
+// the file; a symbol sharing its first line absorbs it.
+func (b *builder) unclosedCommentSymbol(syms []*Symbol, off int) []*Symbol {
+	start := b.line(off)
+	end := len(b.lineStarts)
+	if len(b.src) > 0 && b.src[len(b.src)-1] == '\n' && end > 1 {
+		end--
+	}
+	c := &Symbol{Kind: KindComment, StartLine: start, EndLine: end, StartByte: off, DeclStartByte: off, EndByte: len(b.src), BodyStartByte: -1}
+	c.Name = commentName(b.src[off:])
+	return mergeSameLine(append(syms, c))
 }
 
 type builder struct {

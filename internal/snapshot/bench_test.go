@@ -12,7 +12,7 @@ func BenchmarkBuild(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	targets := []Target{{28, 35}}
+	targets := []Target{{StartLine: 28, EndLine: 35}}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Build("src/single-method.ts", src, targets); err != nil {

@@ -26,7 +26,7 @@ export function clampTo<T extends number>(value: T, limit: number): number {
   return Math.min(value, limit, cap);
 }
 `,
-		targets: []Target{{6, 8}},
+		targets: []Target{{StartLine: 6, EndLine: 8}},
 		want: `// src/shadow.ts
 
 import { limit as cap } from './limits';
@@ -53,7 +53,7 @@ function run(items) {
   }
 }
 `,
-		targets: []Target{{6, 13}},
+		targets: []Target{{StartLine: 6, EndLine: 13}},
 		want: `// src/locals.js
 
 const total = 3;
@@ -97,7 +97,7 @@ export function scaled(v: number): number {
   return big(v) * SCALE;
 }
 `,
-		targets: []Target{{23, 25}},
+		targets: []Target{{StartLine: 23, EndLine: 25}},
 		want: `// src/sizes.ts
 
 const SCALE = helper(3);
@@ -118,7 +118,7 @@ export function twice(v: number): number {
   return helper(v);
 }
 `,
-		targets: []Target{{5, 7}},
+		targets: []Target{{StartLine: 5, EndLine: 7}},
 		want: `// src/direct.ts
 
 function helper(n: number): number {
@@ -141,7 +141,7 @@ export class Box {
   }
 }
 `,
-		targets: []Target{{4, 6}, {2, 7}, {4, 6}},
+		targets: []Target{{StartLine: 4, EndLine: 6}, {StartLine: 2, EndLine: 7}, {StartLine: 4, EndLine: 6}},
 		want: `// src/nested.ts
 
 const A = 1;
@@ -167,7 +167,7 @@ export const repo = {
   },
 };
 `,
-		targets: []Target{{7, 9}},
+		targets: []Target{{StartLine: 7, EndLine: 9}},
 		want: `// src/repo.ts
 
 import { db } from './db';
@@ -196,7 +196,7 @@ export const repo = {
   }
 };
 `,
-		targets: []Target{{2, 4}, {10, 12}},
+		targets: []Target{{StartLine: 2, EndLine: 4}, {StartLine: 10, EndLine: 12}},
 		level:   1,
 		want: `// src/separator.js
 
@@ -233,7 +233,7 @@ export class ItemComponent {
   }
 }
 `,
-		targets: []Target{{10, 13}},
+		targets: []Target{{StartLine: 10, EndLine: 13}},
 		want: `// src/decorated.ts
 
 import { Component, Input, HostListener } from '@angular/core';
@@ -263,7 +263,7 @@ export class ItemComponent {
   }
 }
 `,
-		targets: []Target{{5, 10}},
+		targets: []Target{{StartLine: 5, EndLine: 10}},
 		want: `// src/legacy.js
 
 class Timer {
@@ -310,7 +310,7 @@ class Timer {
   }
 }
 `,
-		targets: []Target{{25, 28}},
+		targets: []Target{{StartLine: 25, EndLine: 28}},
 		want: `// src/fields.ts
 
 export class Form {
@@ -327,7 +327,7 @@ export class Form {
 		name:    "CRLF line ends are written as LF, lines otherwise exact",
 		path:    "src/crlf.ts",
 		src:     "const A = 1;\r\nconst B = 2;\r\n\r\nexport function f() {\r\n  return A;\r\n}\r\n",
-		targets: []Target{{4, 6}},
+		targets: []Target{{StartLine: 4, EndLine: 6}},
 		want:    "// src/crlf.ts\n\nconst A = 1;\n\nexport function f() {\n  return A;\n}\n",
 	},
 	{
@@ -337,7 +337,7 @@ export class Form {
 const args = process.argv.slice(2);
 main(args);
 `,
-		targets: []Target{{1, 3}},
+		targets: []Target{{StartLine: 1, EndLine: 3}},
 		want: `// bin/cli.js
 
 const args = process.argv.slice(2);
@@ -375,7 +375,7 @@ func TestRules(t *testing.T) {
 
 func TestBuildAPI(t *testing.T) {
 	src := []byte("export const A = 1;\nexport function f() {\n  return A;\n}\n")
-	got, err := Build("src/a.ts", src, []Target{{2, 4}})
+	got, err := Build("src/a.ts", src, []Target{{StartLine: 2, EndLine: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,22 +387,22 @@ func TestBuildAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := f.Build([]Target{{2, 4}})
+	again, err := f.Build([]Target{{StartLine: 2, EndLine: 4}})
 	if err != nil || again != got {
 		t.Errorf("File.Build = %q, %v; want the same as Build", again, err)
 	}
 	f.Close()
 	f.Close() // idempotent
-	if _, err := f.Build([]Target{{2, 4}}); err == nil {
+	if _, err := f.Build([]Target{{StartLine: 2, EndLine: 4}}); err == nil {
 		t.Error("Build on a closed File succeeded")
 	}
 
-	for _, bad := range [][]Target{nil, {{0, 1}}, {{3, 2}}, {{1, 5}}} {
+	for _, bad := range [][]Target{nil, {{StartLine: 0, EndLine: 1}}, {{StartLine: 3, EndLine: 2}}, {{StartLine: 1, EndLine: 5}}} {
 		if _, err := Build("src/a.ts", src, bad); err == nil {
 			t.Errorf("targets %v: no error", bad)
 		}
 	}
-	if _, err := Build("src/a.py", src, []Target{{1, 1}}); err == nil || !strings.Contains(err.Error(), "unsupported") {
+	if _, err := Build("src/a.py", src, []Target{{StartLine: 1, EndLine: 1}}); err == nil || !strings.Contains(err.Error(), "unsupported") {
 		t.Errorf("unsupported language: %v", err)
 	}
 }
@@ -411,7 +411,7 @@ func TestBuildAPI(t *testing.T) {
 // tree-sitter recovered.
 func TestBrokenFile(t *testing.T) {
 	src := []byte("const A = 1;\nexport function f( {\n  return A;\n}\nconst B = ;\n")
-	res := buildResult(t, "src/broken.ts", src, []Target{{2, 4}})
+	res := buildResult(t, "src/broken.ts", src, []Target{{StartLine: 2, EndLine: 4}})
 	if !res.fileErrors {
 		t.Fatal("expected the file to have syntax errors")
 	}

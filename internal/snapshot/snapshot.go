@@ -68,7 +68,18 @@ const MaxDependencyLines = 15
 // inclusive line range (a chunk's StartLine and EndLine).
 type Target struct {
 	StartLine, EndLine int
+	// Source, when set, is the text the lines must hold (the chunk's
+	// FullSource). A file edited since the chunk was indexed is refused
+	// with ErrStale, rather than shown as other lines or refused as lines
+	// outside the file.
+	Source string
 }
+
+// ErrStale is wrapped by the error of a snapshot whose file no longer
+// holds a target's Source at its lines: the file changed after the chunk
+// that selected it was read from the index. Syncing and asking again
+// answers from one version of the file.
+var ErrStale = errors.New("file changed since it was indexed")
 
 // Build renders the snapshot of the file relPath (source src) for targets: a
 // `// relPath` line, a blank line, then the selected lines of the file, with
@@ -148,6 +159,11 @@ func (f *File) build(targets []Target) (*result, error) {
 		return nil, errors.New("snapshot: no targets")
 	}
 	d := f.d
+	for _, t := range targets {
+		if t.Source != "" && !d.holds(t) {
+			return nil, fmt.Errorf("snapshot %s: lines %d-%d: %w", f.relPath, t.StartLine, t.EndLine, ErrStale)
+		}
+	}
 	spans, err := d.targetSpans(targets)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", f.relPath, err)
@@ -223,6 +239,23 @@ func (d *doc) lines(n *sitter.Node) (int, int) {
 }
 
 func (d *doc) lineStart(l int) int { return d.starts[l-1] }
+
+// holds reports whether t's lines are in the file and read t.Source, cut
+// as chunks cut them: from the start of the first line to the end of the
+// last, without its terminator.
+func (d *doc) holds(t Target) bool {
+	if t.StartLine < 1 || t.EndLine < t.StartLine || t.EndLine > d.nLines {
+		return false
+	}
+	start, end := d.starts[t.StartLine-1], len(d.src)
+	if t.EndLine < len(d.starts) {
+		end = d.starts[t.EndLine] - 1
+	}
+	if end > start && d.src[end-1] == '\r' {
+		end--
+	}
+	return string(d.src[start:end]) == t.Source
+}
 
 // lineEnd is the offset just past line l's content (before its newline).
 func (d *doc) lineEnd(l int) int {

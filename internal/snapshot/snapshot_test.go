@@ -56,7 +56,7 @@ func TestGolden(t *testing.T) {
 				if !hasChunk(chunks, relPath, ft.Symbol, ft.StartLine, ft.EndLine) {
 					t.Fatalf("no chunk %q at lines %d-%d", ft.Symbol, ft.StartLine, ft.EndLine)
 				}
-				targets = append(targets, Target{ft.StartLine, ft.EndLine})
+				targets = append(targets, Target{StartLine: ft.StartLine, EndLine: ft.EndLine})
 			}
 			res := buildResult(t, relPath, src, targets)
 			if res.level != 0 {

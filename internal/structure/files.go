@@ -14,13 +14,17 @@ import (
 // fileCache keeps indexed file texts, revalidated by mtime and size on each
 // use so an edit on disk is never answered from a stale copy.
 type fileCache struct {
-	mu sync.Mutex
-	m  map[string]*cachedText
+	mu    sync.Mutex
+	m     map[string]*cachedText
+	bytes int64 // sum of the cached files' sizes
 }
 
 // maxCachedFiles bounds the cache: a transitive call tree over a large
-// repository may touch thousands of files.
+// repository may touch thousands of files. maxCachedBytes bounds it too:
+// thousands of files of a megabyte would hold gigabytes.
 const maxCachedFiles = 4096
+
+var maxCachedBytes int64 = 64 << 20
 
 type cachedText struct {
 	mtime time.Time
@@ -43,11 +47,19 @@ func (c *fileCache) get(path string) (*tsls.Text, error) {
 	if err != nil {
 		return nil, err
 	}
+	size := int64(txt.Len())
 	c.mu.Lock()
-	if c.m == nil || len(c.m) >= maxCachedFiles {
-		c.m = map[string]*cachedText{} // crude bound; refilled on demand
+	if old := c.m[path]; old != nil {
+		c.bytes -= int64(old.text.Len())
+		delete(c.m, path)
 	}
-	c.m[path] = &cachedText{mtime: st.ModTime(), size: st.Size(), text: txt}
+	if c.m == nil || len(c.m) >= maxCachedFiles || c.bytes+size > maxCachedBytes {
+		c.m, c.bytes = map[string]*cachedText{}, 0 // crude bound; refilled on demand
+	}
+	if size <= maxCachedBytes {
+		c.m[path] = &cachedText{mtime: st.ModTime(), size: st.Size(), text: txt}
+		c.bytes += size
+	}
 	c.mu.Unlock()
 	return txt, nil
 }

@@ -7,7 +7,6 @@ package textsearch
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -72,8 +71,11 @@ func Grep(root *workspace.Root, opt GrepOptions) (GrepResult, error) {
 	if err != nil {
 		return res, err
 	}
+	limit := workspace.Options{MaxFileSize: opt.MaxFileSize}.ReadLimit()
 	for _, f := range files {
-		b, err := os.ReadFile(f.Path)
+		// Only a regular file inside the root, within the limit: a file
+		// replaced by a FIFO or a device since it was listed is skipped.
+		b, err := root.ReadFile(f.Path, limit)
 		if err != nil || bytes.IndexByte(b[:min(len(b), 8192)], 0) >= 0 {
 			continue
 		}

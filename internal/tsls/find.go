@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // PinnedVersion is the TypeScript release `scry setup` installs.
@@ -324,7 +327,8 @@ func fromNodeModules(nm string) (bin, version, why string) {
 }
 
 func packageVersion(pkgJSON string) string {
-	b, err := os.ReadFile(pkgJSON)
+	// In the workspace's node_modules: as untrusted as any workspace file.
+	b, err := workspace.ReadRegular(pkgJSON, 1<<20)
 	if err != nil {
 		return ""
 	}
@@ -368,7 +372,8 @@ func nativeFor(p string) string {
 // isNative reports whether a file is a compiled executable rather than a
 // script (ELF, Mach-O or PE magic).
 func isNative(p string) bool {
-	f, err := os.Open(p)
+	// Never a FIFO or device: opening one for reading can block.
+	f, _, err := workspace.OpenRegular(p, math.MaxInt64)
 	if err != nil {
 		return false
 	}
@@ -402,15 +407,47 @@ var versionRe = regexp.MustCompile(`(\d+)\.(\d+)\.(\d+)[0-9A-Za-z.+-]*`)
 func binaryVersion(bin string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, bin, "--version").Output()
+	// A version is one short line: more output than maxVersionOutput ends
+	// the program (one that printed without end was buffered to 8 GB).
+	cmd := exec.CommandContext(ctx, bin, "--version")
+	cmd.WaitDelay = time.Second // a child of the program may hold the pipe
+	out := &cappedBuffer{max: maxVersionOutput, full: cancel}
+	cmd.Stdout = out
+	err := cmd.Run()
+	if out.overflow {
+		return "", fmt.Errorf("run %s --version: more than %d bytes of output", bin, maxVersionOutput)
+	}
 	if err != nil {
 		return "", fmt.Errorf("run %s --version: %w", bin, err)
 	}
-	m := versionRe.Find(out)
+	m := versionRe.Find(out.b)
 	if m == nil {
-		return "", fmt.Errorf("%s --version printed no version: %q", bin, strings.TrimSpace(string(out)))
+		return "", fmt.Errorf("%s --version printed no version: %q", bin, strings.TrimSpace(string(out.b)))
 	}
 	return string(m), nil
+}
+
+const maxVersionOutput = 64 << 10
+
+// cappedBuffer keeps up to max bytes; past them it calls full (which stops
+// the writer) and refuses further writes.
+type cappedBuffer struct {
+	b        []byte
+	max      int
+	overflow bool
+	full     func()
+}
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	if len(c.b)+len(p) > c.max {
+		if !c.overflow {
+			c.overflow = true
+			c.full()
+		}
+		return 0, errors.New("output over the limit")
+	}
+	c.b = append(c.b, p...)
+	return len(p), nil
 }
 
 func major(version string) int {

@@ -89,11 +89,41 @@ func newConn(r io.Reader, w io.Writer, onRequest func(string, json.RawMessage) (
 	return c
 }
 
+// Bounds on what the server may send: a header line, and a message (the
+// largest real answers, references across a big workspace, are a few MB).
+// Past them the connection is dropped, not buffered without end.
+const (
+	maxHeaderLine = 4 << 10
+	maxMessage    = 256 << 20
+)
+
+// errFraming is wrapped by the errors of a message over those bounds.
+var errFraming = errors.New("language server message over the size limit")
+
+// readLine reads one header line of at most maxHeaderLine bytes.
+func readLine(r *bufio.Reader) (string, error) {
+	var line []byte
+	for {
+		frag, err := r.ReadSlice('\n')
+		line = append(line, frag...)
+		if len(line) > maxHeaderLine {
+			return "", fmt.Errorf("%w: header line over %d bytes", errFraming, maxHeaderLine)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		return string(line), nil
+	}
+}
+
 // readMessage reads one framed message body.
 func readMessage(r *bufio.Reader) ([]byte, error) {
 	length := -1
 	for {
-		line, err := r.ReadString('\n')
+		line, err := readLine(r)
 		if err != nil {
 			return nil, err
 		}
@@ -115,6 +145,9 @@ func readMessage(r *bufio.Reader) ([]byte, error) {
 	}
 	if length < 0 {
 		return nil, errors.New("message without Content-Length")
+	}
+	if length > maxMessage {
+		return nil, fmt.Errorf("%w: Content-Length %d, limit %d", errFraming, length, maxMessage)
 	}
 	body := make([]byte, length)
 	if _, err := io.ReadFull(r, body); err != nil {

@@ -2,7 +2,6 @@ package tsls
 
 import (
 	"fmt"
-	"os"
 	"sort"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -43,7 +42,7 @@ func NewText(src []byte) *Text {
 
 // ReadText reads and indexes a file.
 func ReadText(path string) (*Text, error) {
-	b, err := os.ReadFile(path)
+	b, err := readSource(path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}

@@ -92,6 +92,11 @@ type Options struct {
 	// given to the server as one program (see program.go); SetProgramFiles
 	// keeps the list current.
 	ProgramFiles []string
+	// MemoryLimit caps the server's address space in bytes, where the
+	// system allows it (Linux, a native binary); 0 means
+	// DefaultMemoryLimit(), negative means no cap. A tsconfig.json that
+	// includes /dev/zero made the server grow to tens of gigabytes.
+	MemoryLimit int64
 }
 
 // Server is a running (or restartable) language server for one workspace.
@@ -120,9 +125,30 @@ type Server struct {
 	// installation fails each caller fast instead of re-spawning per call.
 	lastStartErr error
 	lastStartAt  time.Time
+
+	// deaths are when running processes were found dead, within
+	// crashWindow; after maxCrashes of them the server is not restarted
+	// until restartAfter, so that one that dies of its memory limit (or
+	// of anything else the workspace makes it do) is not restarted per
+	// call, each time growing to the limit again.
+	deaths       []time.Time
+	gaveUp       int // times the crash limit was hit: the pause doubles
+	restartAfter time.Time
+	crashErr     error
 }
 
 const startBackoff = time.Second
+
+const (
+	maxCrashes    = 3
+	crashWindow   = 5 * time.Minute
+	crashPause    = 30 * time.Second
+	maxCrashPause = 30 * time.Minute
+)
+
+// ErrCrashLoop wraps the error of a server that died too often to be
+// restarted for now: answers come from the index meanwhile.
+var ErrCrashLoop = errors.New("TypeScript server keeps dying")
 
 type openDoc struct {
 	version int
@@ -143,6 +169,8 @@ type process struct {
 	exited  chan struct{}
 	waitErr error
 	started time.Time
+	// memoryLimit is the address-space cap applied to the process (0: none).
+	memoryLimit int64
 }
 
 func (p *process) dead() bool {
@@ -275,9 +303,17 @@ func (s *Server) live(ctx context.Context) (*process, error) {
 	if p != nil {
 		s.logf("tsls: language server (pid %d) died: %s", p.cmd.Process.Pid, p.stderr.tail())
 		p.kill()
+		s.mu.Lock()
+		s.noteDeath(p)
+		s.mu.Unlock()
 	}
 	s.mu.Lock()
 	lastErr, lastAt := s.lastStartErr, s.lastStartAt
+	if s.crashErr != nil && time.Now().Before(s.restartAfter) {
+		err := s.crashErr
+		s.mu.Unlock()
+		return nil, err
+	}
 	s.mu.Unlock()
 	if lastErr != nil && time.Since(lastAt) < startBackoff {
 		return nil, lastErr
@@ -302,6 +338,65 @@ func (s *Server) live(ctx context.Context) (*process, error) {
 		s.logf("tsls: language server restarted (pid %d)", np.cmd.Process.Pid)
 	}
 	return np, nil
+}
+
+// noteDeath records that p was found dead and, when that makes maxCrashes
+// deaths within crashWindow, stops restarts for a pause that doubles each
+// time. s.mu is held. The process is forgotten so that it is noted once.
+func (s *Server) noteDeath(p *process) {
+	if s.proc == p {
+		s.proc = nil
+	}
+	now := time.Now()
+	kept := s.deaths[:0]
+	for _, d := range s.deaths {
+		if now.Sub(d) < crashWindow {
+			kept = append(kept, d)
+		}
+	}
+	s.deaths = append(kept, now)
+	if len(s.deaths) < maxCrashes {
+		return
+	}
+	pause := crashPause << min(s.gaveUp, 10)
+	pause = min(pause, maxCrashPause)
+	s.gaveUp++
+	s.restartAfter = now.Add(pause)
+	why := "it exited"
+	select {
+	case <-p.exited:
+		if p.waitErr != nil {
+			why = p.waitErr.Error()
+		}
+	default:
+	}
+	if tail := strings.TrimSpace(p.stderr.tail()); tail != "" {
+		why += "; " + lastLine(tail)
+	}
+	if p.memoryLimit > 0 {
+		why += fmt.Sprintf("; its memory is capped at %d MiB (SCRY_TSGO_MEMORY)", p.memoryLimit>>20)
+	}
+	s.crashErr = fmt.Errorf("tsls: %w: it died %d times in the last %s (last: %s); not restarted for %s",
+		ErrCrashLoop, len(s.deaths), crashWindow, why, pause)
+	s.deaths = s.deaths[:0]
+	s.logf("%v", s.crashErr)
+}
+
+// lastLine is the last line of s, clipped: the Go runtime's fatal error
+// ("out of memory") is printed first, a stack follows.
+func lastLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "fatal error:") {
+			return l
+		}
+	}
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	return s
 }
 
 // clientCapabilities are the capabilities scry declares. Deliberately
@@ -354,6 +449,13 @@ func (s *Server) spawn(ctx context.Context) (*process, error) {
 		return nil, fmt.Errorf("tsls: start %s: %w", s.opts.TsgoPath, err)
 	}
 	p.started = time.Now()
+	if limit := s.memoryLimit(); limit > 0 {
+		if err := limitMemory(cmd.Process.Pid, limit); err != nil {
+			s.logf("tsls: cannot cap the server's memory: %v", err)
+		} else {
+			p.memoryLimit = limit
+		}
+	}
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
@@ -420,7 +522,7 @@ func (s *Server) spawn(ctx context.Context) (*process, error) {
 	}
 	s.mu.Unlock()
 	for path := range docs {
-		b, err := os.ReadFile(path)
+		b, err := readSource(path)
 		if err != nil {
 			continue // deleted meanwhile: the server will not know it
 		}
@@ -456,7 +558,7 @@ func (s *Server) spawn(ctx context.Context) (*process, error) {
 		_, already := s.docs[warm]
 		s.mu.Unlock()
 		if !already {
-			b, err := os.ReadFile(warm)
+			b, err := readSource(warm)
 			if err == nil {
 				if err := p.conn.notify("textDocument/didOpen", didOpenParams(warm, 1, string(b))); err != nil {
 					return fail("open "+warm, err)
@@ -755,7 +857,7 @@ func (s *Server) sendProgram(p *process) error {
 
 // changeDoc re-reads an open document from disk and sends its whole text.
 func (s *Server) changeDoc(p *process, path string) error {
-	b, err := os.ReadFile(path)
+	b, err := readSource(path)
 	if err != nil {
 		return s.closeDoc(p, path)
 	}
@@ -799,7 +901,7 @@ func (s *Server) DidOpen(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	b, err := os.ReadFile(path)
+	b, err := readSource(path)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", path, err)
 	}

@@ -57,7 +57,7 @@ func discover(r *Root, opt Options) (Result, error) {
 	}
 
 	var rules *ignoreSet
-	if data, err := os.ReadFile(filepath.Join(r.dir, ".git", "info", "exclude")); err == nil {
+	if data, err := ReadRegular(filepath.Join(r.dir, ".git", "info", "exclude"), maxIgnoreFile); err == nil {
 		rules = rules.with("", data)
 	}
 	if err := w.walkDir(r.dir, "", rules, nil, r.dir); err != nil {
@@ -75,6 +75,10 @@ func discover(r *Root, opt Options) (Result, error) {
 	slices.SortFunc(w.skipped, func(a, b Skip) int { return strings.Compare(a.Rel, b.Rel) })
 	return Result{Files: w.files, Skipped: w.skipped}, nil
 }
+
+// maxIgnoreFile bounds the read of one ignore file (a larger one is not
+// honoured, as if unreadable).
+const maxIgnoreFile = 4 << 20
 
 type walker struct {
 	all              bool // every extension, not only sources
@@ -119,7 +123,7 @@ func (w *walker) walkDir(dir, rel string, rules *ignoreSet, chain []segment, top
 	}
 	for _, e := range entries {
 		if e.Name() == ".gitignore" && e.Type().IsRegular() {
-			if data, err := os.ReadFile(filepath.Join(dir, ".gitignore")); err == nil {
+			if data, err := ReadRegular(filepath.Join(dir, ".gitignore"), maxIgnoreFile); err == nil {
 				rules = rules.with(rel, data)
 			}
 			break
@@ -156,9 +160,21 @@ func (w *walker) walkDir(dir, rel string, rules *ignoreSet, chain []segment, top
 			}
 		case t.IsRegular():
 			w.addFile(childRel, childReal, rules, e.Info)
+		default:
+			// A FIFO, device or socket under a source file's name: never
+			// read, but counted, so that the user sees why it is missing.
+			w.skipSpecial(childRel, rules)
 		}
 	}
 	return nil
+}
+
+// skipSpecial records a file that is not a regular file when it would have
+// been a candidate.
+func (w *walker) skipSpecial(rel string, rules *ignoreSet) {
+	if w.wanted(path.Base(rel)) && !rules.ignored(rel, false) && w.selected(rel) {
+		w.skip(rel, SkipNotRegular)
+	}
 }
 
 // selected applies Options.Include and Options.Exclude to a file.
@@ -225,7 +241,11 @@ func (w *walker) followLink(l pendingLink) {
 	if isDir && w.prunedDir(l.rel, name, l.rules) {
 		return
 	}
-	if !isDir && (!fi.Mode().IsRegular() || !w.wanted(name) || l.rules.ignored(l.rel, false) || !w.selected(l.rel)) {
+	if !isDir && (!w.wanted(name) || l.rules.ignored(l.rel, false) || !w.selected(l.rel)) {
+		return
+	}
+	if !isDir && !fi.Mode().IsRegular() {
+		w.skip(l.rel, SkipNotRegular)
 		return
 	}
 	target, err := filepath.EvalSymlinks(l.real)

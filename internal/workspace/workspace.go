@@ -16,11 +16,14 @@ import (
 // and files matched by ignore rules are dropped silently: they were never
 // candidates, and counting them would drown the reasons a user can act on.
 const (
-	SkipTooLarge       = "too-large"
-	SkipBinary         = "binary"
-	SkipNotUTF8        = "not-utf8"
-	SkipMinified       = "minified"
-	SkipUnreadable     = "unreadable"
+	SkipTooLarge   = "too-large"
+	SkipBinary     = "binary"
+	SkipNotUTF8    = "not-utf8"
+	SkipMinified   = "minified"
+	SkipUnreadable = "unreadable"
+	// SkipNotRegular marks a FIFO, device or socket found where a source
+	// file was: none is ever read (a FIFO blocks, a device never ends).
+	SkipNotRegular     = "not-a-regular-file"
 	SkipSymlinkOutside = "symlink-outside-root"
 	SkipSymlinkLoop    = "symlink-loop"
 	// SkipSymlinkDuplicate marks a link whose target is already indexed under

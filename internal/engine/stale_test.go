@@ -1,0 +1,64 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSearchSnapshotFromTheIndexedVersion: a file edited after the index
+// was read (as by an editor's atomic rename during a question) used to be
+// snapshotted at the old chunk's lines: "target lines outside the file",
+// or other code than the symbol found. The answer now comes from one
+// version of the file.
+func TestSearchSnapshotFromTheIndexedVersion(t *testing.T) {
+	root := t.TempDir()
+	abs := filepath.Join(root, "a.ts")
+	body := "export function validateToken(token: string): boolean {\n  return token.length > 0\n}\n"
+	filler := strings.Repeat("export const x = 1\n", 3)
+	if err := os.WriteFile(abs, []byte(filler+body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	e, err := Open(ctx, Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: func(string) string { return "" }, Sync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	tests := []struct {
+		name string
+		text string // the file as edited after the index was read
+	}{
+		{"shorter", body}, // the chunk's lines are past the end
+		{"shifted", "let a = 1\nlet b = 2\nlet c = 3\nlet d = 4\n" + body}, // other lines at the chunk's place
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			defer func() {
+				// Put the indexed version back for the next case.
+				if err := os.WriteFile(abs, []byte(filler+body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := e.Sync(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}()
+			if err := os.WriteFile(abs+".tmp", []byte(tt.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(abs+".tmp", abs); err != nil {
+				t.Fatal(err)
+			}
+			ans, err := e.Search(ctx, Query{Text: "symbol = validateToken"})
+			if err != nil {
+				t.Fatalf("search after an edit: %v", err)
+			}
+			if len(ans.Snapshots) != 1 || !strings.Contains(ans.Snapshots[0].Text, "return token.length > 0\n}") ||
+				strings.Contains(ans.Snapshots[0].Text, "let d") {
+				t.Fatalf("snapshots after an edit: %+v", ans.Snapshots)
+			}
+		})
+	}
+}

@@ -1,0 +1,78 @@
+package parse_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/parse"
+)
+
+func names(syms []*parse.Symbol) []string {
+	var out []string
+	for _, s := range syms {
+		if s.Kind != parse.KindComment && s.Kind != parse.KindStatement {
+			out = append(out, s.Name)
+		}
+		out = append(out, names(s.Children)...)
+	}
+	return out
+}
+
+// TestUnclosedBlockComment: code after a "/*" that is never closed is
+// comment to the compiler; tree-sitter recovers by parsing on, which made
+// a function inside the comment a symbol.
+func TestUnclosedBlockComment(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string // declared names, in order
+		errors    bool
+	}{
+		{"top level", "export const a = 1\n/* this comment never ends\nfunction hidden() {\n  return 1\n}\n", []string{"a"}, true},
+		{"in a function", "function f() {\n  /* open\n  return 1\n}\nfunction hidden() {}\n", nil, true},
+		{"after an argument", "let x = f(1, /* open\n)\nfunction hidden() {}\n", nil, true},
+		{"in a line comment", "// see /* here\nfunction shown() {}\nfunction broken( {\n", nil, true},
+		{"in a regex", "const r = /[/*]/\nfunction shown() {}\nfunction broken( {\n", nil, true},
+		{"in JSX text", "const e = <p>/* text</p>\nfunction shown() {}\nfunction broken( {\n", nil, true},
+		{"after code on its line", "const a = 1 /* open\nfunction hidden() {}\n", []string{"a"}, true},
+		{"closed", "/* closed */\nfunction shown() {}\n", []string{"shown"}, false},
+		{"in a string", "const s = \"/* not a comment\"\nfunction shown() {}\n", []string{"s", "shown"}, false},
+		{"in a template", "const s = `/* not a comment`\nfunction shown() {}\n", []string{"s", "shown"}, false},
+		{"closed later after an error", "function f( {\n/* closed */\nfunction shown() {}\n", nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := "a.ts"
+			if strings.Contains(tt.src, "<p>") {
+				file = "a.tsx"
+			}
+			f, err := parse.Parse(file, []byte(tt.src), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := names(f.Symbols)
+			if tt.want != nil && !slices.Equal(got, tt.want) {
+				t.Errorf("symbols = %q, want %q", got, tt.want)
+			}
+			if slices.Contains(got, "hidden") {
+				t.Errorf("a function inside an unclosed comment is a symbol: %q", got)
+			}
+			if strings.Contains(tt.src, "function shown") && !slices.Contains(got, "shown") {
+				t.Errorf("a function after a closed comment is lost: %q", got)
+			}
+			if (f.ErrorNodes > 0) != tt.errors {
+				t.Errorf("ErrorNodes = %d, want errors %v", f.ErrorNodes, tt.errors)
+			}
+			// Every line is still covered, once.
+			lines := map[int]bool{}
+			for _, s := range f.Symbols {
+				for l := s.StartLine; l <= s.EndLine; l++ {
+					if lines[l] {
+						t.Errorf("line %d in two symbols", l)
+					}
+					lines[l] = true
+				}
+			}
+		})
+	}
+}
