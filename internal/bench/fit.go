@@ -109,17 +109,51 @@ func dcg(r int) float64 {
 
 // Objective is what the fit maximises on the tune split: the mean of the
 // symbol and the file NDCG@10 (one relevant item each), so the ranker is
-// rewarded for the right function and, failing that, the right file.
+// rewarded for the right function and, failing that, the right file. A
+// symbol hit is discounted by how much larger the result is than the code
+// it hits (the square root of the ratio of their line counts, at most 1):
+// the scorer counts a whole class as a hit on any of its methods, and an
+// agent pays for every line it is shown.
 func Objective(set []*fitInstance, m *search.Model) float64 {
 	if len(set) == 0 {
 		return 0
 	}
 	s := 0.0
 	for _, fi := range set {
-		sc := fi.score(m)
-		s += 0.5*dcg(sc.SymbolRank) + 0.5*dcg(sc.FileRank)
+		sym, file := fi.gains(m)
+		s += 0.5*sym + 0.5*file
 	}
 	return s / float64(len(set))
+}
+
+// gains are an instance's symbol gain (discounted by size, see Objective)
+// and file gain under a model.
+func (fi *fitInstance) gains(m *search.Model) (sym, file float64) {
+	order := fi.ranked(m, 10)
+	gold := map[string]bool{}
+	for _, f := range fi.in.GoldFiles {
+		gold[f] = true
+	}
+	symDone, fileDone := false, false
+	for i, o := range order {
+		c := fi.results[o.Index].Chunk
+		if !fileDone && gold[c.RelativePath] {
+			file, fileDone = dcg(i+1), true
+		}
+		if !symDone {
+			for _, g := range fi.in.GoldSymbols {
+				if g.File == c.RelativePath && c.StartLine <= g.EndLine && g.StartLine <= c.EndLine {
+					ratio := float64(g.EndLine-g.StartLine+1) / float64(c.EndLine-c.StartLine+1)
+					sym, symDone = dcg(i+1)*math.Sqrt(math.Min(1, ratio)), true
+					break
+				}
+			}
+		}
+		if symDone && fileDone {
+			break
+		}
+	}
+	return sym, file
 }
 
 // FitOptions configure Fit.
