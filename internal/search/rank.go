@@ -52,28 +52,29 @@ func (p *Pipeline) Gather(ctx context.Context, req Request) (Candidates, error) 
 			cands = append(cands, Result{Chunk: c})
 		}
 	}
-	if cands, err = p.expandFiles(cands, req); err != nil {
+	if cands, err = p.expandFiles(cands); err != nil {
 		return out, err
 	}
-	qi, rareDF, total, err := p.queryStats(req.Query, cands)
+	qi, nameCount, total, err := p.queryStats(req.Query, cands)
 	if err != nil {
 		return out, err
 	}
 	out.Results = cands
-	out.Features = featurize(&qi, cands, rareDF, total)
+	out.Features = featurize(&qi, cands, nameCount, total)
 	return out, nil
 }
 
 // Expansion: the symbols of the files the first stage favours most join
 // the candidates, so that a function whose own text lacks the query's words
 // but whose file is clearly the subject (a fix described by its effect)
-// can still be ranked. Only definitions near the top level are added.
+// can still be ranked. Only definitions near the top level are added. The
+// files come from candidates, so path and language filters already hold.
 const (
 	expandFiles   = 5
 	expandPerFile = 40
 )
 
-func (p *Pipeline) expandFiles(cands []Result, req Request) ([]Result, error) {
+func (p *Pipeline) expandFiles(cands []Result) ([]Result, error) {
 	sum := map[string]float64{}
 	var files []string
 	for _, c := range cands {
