@@ -94,15 +94,10 @@ func (c *outlineCache) get(path string, fetch func() ([]tsls.DocumentSymbol, err
 	return syms, nil
 }
 
-var _ Resolver = (*Compiler)(nil)
-
 // NewCompiler wraps a running server.
 func NewCompiler(srv *tsls.Server) *Compiler {
 	return &Compiler{srv: srv, root: srv.Root()}
 }
-
-// Approximate is false: these are compiler answers.
-func (c *Compiler) Approximate() bool { return false }
 
 // req is the state of one question: per-call caches so a tree that meets
 // the same function twice asks the server once.
