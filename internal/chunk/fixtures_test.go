@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite the .expected.json golden files
 
 const fixtureDir = "../../testdata/fixtures"
 
-// expectation is the blueprint's FixtureExpectation, plus signature, JSDoc
+// expectation is a fixture's golden file (docs/architecture.md, rule 2), plus signature, JSDoc
 // and relevantImports per symbol so that the golden file pins them too.
 type expectation struct {
 	Symbols   []expSymbol   `json:"symbols"`
@@ -113,7 +113,7 @@ func chunkSource(t testing.TB, path, rel string, src []byte) ([]chunk.Chunk, *pa
 	return chunk.File(f, path, rel), f
 }
 
-// TestFixtures checks the blueprint's fixtures against their golden
+// TestFixtures checks the fixtures (docs/architecture.md, rule 2) against their golden
 // expectations and the ten global validation rules.
 func TestFixtures(t *testing.T) {
 	entries, err := os.ReadDir(fixtureDir)
@@ -165,7 +165,7 @@ func TestFixtures(t *testing.T) {
 		}
 	}
 	if n < 20 {
-		t.Fatalf("found %d fixtures, want at least the blueprint's 20", n)
+		t.Fatalf("found %d fixtures, want at least 20 (docs/architecture.md, rule 2)", n)
 	}
 	sum := chunkcheck.Summarize(results...)
 	sum.Label = "Fixtures"

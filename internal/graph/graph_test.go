@@ -73,7 +73,7 @@ func TestGolden(t *testing.T) {
 
 var summaryRE = regexp.MustCompile(`^Search: ".*" \| (?:1 result|0 results|[\d,]+ results (?:across [\d,]+ files|in 1 file)) \| ([\d,]+)(?:/[\d,]+)? tokens$`)
 
-// checkCount is the blueprint's rule that the summary states the response's
+// checkCount is the rule (docs/architecture.md, rule 6) that the summary states the response's
 // actual size.
 func checkCount(t *testing.T, text string, total int, extra []string) {
 	t.Helper()

@@ -648,7 +648,7 @@ func isQualifier(s string) bool {
 }
 
 // normalize replaces nil slices with empty ones so JSON always has arrays
-// where the blueprint has them.
+// where docs/architecture.md (rule 7) has them.
 func normalize(md *SymbolMetadata) {
 	if md.Modifiers == nil {
 		md.Modifiers = []string{}

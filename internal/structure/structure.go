@@ -1,4 +1,4 @@
-// Package structure answers the blueprint's structural questions about one
+// Package structure answers the structural questions about one
 // symbol — signature, modifiers, type hierarchy, call trees, references,
 // type flows, members — as a SymbolMetadata.
 //
@@ -69,7 +69,7 @@ type Options struct {
 // tree (not a graph) of a hub function can otherwise grow exponentially.
 const DefaultMaxCallNodes = 500
 
-// SymbolMetadata is the blueprint's per-symbol structure.
+// SymbolMetadata is the per-symbol structure (docs/architecture.md, rule 7).
 type SymbolMetadata struct {
 	Name string `json:"name"`
 	Kind string `json:"kind"`
