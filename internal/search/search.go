@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/rerank"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/terms"
@@ -43,9 +44,11 @@ const DefaultLeads = 8
 // are cheap enough to compute for a few hundred.
 const DeepCandidates = 300
 
-// DefaultParams are the defaults of docs/architecture.md, rule 3.
+// DefaultParams are the defaults of docs/architecture.md, rule 3, which
+// internal/config owns.
 func DefaultParams() Params {
-	return Params{RerankWeight: 0.65, VectorWeight: 0.35, Threshold: 0.5, Budget: 8000, Candidates: 40}
+	c := config.Default()
+	return Params{RerankWeight: c.RerankWeight, VectorWeight: c.VectorWeight, Threshold: c.Threshold, Budget: c.Budget, Candidates: c.Candidates}
 }
 
 // Request is one query.
