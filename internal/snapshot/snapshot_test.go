@@ -30,6 +30,10 @@ type fixture struct {
 // targets (targets.json), and the expected snapshot (snapshot), which
 // go test -update rewrites.
 func TestGolden(t *testing.T) {
+	// Cases in the old three-file layout would be silently skipped.
+	if old, _ := filepath.Glob("testdata/*.targets.json"); len(old) > 0 {
+		t.Fatalf("%v: move each case into a testdata/NAME.txtar (src/..., targets.json, snapshot)", old)
+	}
 	cases, err := filepath.Glob("testdata/*.txtar")
 	if err != nil || len(cases) == 0 {
 		t.Fatalf("no cases: %v", err)
