@@ -103,7 +103,7 @@ func expandArgs(args []string) ([]string, error) {
 }
 
 // printStats validates every file's chunks (twice, for deterministic ids)
-// and prints the blueprint's Parser Validation Summary; it fails when any
+// and prints the Parser Validation Summary (docs/architecture.md, rule 2); it fails when any
 // rule is violated.
 func printStats(cmd *cobra.Command, files []string) error {
 	results, sum, err := engine.CheckChunks(files, "Files")

@@ -37,7 +37,7 @@ func TestCommandsAnswer(t *testing.T) {
 		{[]string{"refs", "TokenService"}, []string{"TokenService — src/auth/tokenService.ts:7:", "(approximate: from the index"}},
 		{[]string{"impls", "BaseValidator"}, []string{"  class TokenService — src/auth/tokenService.ts:7"}},
 		{[]string{"calls", "TokenService > validateToken"}, []string{"TokenService.validateToken — src/auth/tokenService.ts:17 (approximate: from the index)", "→ BaseValidator.recordFailure"}},
-		{[]string{"callers", "hmac"}, []string{"hmac: callers need the TypeScript server"}},
+		{[]string{"callers", "recordFailure"}, []string{"BaseValidator.recordFailure — src/auth/base.ts:4 (approximate: from the index)", "← TokenService.validateToken (src/auth/tokenService.ts:17)"}},
 		{[]string{"importers", "node:crypto"}, []string{"1 import(s) of node:crypto:\nsrc/auth/crypto.ts:1:"}},
 		{[]string{"info", "noSuchThing"}, []string{`No symbol "noSuchThing" in the workspace.`}},
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/scry-dev/scry/internal/parse"
 )
 
-// MaxEmbeddingBytes bounds a chunk's embedding text: 32,000 tokens at the
-// blueprint's 4 bytes per token. Only data-like declarations with no
+// MaxEmbeddingBytes bounds a chunk's embedding text: 32,000 tokens at
+// 4 bytes per token (docs/architecture.md, rule 1). Only data-like declarations with no
 // collapsible children (huge object or array literals) ever reach it; their
 // full source is kept whole, only the text used for embedding is cut.
 const MaxEmbeddingBytes = 32000 * 4

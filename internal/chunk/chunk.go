@@ -1,11 +1,11 @@
-// Package chunk turns a parsed symbol tree into the blueprint's CodeChunks:
+// Package chunk turns a parsed symbol tree into chunks (docs/architecture.md, rule 1):
 // one chunk per symbol at every level, body-bearing children collapsed to
 // signature stubs in the embedding text, and every root statement its own chunk.
 package chunk
 
 import "encoding/json"
 
-// Chunk is the blueprint's CodeChunk (minus the vector and the per-file
+// Chunk is one chunk as docs/architecture.md, rule 1, describes it (minus the vector and the per-file
 // change-detection fields, which live with the file record in the store).
 type Chunk struct {
 	ID              string   `json:"id"`
@@ -29,8 +29,8 @@ type Chunk struct {
 	Modifiers       []string `json:"modifiers"`
 }
 
-// MarshalJSON writes parentChunkId as null for root chunks, as the blueprint's
-// schema expects, and never writes null arrays.
+// MarshalJSON writes parentChunkId as null for root chunks, as rule 1 of
+// docs/architecture.md says, and never writes null arrays.
 func (c Chunk) MarshalJSON() ([]byte, error) {
 	type plain Chunk
 	out := struct {

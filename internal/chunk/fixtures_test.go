@@ -1,27 +1,23 @@
 package chunk_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/chunkcheck"
+	"github.com/scry-dev/scry/internal/golden"
 	"github.com/scry-dev/scry/internal/parse"
 )
 
-var update = flag.Bool("update", false, "rewrite the .expected.json golden files")
-
 const fixtureDir = "../../testdata/fixtures"
 
-// expectation is the blueprint's FixtureExpectation, plus signature, JSDoc
+// expectation is a fixture's golden file (docs/architecture.md, rule 2), plus signature, JSDoc
 // and relevantImports per symbol so that the golden file pins them too.
 type expectation struct {
 	Symbols   []expSymbol   `json:"symbols"`
@@ -113,7 +109,7 @@ func chunkSource(t testing.TB, path, rel string, src []byte) ([]chunk.Chunk, *pa
 	return chunk.File(f, path, rel), f
 }
 
-// TestFixtures checks the blueprint's fixtures against their golden
+// TestFixtures checks the fixtures (docs/architecture.md, rule 2) against their golden
 // expectations and the ten global validation rules.
 func TestFixtures(t *testing.T) {
 	entries, err := os.ReadDir(fixtureDir)
@@ -144,28 +140,13 @@ func TestFixtures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, '\n')
-		golden := strings.TrimSuffix(path, filepath.Ext(path)) + ".expected.json"
-		if strings.HasSuffix(name, ".d.ts") {
-			golden = strings.TrimSuffix(path, ".d.ts") + ".d.expected.json"
-		}
-		if *update {
-			if err := os.WriteFile(golden, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Errorf("%s: no golden file (run go test ./internal/chunk -update): %v", name, err)
-			continue
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s: output differs from %s (run with -update and review the diff)\n%s", name, filepath.Base(golden), firstDiff(string(want), string(got)))
-		}
+		// The expectation is NAME.expected.txtar beside the fixture (go test
+		// -update rewrites it); a.d.ts has a.d.expected.txtar.
+		path = strings.TrimSuffix(path, filepath.Ext(path)) + ".expected.txtar"
+		golden.Check(t, path, []golden.File{{Name: "expected.json", Data: string(got)}})
 	}
 	if n < 20 {
-		t.Fatalf("found %d fixtures, want at least the blueprint's 20", n)
+		t.Fatalf("found %d fixtures, want at least 20 (docs/architecture.md, rule 2)", n)
 	}
 	sum := chunkcheck.Summarize(results...)
 	sum.Label = "Fixtures"
@@ -174,18 +155,6 @@ func TestFixtures(t *testing.T) {
 		t.Error("validation summary is not clean")
 	}
 }
-
-func firstDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(wl) && i < len(gl); i++ {
-		if wl[i] != gl[i] {
-			return "line " + itoa(i+1) + ":\n  want: " + wl[i] + "\n  got:  " + gl[i]
-		}
-	}
-	return "lengths differ"
-}
-
-func itoa(i int) string { return strconv.Itoa(i) }
 
 // corpusDir returns $SCRY_CORPUS, skipping (or failing, when the corpus is
 // required) without it.

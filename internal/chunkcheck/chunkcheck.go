@@ -1,5 +1,5 @@
 // Package chunkcheck verifies a file's chunks against the global validation
-// rules of the blueprint ("Parser Validation Criteria"): full coverage, no
+// rules (docs/architecture.md, rule 2): full coverage, no
 // sibling overlap, source fidelity, hierarchy consistency, the token limit,
 // collapsed children, breadcrumbs, deterministic ids, root-level isolation
 // and relevantImports tracking. It knows nothing about how chunks are made,
@@ -15,7 +15,7 @@ import (
 	"github.com/scry-dev/scry/internal/ident"
 )
 
-// Rule numbers, as listed in the blueprint's Global Validation Rules.
+// Rule numbers, as listed in docs/architecture.md, rule 2.
 const (
 	RuleCoverage      = 1
 	RuleOverlap       = 2

@@ -75,8 +75,8 @@ func Coverage(src []byte, chunks []chunk.Chunk) (nonBlank, covered int) {
 	return nonBlank, covered
 }
 
-// Summary aggregates FileResults into the blueprint's "Parser Validation
-// Summary" dashboard.
+// Summary aggregates FileResults into the "Parser Validation
+// Summary" dashboard (docs/architecture.md, rule 2).
 type Summary struct {
 	// Label names what was validated ("Fixtures", "Files"); "Files" if empty.
 	Label string

@@ -23,7 +23,7 @@ import (
 // FileName is the config file looked for at the workspace root.
 const FileName = ".scry.toml"
 
-// Config holds every tunable. TOML keys use the blueprint's names.
+// Config holds every tunable. TOML keys use the names of docs/architecture.md, rule 3.
 type Config struct {
 	RerankWeight float64 `toml:"rerankWeight"`
 	VectorWeight float64 `toml:"vectorWeight"`
@@ -49,7 +49,7 @@ type Config struct {
 	Origin Origin `toml:"-"`
 }
 
-// Default returns the blueprint's defaults.
+// Default returns the defaults of docs/architecture.md, rule 3.
 func Default() Config {
 	return Config{RerankWeight: 0.65, VectorWeight: 0.35, Threshold: 0.5, Budget: 8000, Candidates: 40, CallDepth: 1}
 }

@@ -292,12 +292,8 @@ func (e *Engine) describe(ctx context.Context, c chunk.Chunk, callDepth int) (gr
 }
 
 func (e *Engine) describeUncached(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
-	if e.Compiler() != nil {
-		// On a compiler failure (crashed, timed out) Metadata answers from
-		// the index, marked approximate, rather than not at all.
-		return e.compilerDescribe(ctx, c, callDepth)
-	}
-	return e.syntactic().Describe(ctx, c, callDepth)
+	d, _, err := ask(e, named(c), func(s source) (graph.Result, error) { return s.describe(ctx, c, callDepth) })
+	return d, err
 }
 
 // snapshotCache keeps the snapshots built during one search: fitting an

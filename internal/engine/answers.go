@@ -93,20 +93,8 @@ type References struct {
 // References lists a symbol's uses (at most limit; 0 for all), from the
 // compiler when attached, else whole-word matches in the indexed files.
 func (e *Engine) References(ctx context.Context, s Symbol, limit int) (References, error) {
-	ans := References{Symbol: s.Declaration, Limit: limit}
-	if nav := e.nav(); nav != nil {
-		sites, err := nav.References(ctx, s.c, limit)
-		if err == nil {
-			ans.Sites = sites
-			return ans, nil
-		}
-	}
-	sites, err := e.textReferences(s.c, limit)
-	if err != nil {
-		return ans, err
-	}
-	ans.Sites, ans.Approximate = sites, true
-	return ans, nil
+	sites, reason, err := ask(e, named(s.c), func(src source) ([]Site, error) { return src.references(ctx, s.c, limit) })
+	return References{Symbol: s.Declaration, Limit: limit, Sites: sites, Approximate: reason != ""}, err
 }
 
 // Implementations are the subtypes of a class or interface.
@@ -119,23 +107,8 @@ type Implementations struct {
 // Implementations lists the classes and interfaces that extend or
 // implement a symbol.
 func (e *Engine) Implementations(ctx context.Context, s Symbol) (Implementations, error) {
-	ans := Implementations{Symbol: s.Declaration}
-	if nav := e.nav(); nav != nil {
-		found, err := nav.Implementations(ctx, s.c)
-		if err == nil {
-			ans.Found = found
-			return ans, nil
-		}
-	}
-	impls, err := e.textImplementations(s.c)
-	if err != nil {
-		return ans, err
-	}
-	ans.Approximate = true
-	for _, c := range impls {
-		ans.Found = append(ans.Found, declarationOf(c))
-	}
-	return ans, nil
+	found, reason, err := ask(e, named(s.c), func(src source) ([]Declaration, error) { return src.implementations(ctx, s.c) })
+	return Implementations{Symbol: s.Declaration, Found: found, Approximate: reason != ""}, err
 }
 
 // Definitions are the declarations a usage resolves to.
@@ -161,25 +134,15 @@ func (e *Engine) Definition(ctx context.Context, file string, line, column int) 
 	if err != nil {
 		return Definitions{}, fmt.Errorf("definition: %w", err)
 	}
-	if nav := e.nav(); nav != nil {
-		found, err := nav.DefinitionAt(ctx, abs, line, column)
-		if err == nil {
-			return Definitions{Found: found}, nil
-		}
-	}
-	name, err := identifierAt(src, line, column)
+	found, reason, err := ask(e, true, func(s source) ([]Declaration, error) { return s.definitionAt(ctx, abs, line, column) })
 	if err != nil {
 		return Definitions{}, err
 	}
-	cs, err := e.resolve(name)
-	if err != nil {
-		return Definitions{}, err
+	d := Definitions{Found: found, Approximate: reason != ""}
+	if d.Approximate {
+		d.Name, _ = identifierAt(src, line, column)
 	}
-	ans := Definitions{Name: name, Approximate: true}
-	for _, c := range cs {
-		ans.Found = append(ans.Found, declarationOf(c))
-	}
-	return ans, nil
+	return d, nil
 }
 
 // CallTree is a symbol's outgoing calls or incoming callers, as a tree.
@@ -188,7 +151,7 @@ type CallTree struct {
 	Incoming bool                       `json:"incoming,omitempty"`
 	Outgoing []structure.OutgoingCall   `json:"outgoing,omitempty"`
 	Callers  []structure.IncomingCaller `json:"callers,omitempty"`
-	// Approximate: from the index. Callers then are not known at all.
+	// Approximate: from the index, which sees calls by name only.
 	Approximate bool `json:"approximate,omitempty"`
 }
 

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/graph"
-	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/structure"
 	"github.com/scry-dev/scry/internal/tsls"
 )
@@ -149,75 +147,23 @@ func (e *Engine) target(c chunk.Chunk) structure.Target {
 	return structure.Target{Position: structure.Position{File: filepath.Join(e.root.Dir(), filepath.FromSlash(c.RelativePath)), Line: line, Column: col}, Name: c.Name, Kind: c.NodeKind}
 }
 
-// Why structure came from the index rather than the compiler.
-const (
-	reasonNoServer   = "TypeScript server unavailable"
-	reasonAnonymous  = "an anonymous function has no name to ask the compiler about"
-	reasonUnresolved = "the compiler did not resolve it"
-)
-
-// metadataOf is SymbolMetadata for a chunk: from the compiler when
-// attached, else from the index (marked approximate, with the reason).
-func (e *Engine) metadataOf(ctx context.Context, c chunk.Chunk, opts structure.Options) (*structure.SymbolMetadata, error) {
-	md, _, err := e.metadata(ctx, c, opts)
-	return md, err
+// compilerSource answers structure with the TypeScript 7 compiler.
+type compilerSource struct {
+	e    *Engine
+	comp *Compiler
 }
 
-// metadata is Metadata, also saying why it came from the index ("" when
-// it came from the compiler).
-func (e *Engine) metadata(ctx context.Context, c chunk.Chunk, opts structure.Options) (*structure.SymbolMetadata, string, error) {
-	reason := reasonNoServer
-	if comp := e.Compiler(); comp != nil {
-		if !ident.Is(c.Name) {
-			// Callbacks and computed names have no name to ask about.
-			reason = reasonAnonymous
-		} else {
-			md, err := comp.res.Metadata(ctx, e.target(c), opts)
-			if err == nil {
-				return md, "", nil
-			}
-			if !errors.Is(err, tsls.ErrClosed) && !errors.Is(err, tsls.ErrTimeout) {
-				reason = reasonUnresolved
-			}
-		}
-	}
-	md, err := e.syntactic().metadata(c, reason)
-	return md, reason, err
+func (s compilerSource) metadata(ctx context.Context, c chunk.Chunk, opts structure.Options) (*structure.SymbolMetadata, error) {
+	return s.comp.res.Metadata(ctx, s.e.target(c), opts)
 }
 
-// metadata is the index's approximation of SymbolMetadata.
-func (s syntactic) metadata(c chunk.Chunk, reason string) (*structure.SymbolMetadata, error) {
-	d, err := s.Describe(context.Background(), c, 1)
-	if err != nil {
-		return nil, err
-	}
-	md := &structure.SymbolMetadata{Name: c.Name, Kind: c.NodeKind, File: c.RelativePath, Line: d.Line, Signature: c.Signature,
-		Modifiers: c.Modifiers, CallDepth: 1, Approximate: true, Notes: []string{"from the index: " + reason}}
-	for _, call := range d.Calls {
-		md.OutgoingCalls = append(md.OutgoingCalls, structure.OutgoingCall{CallInfo: structure.CallInfo{SymbolRef: structure.SymbolRef{Name: call.Name, File: call.File, Line: call.Line}}})
-	}
-	if files, err := s.st.FilesReferencing(c.Name, ""); err == nil && ident.Is(c.Name) {
-		md.References = &structure.References{Count: len(files), Files: files}
-	}
-	for _, m := range d.Members {
-		md.Members = append(md.Members, structure.Member{Name: strings.TrimSuffix(m, "()")})
-	}
-	return md, nil
-}
-
-// compilerDescribe describes a result for the graph with the compiler, or
-// from the index when the compiler cannot answer.
-func (e *Engine) compilerDescribe(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
+func (s compilerSource) describe(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
 	// The graph shows [depth limit] only in multi-hop trees.
-	md, why, err := e.metadata(ctx, c, structure.Options{CallDepth: callDepth, SkipDepthLimit: callDepth == 1})
+	md, err := s.metadata(ctx, c, structure.Options{CallDepth: callDepth, SkipDepthLimit: callDepth == 1})
 	if err != nil {
 		return graph.Result{}, err
 	}
-	r := toGraph(c, md)
-	if why != reasonNoServer {
-		r.ApproximateReason = why // the graph's default note says that one
-	}
-	return r, nil
+	return toGraph(c, md), nil
 }
 
 // toGraph converts SymbolMetadata to the connection graph's input.
@@ -328,15 +274,8 @@ func incoming(calls []structure.IncomingCaller) []graph.Call {
 	return out
 }
 
-// compilerNav implements navigator with the compiler.
-type compilerNav struct{ e *Engine }
-
-func (n compilerNav) References(ctx context.Context, c chunk.Chunk, limit int) ([]Site, error) {
-	comp := n.e.Compiler()
-	if comp == nil {
-		return nil, fmt.Errorf("no compiler")
-	}
-	md, err := comp.res.Metadata(ctx, n.e.target(c), structure.Options{Sections: structure.SecReferences})
+func (n compilerSource) references(ctx context.Context, c chunk.Chunk, limit int) ([]Site, error) {
+	md, err := n.comp.res.Metadata(ctx, n.e.target(c), structure.Options{Sections: structure.SecReferences})
 	if err != nil {
 		return nil, err
 	}
@@ -359,12 +298,8 @@ func (n compilerNav) References(ctx context.Context, c chunk.Chunk, limit int) (
 	return out, nil
 }
 
-func (n compilerNav) Implementations(ctx context.Context, c chunk.Chunk) ([]Declaration, error) {
-	comp := n.e.Compiler()
-	if comp == nil {
-		return nil, fmt.Errorf("no compiler")
-	}
-	refs, err := comp.res.Implementations(ctx, n.e.target(c))
+func (n compilerSource) implementations(ctx context.Context, c chunk.Chunk) ([]Declaration, error) {
+	refs, err := n.comp.res.Implementations(ctx, n.e.target(c))
 	if err != nil {
 		return nil, err
 	}
@@ -375,12 +310,8 @@ func (n compilerNav) Implementations(ctx context.Context, c chunk.Chunk) ([]Decl
 	return out, nil
 }
 
-func (n compilerNav) DefinitionAt(ctx context.Context, absFile string, line, column int) ([]Declaration, error) {
-	comp := n.e.Compiler()
-	if comp == nil {
-		return nil, fmt.Errorf("no compiler")
-	}
-	refs, err := comp.res.Definition(ctx, structure.Position{File: absFile, Line: line, Column: column - 1})
+func (n compilerSource) definitionAt(ctx context.Context, absFile string, line, column int) ([]Declaration, error) {
+	refs, err := n.comp.res.Definition(ctx, structure.Position{File: absFile, Line: line, Column: column - 1})
 	if err != nil {
 		return nil, err
 	}

@@ -280,14 +280,6 @@ func (e *Engine) SyncProgress(ctx context.Context, progress func(done, total int
 	return sum, err
 }
 
-// nav is the navigator in use: the compiler, or none.
-func (e *Engine) nav() navigator {
-	if e.Compiler() != nil {
-		return compilerNav{e}
-	}
-	return nil
-}
-
 // Close shuts the compiler down and releases the models and the index.
 func (e *Engine) Close() error {
 	e.stopCompiler()

@@ -9,6 +9,7 @@ import (
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/textsearch"
+	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // ResolvePath confines a path (relative to the root, or absolute) to the
@@ -27,7 +28,7 @@ func (e *Engine) ConfinePaths(paths []string) ([]string, error) {
 		if p == "" {
 			continue
 		}
-		base := globBase(p)
+		base := workspace.GlobBase(p)
 		_, rel, err := e.root.Resolve(strings.TrimSuffix(base, "/"))
 		if err != nil {
 			return nil, fmt.Errorf("path %q: %w", p, err)
@@ -42,20 +43,6 @@ func (e *Engine) ConfinePaths(paths []string) ([]string, error) {
 		out = append(out, strings.TrimPrefix(p, "./"))
 	}
 	return out, nil
-}
-
-// globBase is the literal directory part of a path pattern (with its
-// trailing slash), which must lie inside the workspace; a path without
-// glob characters is its own base.
-func globBase(p string) string {
-	i := strings.IndexAny(p, "*?[{")
-	if i < 0 {
-		return p
-	}
-	if j := strings.LastIndex(p[:i], "/"); j >= 0 {
-		return p[:j+1]
-	}
-	return "."
 }
 
 // Grep searches the workspace's files for literal text or an RE2 regex.

@@ -256,3 +256,13 @@ func (e *Engine) resolvesTo(from, spec, target string) bool {
 	}
 	return pstem == stem || pstem+"/index" == stem
 }
+
+// statementKind reports whether a chunk kind is a statement rather than a
+// named declaration (imports, re-exports, expressions, comments).
+func statementKind(k string) bool {
+	switch k {
+	case "import", "re-export", "comment", "expression", "statement":
+		return true
+	}
+	return false
+}

@@ -2,20 +2,24 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/structure"
 )
 
-// syntactic describes a symbol from the index alone: names, signatures and
-// text matches stand in for the compiler's resolution, so every answer is
-// marked approximate.
-type syntactic struct{ st *store.Store }
-
-func (e *Engine) syntactic() syntactic { return syntactic{e.store} }
+// syntactic answers from the index alone: names, signatures and text
+// matches stand in for the compiler's resolution, so every answer is
+// marked approximate, with the reason the compiler did not answer.
+type syntactic struct {
+	e      *Engine
+	reason string
+}
 
 // containerKinds are kinds whose members are shown as Parent.member.
 var containerKinds = map[string]bool{"class": true, "interface": true, "namespace": true, "module": true, "component": true, "enum": true}
@@ -79,7 +83,7 @@ func nameLine(c chunk.Chunk) int {
 	return c.StartLine
 }
 
-func (s syntactic) Describe(_ context.Context, c chunk.Chunk, _ int) (graph.Result, error) {
+func (s syntactic) describe(_ context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
 	r := graph.Result{
 		Name:        displayName(c),
 		File:        c.RelativePath,
@@ -92,8 +96,11 @@ func (s syntactic) Describe(_ context.Context, c chunk.Chunk, _ int) (graph.Resu
 		RefFiles:    -1,
 		Approximate: true,
 	}
+	if s.reason != reasonNoServer {
+		r.ApproximateReason = s.reason // the graph's default note says that one
+	}
 	if containerKinds[c.NodeKind] {
-		children, err := s.st.ChunksByFile(c.RelativePath)
+		children, err := s.e.store.ChunksByFile(c.RelativePath)
 		if err != nil {
 			return r, err
 		}
@@ -110,20 +117,21 @@ func (s syntactic) Describe(_ context.Context, c chunk.Chunk, _ int) (graph.Resu
 		}
 	}
 	if ident.Is(c.Name) {
-		if files, err := s.st.FilesReferencing(c.Name, c.RelativePath); err == nil {
+		if files, err := s.e.store.FilesReferencing(c.Name, c.RelativePath); err == nil {
 			r.RefFiles = len(files)
 		}
 	}
-	r.Calls = s.calls(c)
+	// The graph shows [depth limit] only in multi-hop trees.
+	r.Calls = outgoing(s.outgoing(c, callDepth, callDepth != 1))
 	return r, nil
 }
 
-// calls finds `name(` in the chunk's own code (children collapsed) and
+// callees finds `name(` in the chunk's own code (children collapsed) and
 // resolves each name to a declaration in the index: one in the same file
 // first, else the only one of that name.
-func (s syntactic) calls(c chunk.Chunk) []graph.Call {
+func (s syntactic) callees(c chunk.Chunk) []chunk.Chunk {
 	seen := map[string]bool{}
-	var out []graph.Call
+	var out []chunk.Chunk
 	text := c.EmbeddingText
 	for i := 0; i < len(text) && len(out) < 12; i++ {
 		if text[i] != '(' {
@@ -138,10 +146,10 @@ func (s syntactic) calls(c chunk.Chunk) []graph.Call {
 			continue
 		}
 		seen[name] = true
-		if declares(text[:j]) {
+		if declares(text[:j]) && declarationHead(text[i:]) {
 			continue // a member's stub or a nested declaration, not a call
 		}
-		cands, err := s.st.FindSymbols(store.SymbolQuery{Name: name, Match: store.MatchExact, Kinds: []string{"function", "method", "class", "component", "constructor"}, Limit: 5})
+		cands, err := s.e.store.FindSymbols(store.SymbolQuery{Name: name, Match: store.MatchExact, Kinds: []string{"function", "method", "class", "component", "constructor"}, Limit: 5})
 		if err != nil || len(cands) == 0 {
 			continue
 		}
@@ -158,8 +166,7 @@ func (s syntactic) calls(c chunk.Chunk) []graph.Call {
 		if pick < 0 {
 			continue
 		}
-		t := cands[pick]
-		out = append(out, graph.Call{Name: displayName(t), File: t.RelativePath, Line: nameLine(t)})
+		out = append(out, cands[pick])
 	}
 	return out
 }
@@ -188,6 +195,26 @@ func wordIndex(line, word string) int {
 	}
 }
 
+// declarationHead reports whether the parameter list opening s is
+// followed by a body or a return type, as in a declaration (`pong() {`,
+// `pong(): void`), not a call statement (`pong()`).
+func declarationHead(s string) bool {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				rest := strings.TrimLeft(s[i+1:], " \t")
+				return rest == "" || rest[0] == '{' || rest[0] == ':'
+			}
+		}
+	}
+	return true
+}
+
 // declares reports whether the text before a name on its line only holds
 // declaration keywords: `  async validateToken(` declares, `x = validateToken(`
 // calls.
@@ -204,4 +231,159 @@ func declares(before string) bool {
 		}
 	}
 	return true
+}
+
+func (s syntactic) metadata(_ context.Context, c chunk.Chunk, opts structure.Options) (*structure.SymbolMetadata, error) {
+	sections := opts.Sections
+	if sections == 0 {
+		sections = structure.SecAll
+	}
+	depth := opts.CallDepth
+	if depth == 0 {
+		depth = 1
+	}
+	md := &structure.SymbolMetadata{Name: c.Name, Kind: c.NodeKind, File: c.RelativePath, Line: nameLine(c), Signature: c.Signature,
+		Modifiers: c.Modifiers, CallDepth: depth, Approximate: true, Notes: []string{"from the index: " + s.reason}}
+	if sections&structure.SecOutgoing != 0 {
+		md.OutgoingCalls = s.outgoing(c, depth, !opts.SkipDepthLimit)
+	}
+	if sections&structure.SecIncoming != 0 {
+		md.IncomingCallers = s.incoming(c, depth, !opts.SkipDepthLimit)
+	}
+	if sections&structure.SecReferences != 0 && ident.Is(c.Name) {
+		if files, err := s.e.store.FilesReferencing(c.Name, ""); err == nil {
+			md.References = &structure.References{Count: len(files), Files: files}
+		}
+	}
+	if sections&structure.SecMembers != 0 && containerKinds[c.NodeKind] {
+		children, err := s.e.store.ChunksByFile(c.RelativePath)
+		if err != nil {
+			return nil, err
+		}
+		for _, ch := range children {
+			if ch.ParentChunkID == c.ID {
+				md.Members = append(md.Members, structure.Member{Name: ch.Name, Kind: ch.NodeKind})
+			}
+		}
+	}
+	return md, nil
+}
+
+func (s syntactic) references(_ context.Context, c chunk.Chunk, limit int) ([]Site, error) {
+	return s.e.textReferences(c, limit)
+}
+
+func (s syntactic) implementations(_ context.Context, c chunk.Chunk) ([]Declaration, error) {
+	impls, err := s.e.textImplementations(c)
+	var out []Declaration
+	for _, c := range impls {
+		out = append(out, declarationOf(c))
+	}
+	return out, err
+}
+
+// definitionAt looks the identifier under the cursor up by name.
+func (s syntactic) definitionAt(_ context.Context, absFile string, line, column int) ([]Declaration, error) {
+	src, err := s.e.readFile(absFile)
+	if err != nil {
+		return nil, fmt.Errorf("definition: %w", err)
+	}
+	name, err := identifierAt(src, line, column)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := s.e.resolve(name)
+	var out []Declaration
+	for _, c := range cs {
+		out = append(out, declarationOf(c))
+	}
+	return out, err
+}
+
+func refOf(c chunk.Chunk) structure.SymbolRef {
+	r := structure.SymbolRef{Name: c.Name, Kind: c.NodeKind, File: c.RelativePath, Line: nameLine(c)}
+	if c.ParentName != "" && c.Depth > 0 {
+		r.Container = c.ParentName
+	}
+	return r
+}
+
+// callTree walks the index's call edges from c, next giving a node's
+// neighbours (callees or callers), depth hops deep (-1: as far as the node
+// budget allows). A node already on its path is marked cyclic and not
+// expanded; with marks, a node left unexpanded at the depth or budget
+// limit that has neighbours is marked depth-limited. build makes a tree
+// node from a declaration, its call facts and its children.
+func callTree[T any](c chunk.Chunk, depth int, marks bool, next func(chunk.Chunk) []chunk.Chunk, build func(chunk.Chunk, structure.CallInfo, []T) T) []T {
+	budget := structure.DefaultMaxCallNodes
+	path := map[string]bool{c.ID: true}
+	var walk func(c chunk.Chunk, d int) []T
+	walk = func(c chunk.Chunk, d int) []T {
+		var out []T
+		for _, n := range next(c) {
+			budget--
+			info := structure.CallInfo{SymbolRef: refOf(n)}
+			var kids []T
+			switch {
+			case path[n.ID]:
+				info.Cyclic = true
+			case depth >= 0 && d+1 >= depth || budget <= 0:
+				info.DepthLimited = marks && len(next(n)) > 0
+			default:
+				path[n.ID] = true
+				kids = walk(n, d+1)
+				delete(path, n.ID)
+			}
+			out = append(out, build(n, info, kids))
+		}
+		return out
+	}
+	return walk(c, 0)
+}
+
+// outgoing is c's call tree from the index.
+func (s syntactic) outgoing(c chunk.Chunk, depth int, marks bool) []structure.OutgoingCall {
+	return callTree(c, depth, marks, s.callees, func(_ chunk.Chunk, info structure.CallInfo, kids []structure.OutgoingCall) structure.OutgoingCall {
+		return structure.OutgoingCall{CallInfo: info, OutgoingCalls: kids}
+	})
+}
+
+// incoming is the tree of c's callers from the index: the declarations
+// whose own code calls c, as callees resolves calls.
+func (s syntactic) incoming(c chunk.Chunk, depth int, marks bool) []structure.IncomingCaller {
+	return callTree(c, depth, marks, s.callers, func(_ chunk.Chunk, info structure.CallInfo, kids []structure.IncomingCaller) structure.IncomingCaller {
+		return structure.IncomingCaller{CallInfo: info, IncomingCallers: kids}
+	})
+}
+
+// callers lists the declarations whose own code calls c, by file and
+// line.
+func (s syntactic) callers(c chunk.Chunk) []chunk.Chunk {
+	if !ident.Is(c.Name) {
+		return nil
+	}
+	ids, err := s.e.store.ChunksReferencing(c.Name, "")
+	if err != nil {
+		return nil
+	}
+	var out []chunk.Chunk
+	for _, id := range ids {
+		cand, err := s.e.store.Chunk(id)
+		if err != nil || statementKind(cand.NodeKind) {
+			continue
+		}
+		for _, t := range s.callees(cand) {
+			if t.ID == c.ID {
+				out = append(out, cand)
+				break
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].RelativePath != out[j].RelativePath {
+			return out[i].RelativePath < out[j].RelativePath
+		}
+		return out[i].StartLine < out[j].StartLine
+	})
+	return out
 }

@@ -3,7 +3,7 @@
 // metadata into text, so that everything about its layout can be pinned by
 // golden files without a compiler in the loop.
 //
-// The layout follows the blueprint: a summary line, a Graph section (how the
+// The layout follows docs/architecture.md, rule 6: a summary line, a Graph section (how the
 // results connect), a Patterns section (hubs, shared dependencies, shared
 // types, diamonds, cycles) and per-result details. Markers:
 //

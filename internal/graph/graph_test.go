@@ -1,9 +1,7 @@
 package graph
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,9 +9,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/*.graph.txt from the current output")
+	"github.com/scry-dev/scry/internal/golden"
+)
 
 // fixture is a graph input plus the snapshot texts of the same response,
 // which count towards the summary's total.
@@ -22,13 +20,12 @@ type fixture struct {
 	Snapshots []string `json:"snapshots,omitempty"`
 }
 
+// A case is testdata/NAME.txtar: the input (input.json) and the rendered
+// graph (graph), which go test -update rewrites.
 func loadFixture(t *testing.T, path string) fixture {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
+	input := readCase(t, path)
+	dec := json.NewDecoder(strings.NewReader(input.Data))
 	dec.DisallowUnknownFields()
 	var f fixture
 	if err := dec.Decode(&f); err != nil {
@@ -37,9 +34,26 @@ func loadFixture(t *testing.T, path string) fixture {
 	return f
 }
 
+func readCase(t *testing.T, path string) golden.File {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, files := golden.Parse(data)
+	if len(files) == 0 || files[0].Name != "input.json" {
+		t.Fatalf("%s: want the files input.json, graph", path)
+	}
+	return files[0]
+}
+
 func fixtures(t *testing.T) []string {
 	t.Helper()
-	paths, err := filepath.Glob("testdata/*.json")
+	// Cases in the old two-file layout would be silently skipped.
+	if old, _ := filepath.Glob("testdata/*.json"); len(old) > 0 {
+		t.Fatalf("%v: move each case into a testdata/NAME.txtar (input.json, graph)", old)
+	}
+	paths, err := filepath.Glob("testdata/*.txtar")
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no fixtures: %v", err)
 	}
@@ -48,32 +62,19 @@ func fixtures(t *testing.T) []string {
 
 func TestGolden(t *testing.T) {
 	for _, path := range fixtures(t) {
-		name := strings.TrimSuffix(filepath.Base(path), ".json")
+		name := strings.TrimSuffix(filepath.Base(path), ".txtar")
 		t.Run(name, func(t *testing.T) {
 			f := loadFixture(t, path)
 			got, total := Render(f.Input, f.Snapshots...)
 			checkCount(t, got, total, f.Snapshots)
-			golden := strings.TrimSuffix(path, ".json") + ".graph.txt"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got+"\n"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./internal/graph -update)", err)
-			}
-			if got+"\n" != string(want) {
-				t.Errorf("output differs from %s\n--- got ---\n%s\n--- want ---\n%s", golden, got, want)
-			}
+			golden.Check(t, path, []golden.File{readCase(t, path), {Name: "graph", Data: got}})
 		})
 	}
 }
 
 var summaryRE = regexp.MustCompile(`^Search: ".*" \| (?:1 result|0 results|[\d,]+ results (?:across [\d,]+ files|in 1 file)) \| ([\d,]+)(?:/[\d,]+)? tokens$`)
 
-// checkCount is the blueprint's rule that the summary states the response's
+// checkCount is the rule (docs/architecture.md, rule 6) that the summary states the response's
 // actual size.
 func checkCount(t *testing.T, text string, total int, extra []string) {
 	t.Helper()

@@ -236,7 +236,7 @@ func (m *model) collapse(key string) string {
 	return key
 }
 
-// shortNames gives the Graph section basenames, as the blueprint's trees do,
+// shortNames gives the Graph section basenames (docs/architecture.md, rule 6),
 // falling back to the full path for every file whose basename is ambiguous.
 func shortNames(nodes map[string]*node) map[string]string {
 	byBase := map[string]map[string]bool{}

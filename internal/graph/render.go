@@ -179,7 +179,7 @@ func (m *model) chainEdges() map[string][]*cedge {
 	return out
 }
 
-// chainLines draws the one-hop topology as paths, as the blueprint does:
+// chainLines draws the one-hop topology as paths (docs/architecture.md, rule 6):
 // each starts at a result no other result calls and follows the first edge
 // not yet drawn, so every edge appears once and shared tails are not
 // repeated.
@@ -745,7 +745,7 @@ func (m *model) refs(xs []Ref, self int) string {
 	return capList(items)
 }
 
-// typeList follows the blueprint: a declared type with where it comes from,
+// typeList follows docs/architecture.md, rule 6: a declared type with where it comes from,
 // a primitive with the parameter it types.
 func (m *model) typeList(ts []TypeRef, self int) string {
 	var items []string
@@ -844,7 +844,7 @@ func plural(n int, word string) string {
 	return s
 }
 
-// thousands formats 3240 as "3,240", as the blueprint's summary does.
+// thousands formats 3240 as "3,240", as the summary line does (docs/architecture.md, rule 6).
 func thousands(n int) string {
 	s := strconv.Itoa(n)
 	neg := strings.HasPrefix(s, "-")

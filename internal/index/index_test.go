@@ -13,7 +13,8 @@ import (
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
-// fixture is a small workspace for the blueprint's phase 7 scenarios.
+// fixture is a small workspace for the incremental-sync scenarios
+// (docs/architecture.md, rule 8).
 var fixture = map[string]string{
 	"src/auth/token.ts": `import { hmac } from '../crypto';
 

@@ -204,13 +204,10 @@ func Definitions(d engine.Definitions) string {
 }
 
 // CallTree draws a symbol's calls (→) or callers (←) one level per indent,
-// with [new], [cycle], [depth limit] and [via references] marks.
+// with [new], [cycle], [depth limit] and [via references] marks. A tree
+// from the index says it is approximate.
 func CallTree(t engine.CallTree) string {
 	var b strings.Builder
-	if t.Incoming && t.Approximate {
-		fmt.Fprintf(&b, "%s: callers need the TypeScript server (scry setup); see `scry refs` for text matches\n", t.Symbol.Name)
-		return b.String()
-	}
 	fmt.Fprintf(&b, "%s — %s:%d", t.Symbol.Name, t.Symbol.File, t.Symbol.Line)
 	if t.Approximate {
 		b.WriteString(" (approximate: from the index)")
@@ -235,6 +232,9 @@ func CallTree(t engine.CallTree) string {
 	}
 	if t.Incoming {
 		walkIn(t.Callers, 1)
+		if t.Approximate && len(t.Callers) == 0 {
+			b.WriteString("  (no calls found in the index; `scry refs` lists every text match)\n")
+		}
 	} else {
 		walkOut(t.Outgoing, 1)
 	}

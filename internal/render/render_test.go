@@ -61,8 +61,11 @@ func TestListings(t *testing.T) {
 			{CallInfo: call("digest", "src/auth/crypto.ts", 9, nil), OutgoingCalls: []structure.OutgoingCall{{CallInfo: call("hmac", "src/auth/crypto.ts", 4, func(c *structure.CallInfo) { c.Cyclic = true })}}},
 			{CallInfo: call("Hash", "src/auth/hash.ts", 2, func(c *structure.CallInfo) { c.ViaNew, c.DepthLimited = true, true })},
 		}}), "hmac — src/auth/crypto.ts:4\n  → digest (src/auth/crypto.ts:9)\n    → hmac (src/auth/crypto.ts:4) [cycle]\n  → Hash (src/auth/hash.ts:2) [new] [depth limit]\n"},
-		{"callers without the compiler", render.CallTree(engine.CallTree{Symbol: sym, Incoming: true, Approximate: true}),
-			"hmac: callers need the TypeScript server (scry setup); see `scry refs` for text matches\n"},
+		{"callers from the index", render.CallTree(engine.CallTree{Symbol: sym, Incoming: true, Approximate: true, Callers: []structure.IncomingCaller{
+			{CallInfo: call("sign", "src/api/sign.ts", 2, func(c *structure.CallInfo) { c.DepthLimited = true })}}}),
+			"hmac — src/auth/crypto.ts:4 (approximate: from the index)\n  ← sign (src/api/sign.ts:2) [depth limit]\n"},
+		{"no callers in the index", render.CallTree(engine.CallTree{Symbol: sym, Incoming: true, Approximate: true}),
+			"hmac — src/auth/crypto.ts:4 (approximate: from the index)\n  (no calls found in the index; `scry refs` lists every text match)\n"},
 		{"outline", render.Outline(engine.Outline{Truncated: true, Files: []engine.OutlineFile{{Path: "a.ts", Symbols: []engine.OutlineSymbol{
 			{Kind: "class", Name: "A", Modifiers: []string{"export"}, StartLine: 1, EndLine: 9}, {Depth: 1, Kind: "method", Name: "run", StartLine: 2, EndLine: 4}}}}}),
 			"a.ts\n  class A [export] 1-9\n    method run 2-4\n(outline stopped at 2000 symbols; list a narrower path)\n"},

@@ -1,6 +1,6 @@
 // Package search is scry's retrieval pipeline: first-stage candidates
 // (BM25F, and vectors when an embedder is configured), a reranker, the
-// blueprint's blend, and the dual constraint that selects results — a
+// blend (docs/architecture.md, rule 3), and the dual constraint that selects results — a
 // relevance gate and a token budget, never padding with noise.
 package search
 
@@ -11,13 +11,14 @@ import (
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/rerank"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/terms"
 	"github.com/scry-dev/scry/internal/tokens"
 )
 
-// Params are the blueprint's scoring and selection parameters.
+// Params are the scoring and selection parameters (docs/architecture.md, rule 3).
 type Params struct {
 	RerankWeight float64 // weight of the reranker's score in the blend
 	VectorWeight float64 // weight of the first-stage score in the blend
@@ -43,9 +44,11 @@ const DefaultLeads = 8
 // are cheap enough to compute for a few hundred.
 const DeepCandidates = 300
 
-// DefaultParams are the blueprint's defaults.
+// DefaultParams are the defaults of docs/architecture.md, rule 3, which
+// internal/config owns.
 func DefaultParams() Params {
-	return Params{RerankWeight: 0.65, VectorWeight: 0.35, Threshold: 0.5, Budget: 8000, Candidates: 40}
+	c := config.Default()
+	return Params{RerankWeight: c.RerankWeight, VectorWeight: c.VectorWeight, Threshold: c.Threshold, Budget: c.Budget, Candidates: c.Candidates}
 }
 
 // Request is one query.

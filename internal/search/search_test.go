@@ -260,7 +260,7 @@ func names(resp search.Response) []string {
 	return out
 }
 
-// TestSymbolLookupGolden runs the blueprint's symbol-lookup cases against
+// TestSymbolLookupGolden runs symbol-lookup cases (docs/architecture.md, rule 4) against
 // the test project.
 func TestSymbolLookupGolden(t *testing.T) {
 	st := projectStore(t)

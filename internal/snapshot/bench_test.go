@@ -1,17 +1,12 @@
 package snapshot
 
-import (
-	"os"
-	"testing"
-)
+import "testing"
 
 // BenchmarkBuild measures a whole Build (parse included) of the
 // single-method fixture, the common case of one result in a mid-size file.
 func BenchmarkBuild(b *testing.B) {
-	src, err := os.ReadFile("testdata/single-method.ts")
-	if err != nil {
-		b.Fatal(err)
-	}
+	source, _ := readCase(b, "testdata/single-method.txtar")
+	src := []byte(source.Data)
 	targets := []Target{{StartLine: 28, EndLine: 35}}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -1,4 +1,4 @@
-// Package snapshot renders the blueprint's smart structural snapshots: for one
+// Package snapshot renders smart structural snapshots (docs/architecture.md, rule 5): for one
 // file, the selected symbols in full plus exactly the same-file declarations
 // they reference, as valid source made of the file's own lines and nothing
 // else — no elision marks, no rewritten code.
@@ -36,7 +36,7 @@
 //     enclosing headers are left out: the target carries its own
 //     documentation, and a decorator such as Angular's @Component can be
 //     longer than the method being shown. Names used only in enclosing
-//     headers (`extends Base`) are not followed, as in the blueprint.
+//     headers (`extends Base`) are not followed (rule 5).
 //
 // Names are resolved with scopes, not by text: a parameter, a local
 // variable, function or class, a catch binding, a type parameter or an infer

@@ -2,19 +2,17 @@ package snapshot
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/golden"
 	"github.com/scry-dev/scry/internal/parse"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/*.snapshot.txt from the current output")
-
-// fixture is a testdata/*.targets.json file.
+// fixture is a case's targets.json.
 type fixture struct {
 	Targets []struct {
 		// Symbol is the target chunk's breadcrumb after the file name; the
@@ -28,28 +26,26 @@ type fixture struct {
 	Shadowed []string `json:"shadowed"`
 }
 
+// A case is testdata/NAME.txtar: the source (a file named src/...), its
+// targets (targets.json), and the expected snapshot (snapshot), which
+// go test -update rewrites.
 func TestGolden(t *testing.T) {
-	specs, err := filepath.Glob("testdata/*.targets.json")
-	if err != nil || len(specs) == 0 {
-		t.Fatalf("no fixtures: %v", err)
+	// Cases in the old three-file layout would be silently skipped.
+	if old, _ := filepath.Glob("testdata/*.targets.json"); len(old) > 0 {
+		t.Fatalf("%v: move each case into a testdata/NAME.txtar (src/..., targets.json, snapshot)", old)
 	}
-	for _, spec := range specs {
-		name := strings.TrimSuffix(filepath.Base(spec), ".targets.json")
-		t.Run(name, func(t *testing.T) {
+	cases, err := filepath.Glob("testdata/*.txtar")
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("no cases: %v", err)
+	}
+	for _, path := range cases {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
+			source, targetsFile := readCase(t, path)
 			var fx fixture
-			raw, err := os.ReadFile(spec)
-			if err != nil {
-				t.Fatal(err)
+			if err := json.Unmarshal([]byte(targetsFile.Data), &fx); err != nil {
+				t.Fatalf("%s targets.json: %v", path, err)
 			}
-			if err := json.Unmarshal(raw, &fx); err != nil {
-				t.Fatal(err)
-			}
-			srcPath := sourceOf(t, name)
-			src, err := os.ReadFile(srcPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			relPath := "src/" + filepath.Base(srcPath)
+			relPath, src := source.Name, []byte(source.Data)
 			chunks := chunksOf(t, relPath, src)
 			var targets []Target
 			for _, ft := range fx.Targets {
@@ -73,35 +69,23 @@ func TestGolden(t *testing.T) {
 			for _, p := range v.problems {
 				t.Error(p)
 			}
-
-			golden := filepath.Join("testdata", name+".snapshot.txt")
-			if *update {
-				if err := os.WriteFile(golden, []byte(res.text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./internal/snapshot -update)", err)
-			}
-			if res.text != string(want) {
-				t.Errorf("snapshot differs from %s:\n--- got ---\n%s--- want ---\n%s", golden, res.text, want)
-			}
+			golden.Check(t, path, []golden.File{source, targetsFile, {Name: "snapshot", Data: res.text}})
 		})
 	}
 }
 
-func sourceOf(t *testing.T, name string) string {
+// readCase returns a case's source file and its targets.json.
+func readCase(t testing.TB, path string) (source, targets golden.File) {
 	t.Helper()
-	for _, ext := range []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs"} {
-		p := filepath.Join("testdata", name+ext)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("no source file for fixture %s", name)
-	return ""
+	_, files := golden.Parse(data)
+	if len(files) < 2 || !strings.HasPrefix(files[0].Name, "src/") || files[1].Name != "targets.json" {
+		t.Fatalf("%s: want the files src/..., targets.json, snapshot", path)
+	}
+	return files[0], files[1]
 }
 
 func chunksOf(t testing.TB, relPath string, src []byte) []chunk.Chunk {

@@ -1,17 +1,14 @@
-// Package structure answers the blueprint's structural questions about one
+// Package structure answers the structural questions about one
 // symbol — signature, modifiers, type hierarchy, call trees, references,
 // type flows, members — as a SymbolMetadata.
 //
-// The Compiler resolver asks TypeScript 7's language server (package tsls)
-// and its answers are exact (approximate: false). A syntactic resolver for
-// machines without tsgo implements the same Resolver interface and marks
-// everything approximate.
+// The Compiler asks TypeScript 7's language server (package tsls) and its
+// answers are exact (approximate: false). Without tsgo, the engine answers
+// the same questions from the index and marks everything approximate.
 //
 // Paths in the output are relative to the workspace root and use "/".
 // Lines are 1-based. Columns are 1-based byte columns (as ripgrep counts).
 package structure
-
-import "context"
 
 // Position is a place in a file in the parser's coordinates.
 type Position struct {
@@ -72,22 +69,7 @@ type Options struct {
 // tree (not a graph) of a hub function can otherwise grow exponentially.
 const DefaultMaxCallNodes = 500
 
-// Resolver answers structural questions about symbols.
-type Resolver interface {
-	// Metadata describes the declaration at t.
-	Metadata(ctx context.Context, t Target, opts Options) (*SymbolMetadata, error)
-	// Definition resolves the identifier at a usage position to its
-	// declaration(s), through imports, aliases and re-exports.
-	Definition(ctx context.Context, at Position) ([]SymbolRef, error)
-	// Implementations lists every class or interface deriving from the
-	// class/interface at t (transitively), or the implementations of an
-	// interface/abstract method.
-	Implementations(ctx context.Context, t Target) ([]SymbolRef, error)
-	// Approximate reports whether answers are syntactic guesses.
-	Approximate() bool
-}
-
-// SymbolMetadata is the blueprint's per-symbol structure.
+// SymbolMetadata is the per-symbol structure (docs/architecture.md, rule 7).
 type SymbolMetadata struct {
 	Name string `json:"name"`
 	Kind string `json:"kind"`

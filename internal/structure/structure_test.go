@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,12 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scry-dev/scry/internal/golden"
 	"github.com/scry-dev/scry/internal/structure"
 	"github.com/scry-dev/scry/internal/tsls"
 	"github.com/scry-dev/scry/internal/tsls/tslstest"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.expected.json from the current output")
 
 // query is one golden case: the declaration named Symbol, found inside the
 // first occurrence of Decl in File (the parser would give its position).
@@ -59,7 +57,7 @@ func sectionNames(s structure.Section) string {
 }
 
 // fixtures maps each project under testdata/ to its questions; the answers
-// are in testdata/<project>.expected.json, paths relative to the project.
+// are in testdata/<project>.expected.txtar, paths relative to the project.
 // testdata/type-flows/node_modules/fake-money is part of the fixture (an
 // external package with a .d.ts): it must be committed even where
 // node_modules is ignored.
@@ -217,7 +215,10 @@ func startServer(t *testing.T, root string) *tsls.Server {
 	return srv
 }
 
-type golden struct {
+// answer is one question and its answer, as a fixture's golden file
+// (testdata/NAME.expected.txtar, one file per case; go test -update
+// rewrites it) holds them.
+type answer struct {
 	Query  query                     `json:"query"`
 	Result *structure.SymbolMetadata `json:"result"`
 }
@@ -231,7 +232,7 @@ func TestFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			res := structure.NewCompiler(serverFor(t, root))
-			var got []golden
+			var got []golden.File
 			for _, q := range queries {
 				q.Only = sectionNames(q.Sections)
 				md, err := res.Metadata(context.Background(), targetOf(t, root, q), structure.Options{CallDepth: q.Depth, Sections: q.Sections})
@@ -241,74 +242,21 @@ func TestFixtures(t *testing.T) {
 				if md.Approximate {
 					t.Errorf("%s: compiler answer marked approximate", q.Case)
 				}
-				got = append(got, golden{Query: q, Result: md})
+				got = append(got, golden.File{Name: q.Case, Data: encode(t, answer{Query: q, Result: md})})
 			}
-			compareGolden(t, filepath.Join("testdata", name+".expected.json"), got)
+			golden.Check(t, filepath.Join("testdata", name+".expected.txtar"), got)
 		})
 	}
 }
 
-func compareGolden(t *testing.T, path string, got any) {
+func encode(t *testing.T, v any) string {
 	t.Helper()
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(got); err != nil {
+	if err := enc.Encode(v); err != nil {
 		t.Fatal(err)
 	}
-	if *update {
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/structure -update to create it)", err)
-	}
-	if !bytes.Equal(want, buf.Bytes()) {
-		t.Errorf("%s differs from the current output (run with -update and review the diff):\n%s", path, lineDiff(string(want), buf.String()))
-	}
-}
-
-// lineDiff shows the lines around the first difference, enough to see
-// what changed; the full diff is for `git diff` after -update.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	line := func(l []string, i int) (string, bool) {
-		if i < len(l) {
-			return l[i], true
-		}
-		return "", false
-	}
-	first := -1
-	for i := 0; i < len(w) || i < len(g); i++ {
-		a, _ := line(w, i)
-		b, _ := line(g, i)
-		if a != b {
-			first = i
-			break
-		}
-	}
-	if first < 0 {
-		return ""
-	}
-	var out strings.Builder
-	for i := max(0, first-3); i < first+8 && (i < len(w) || i < len(g)); i++ {
-		a, okA := line(w, i)
-		b, okB := line(g, i)
-		switch {
-		case okA && okB && a == b:
-			out.WriteString("  " + a + "\n")
-		default:
-			if okA {
-				out.WriteString("- " + a + "\n")
-			}
-			if okB {
-				out.WriteString("+ " + b + "\n")
-			}
-		}
-	}
-	return out.String()
+	return buf.String()
 }

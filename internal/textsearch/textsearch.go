@@ -117,7 +117,7 @@ func clip(s string) string {
 func listFiles(root *workspace.Root, paths []string, maxSize int64) ([]workspace.File, error) {
 	opt := workspace.Options{AllFiles: true, MaxFileSize: maxSize}
 	for _, p := range paths {
-		if _, _, err := root.Resolve(literalPrefix(p)); err != nil {
+		if _, _, err := root.Resolve(workspace.GlobBase(p)); err != nil {
 			return nil, fmt.Errorf("path %q: %w", p, err)
 		}
 	}
@@ -127,22 +127,6 @@ func listFiles(root *workspace.Root, paths []string, maxSize int64) ([]workspace
 		return nil, err
 	}
 	return found.Files, nil
-}
-
-// literalPrefix is the part of a pattern before its first glob character:
-// the directory it must stay inside.
-func literalPrefix(p string) string {
-	if i := strings.IndexAny(p, "*?[{"); i >= 0 {
-		p = p[:i]
-		if j := strings.LastIndex(p, "/"); j >= 0 {
-			return p[:j+1]
-		}
-		return "."
-	}
-	if p == "" {
-		return "."
-	}
-	return p
 }
 
 // FindFiles lists files whose path matches a glob. A pattern without a slash

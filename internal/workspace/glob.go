@@ -24,6 +24,24 @@ func (g glob) match(rel string) bool {
 	return ok
 }
 
+// GlobBase is the literal directory part of a path pattern: up to the last
+// slash before its first glob character ("." when there is none), or the
+// whole path when it has no glob character. Confining the base to the root
+// confines whatever the pattern can match.
+func GlobBase(p string) string {
+	i := strings.IndexAny(p, "*?[{")
+	if i < 0 {
+		if p == "" {
+			return "."
+		}
+		return p
+	}
+	if j := strings.LastIndex(p[:i], "/"); j >= 0 {
+		return p[:j+1]
+	}
+	return "."
+}
+
 // compileGlobs turns user globs into patterns matched against Rel.
 func compileGlobs(r *Root, kind string, globs []string) ([]glob, error) {
 	out := make([]glob, 0, len(globs))

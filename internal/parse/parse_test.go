@@ -1,0 +1,131 @@
+package parse_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/parse"
+)
+
+// outline is a file's symbol tree, one symbol a line: indent, kind, name,
+// lines, and its modifiers and JSDoc when it has them.
+func outline(f *parse.File) string {
+	var b strings.Builder
+	var walk func([]*parse.Symbol)
+	walk = func(ss []*parse.Symbol) {
+		for _, s := range ss {
+			fmt.Fprintf(&b, "%s%s %s %d-%d", strings.Repeat("  ", s.Depth), s.Kind, s.Name, s.StartLine, s.EndLine)
+			if len(s.Modifiers) > 0 {
+				fmt.Fprintf(&b, " [%s]", strings.Join(s.Modifiers, " "))
+			}
+			if s.Exported {
+				b.WriteString(" exported")
+			}
+			if s.JSDoc != "" {
+				fmt.Fprintf(&b, " doc=%q", s.JSDoc)
+			}
+			b.WriteByte('\n')
+			walk(s.Children)
+		}
+	}
+	walk(f.Symbols)
+	return b.String()
+}
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name, path, src string
+		want            string
+		errors          bool // tree-sitter could not read all of it
+	}{
+		{name: "typescript", path: "a.ts", src: `import { hmac } from './crypto';
+
+/** Validates tokens. */
+export class TokenService extends Base implements Checker {
+  private readonly secret: string;
+  constructor(secret: string) { super(); this.secret = secret; }
+  async validate(token: string): Promise<boolean> {
+    return hmac(token) === this.secret;
+  }
+  get size(): number { return 1; }
+}
+
+export interface Checker { validate(token: string): Promise<boolean>; }
+export type Id = string;
+export enum Role { Admin, User }
+export const MAX = 3;
+console.log(MAX);
+`, want: `import import:./crypto 1-1
+class TokenService 3-11 [exported] exported doc="Validates tokens."
+  property secret 5-5 [private readonly]
+  constructor constructor 6-6
+  method validate 7-9 [async]
+  getter size 10-10 [getter]
+interface Checker 13-13 [exported] exported
+  method validate 13-13
+type Id 14-14 [exported] exported
+enum Role 15-15 [exported] exported
+  enum-member Admin, User 15-15
+const MAX 16-16 [exported] exported
+expression console.log(MAX) 17-17
+`},
+		{name: "tsx", path: "b.tsx", src: `export function Button(props: { label: string }) {
+  return <button onClick={() => alert(props.label)}>{props.label}</button>;
+}
+`, want: "component Button 1-3 [exported] exported\n"},
+		{name: "javascript", path: "c.js", src: `const path = require('path');
+module.exports = function join(a, b) { return path.join(a, b); };
+export default class café {}
+`, want: `import import:path 1-1
+function join 2-2 [exported] exported
+class café 3-3 [exported default] exported
+`},
+		{name: "syntax error still covers every line", path: "d.ts", src: `export function ok(): number { return 1; }
+export function broken( { return
+const after = 2;
+`, errors: true, want: `function ok 1-1 [exported] exported
+expression export function broken( { return 2-3
+`},
+	}
+	for _, tt := range tests {
+		f, err := parse.Parse(tt.path, []byte(tt.src), "")
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got := outline(f); got != tt.want {
+			t.Errorf("%s:\n got:\n%s\nwant:\n%s", tt.name, got, tt.want)
+		}
+		if (f.ErrorNodes > 0) != tt.errors {
+			t.Errorf("%s: %d error nodes", tt.name, f.ErrorNodes)
+		}
+	}
+}
+
+func TestImports(t *testing.T) {
+	f, err := parse.Parse("a.ts", []byte("import def, { a as b, c } from './m';\nimport * as ns from 'pkg';\nconst r = require('lib');\n"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, im := range f.Imports {
+		got = append(got, fmt.Sprintf("%s %v %d", im.Module, im.Names, im.StartLine))
+	}
+	want := []string{"./m [def b c] 1", "pkg [ns] 2", "lib [r] 3"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("imports %q, want %q", got, want)
+	}
+}
+
+func TestLanguageOf(t *testing.T) {
+	tests := map[string]string{
+		"a.ts": parse.LangTypeScript, "a.mts": parse.LangTypeScript, "a.d.ts": parse.LangTypeScript, "A.TS": parse.LangTypeScript,
+		"a.tsx": parse.LangTSX, "a.js": parse.LangJavaScript, "a.jsx": parse.LangJavaScript, "a.cjs": parse.LangJavaScript,
+		"a.json": "", "a.vue": "", "Makefile": "",
+	}
+	for path, want := range tests {
+		if got := parse.LanguageOf(path); got != want {
+			t.Errorf("LanguageOf(%q) = %q, want %q", path, got, want)
+		}
+	}
+}

@@ -1,0 +1,172 @@
+package structure
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/scry-dev/scry/internal/ident"
+	"github.com/scry-dev/scry/internal/tsls"
+)
+
+// refAt describes the declaration whose name starts at loc.
+func (r *req) refAt(loc tsls.Location) SymbolRef {
+	path := loc.Path()
+	pc := classify(r.c.root, path)
+	ref := SymbolRef{File: r.rel(path), External: pc.external, Package: pc.pkg}
+	txt, err := r.text(path)
+	if err != nil {
+		return ref
+	}
+	src := txt.Bytes()
+	off := txt.OffsetAt(loc.Range.Start)
+	end := off
+	for end < len(src) && ident.PartByte(src[end]) {
+		end++
+	}
+	ref.Name = string(src[off:end])
+	ref.Line = txt.Line(loc.Range.Start)
+	kw := declKeyword(src, off)
+	var lspKind tsls.SymbolKind
+	if kw == "" && !pc.external {
+		// Members and parameters: the enclosing document symbol knows.
+		if syms, err := r.symbols(path); err == nil {
+			if d, parent := findDecl(syms, loc.Range.Start); d != nil {
+				lspKind = d.Kind
+				if parent != nil && (parent.Kind == tsls.KindClass || parent.Kind == tsls.KindInterface) {
+					ref.Container = parent.Name
+				}
+			}
+		}
+	}
+	ref.Kind = kindFor(kw, lspKind)
+	if ref.Kind == "unknown" && pc.external {
+		ref.Kind = ""
+	}
+	ref.IsAbstract = kw == "class" && isAbstractDecl(src, off)
+	return ref
+}
+
+// Definition implements Resolver.
+func (c *Compiler) Definition(ctx context.Context, at Position) ([]SymbolRef, error) {
+	r := c.newReq(ctx, Options{})
+	txt, err := r.text(at.File)
+	if err != nil {
+		return nil, fmt.Errorf("structure: definition: %w", err)
+	}
+	pos, err := txt.PositionOf(at.Line, at.Column)
+	if err != nil {
+		return nil, fmt.Errorf("structure: definition: %w", err)
+	}
+	locs, err := c.srv.Definition(ctx, at.File, pos)
+	if err != nil {
+		return nil, fmt.Errorf("structure: definition: %w", err)
+	}
+	out := make([]SymbolRef, 0, len(locs))
+	for _, l := range locs {
+		out = append(out, r.refAt(l))
+	}
+	return out, nil
+}
+
+// Implementations implements Resolver: declarations only (tsgo also
+// answers with the queried declaration itself and with import sites of
+// aliases, which are dropped).
+func (c *Compiler) Implementations(ctx context.Context, t Target) ([]SymbolRef, error) {
+	r := c.newReq(ctx, Options{})
+	tg, err := r.locate(t)
+	if err != nil {
+		return nil, fmt.Errorf("structure: %w", err)
+	}
+	locs, err := c.srv.Implementation(ctx, tg.path, tg.pos)
+	if err != nil {
+		return nil, fmt.Errorf("structure: implementations: %w", err)
+	}
+	var out []SymbolRef
+	for _, l := range locs {
+		if l.Path() == tg.path && l.Range.Start == tg.pos {
+			continue
+		}
+		if !r.isDeclarationName(l) {
+			continue
+		}
+		out = append(out, r.refAt(l))
+	}
+	sortRefs(out)
+	return out, nil
+}
+
+// isDeclarationName reports whether loc is the name of a declaration (not
+// an import specifier or other use).
+func (r *req) isDeclarationName(l tsls.Location) bool {
+	path := l.Path()
+	txt, err := r.text(path)
+	if err != nil {
+		return false
+	}
+	off := txt.OffsetAt(l.Range.Start)
+	switch declKeyword(txt.Bytes(), off) {
+	case "class", "interface", "function", "type", "enum", "const", "let", "var":
+		return true
+	}
+	if classify(r.c.root, path).external {
+		return false
+	}
+	syms, err := r.symbols(path)
+	if err != nil {
+		return false
+	}
+	d, _ := findDecl(syms, l.Range.Start)
+	return d != nil && d.SelectionRange.Start == l.Range.Start
+}
+
+func sortRefs(refs []SymbolRef) {
+	sort.SliceStable(refs, func(i, j int) bool {
+		if refs[i].File != refs[j].File {
+			return refs[i].File < refs[j].File
+		}
+		return refs[i].Line < refs[j].Line
+	})
+}
+
+// references lists the compiler's references, declaration excluded.
+func (r *req) references(tg *target) (*References, error) {
+	locs, err := r.referencesAt(tg.path, tg.pos)
+	if err != nil {
+		return nil, err
+	}
+	out := &References{DeclarationExcluded: true}
+	files := map[string]bool{}
+	for _, l := range locs {
+		path := l.Path()
+		txt, err := r.text(path)
+		if err != nil {
+			continue
+		}
+		row, col := txt.RowCol(txt.OffsetAt(l.Range.Start))
+		line := strings.TrimSpace(txt.LineText(row))
+		if len(line) > 200 {
+			line = line[:200] + "…"
+		}
+		rel := r.rel(path)
+		out.Sites = append(out.Sites, Site{File: rel, Line: row, Column: col + 1, Text: line})
+		if !files[rel] {
+			files[rel] = true
+			out.Files = append(out.Files, rel)
+		}
+	}
+	sort.Strings(out.Files)
+	sort.SliceStable(out.Sites, func(i, j int) bool {
+		a, b := out.Sites[i], out.Sites[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+	out.Count = len(out.Sites)
+	return out, nil
+}
