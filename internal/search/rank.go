@@ -253,12 +253,17 @@ func SelectAnswer(ranked []Result, prm Params) ([]Result, []Lead) {
 		}
 		ids[r.Chunk.ID] = true
 		shown = append(shown, r)
-		t := r.Tokens
-		if t == 0 {
-			t = tokens.Count(r.Chunk.FullSource)
+		l := Lead{Chunk: r.Chunk, Probability: r.Score}
+		// Only a lead that passed the gate can have been left out for its
+		// size; only its size is worth counting.
+		if r.Score >= prm.Threshold {
+			l.Tokens = r.Tokens
+			if l.Tokens == 0 {
+				l.Tokens = tokens.Count(r.Chunk.FullSource)
+			}
+			l.OverBudget = prm.Budget > 0 && l.Tokens > prm.Budget
 		}
-		leads = append(leads, Lead{Chunk: r.Chunk, Probability: r.Score, Tokens: t,
-			OverBudget: r.Score >= prm.Threshold && prm.Budget > 0 && t > prm.Budget})
+		leads = append(leads, l)
 	}
 	return sel, leads
 }

@@ -80,7 +80,9 @@ type Lead struct {
 	// OverBudget: the candidate passed the gate but is larger than the
 	// whole budget.
 	OverBudget bool
-	Tokens     int
+	// Tokens is the candidate's size, counted only for a lead that passed
+	// the gate (0 otherwise).
+	Tokens int
 }
 
 // Response is the pipeline's answer.
@@ -156,24 +158,18 @@ func (p *Pipeline) Search(ctx context.Context, req Request) (Response, error) {
 }
 
 // Answer selects the results and leads of a ranked list (see SelectAnswer),
-// first reading in full the candidates selection can reach: every one at or
-// above the threshold and enough below it for the leads. Ranking reads
-// candidates light (see store.Query.Light).
+// first reading in full the candidates that can become results: those at
+// or above the threshold. Ranking reads candidates light (see
+// store.Query.Light), and a lead needs no more than that.
 func (p *Pipeline) Answer(ranked []Result, prm Params) ([]Result, []Lead, error) {
 	n := 0
 	for n < len(ranked) && ranked[n].Score >= prm.Threshold {
 		n++
 	}
-	leads := prm.Leads
-	if leads <= 0 {
-		leads = DefaultLeads
-	}
-	// Leads skip candidates nested in results, so read a few more.
-	n = min(len(ranked), n+3*leads)
 	if err := p.Hydrate(ranked[:n]); err != nil {
 		return nil, nil, err
 	}
-	results, ls := SelectAnswer(ranked[:n], prm)
+	results, ls := SelectAnswer(ranked, prm)
 	return results, ls, nil
 }
 
