@@ -51,13 +51,29 @@ func TestSearchSnapshotFromTheIndexedVersion(t *testing.T) {
 			if err := os.Rename(abs+".tmp", abs); err != nil {
 				t.Fatal(err)
 			}
-			ans, err := e.Search(ctx, Query{Text: "symbol = validateToken"})
-			if err != nil {
-				t.Fatalf("search after an edit: %v", err)
-			}
-			if len(ans.Snapshots) != 1 || !strings.Contains(ans.Snapshots[0].Text, "return token.length > 0\n}") ||
-				strings.Contains(ans.Snapshots[0].Text, "let d") {
-				t.Fatalf("snapshots after an edit: %+v", ans.Snapshots)
+			for _, q := range []string{"symbol = validateToken", "validate token"} {
+				ans, err := e.Search(ctx, Query{Text: q})
+				if err != nil {
+					t.Fatalf("%q after an edit: %v", q, err)
+				}
+				if len(ans.Snapshots) != 1 || !strings.Contains(ans.Snapshots[0].Text, "return token.length > 0\n}") ||
+					strings.Contains(ans.Snapshots[0].Text, "let d") {
+					t.Fatalf("%q: snapshots after an edit: %+v", q, ans.Snapshots)
+				}
+				// Back to the indexed version, so the next query meets
+				// the same edit.
+				if err := os.WriteFile(abs, []byte(filler+body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := e.Sync(ctx); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(abs+".tmp", []byte(tt.text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(abs+".tmp", abs); err != nil {
+					t.Fatal(err)
+				}
 			}
 		})
 	}

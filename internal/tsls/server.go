@@ -362,9 +362,10 @@ func (s *Server) noteDeath(p *process) {
 	pause = min(pause, maxCrashPause)
 	s.gaveUp++
 	s.restartAfter = now.Add(pause)
-	why := "it exited"
+	why := "it stopped answering"
 	select {
 	case <-p.exited:
+		why = "it exited"
 		if p.waitErr != nil {
 			why = p.waitErr.Error()
 		}
@@ -670,11 +671,13 @@ func (s *Server) call(ctx context.Context, file, method string, params, result a
 	}
 }
 
-// discard kills p and forgets it so the next request starts a new one.
+// discard kills p and forgets it so the next request starts a new one. It
+// is called when p died under a request or stopped answering: a death, as
+// far as restarting goes.
 func (s *Server) discard(p *process) {
 	s.mu.Lock()
 	if s.proc == p {
-		s.proc = nil
+		s.noteDeath(p)
 	}
 	s.mu.Unlock()
 	p.kill()
