@@ -58,3 +58,23 @@ func TestConfigFileSelectsFilesAndStaysInRoot(t *testing.T) {
 		t.Errorf("--path outside the root: error %v", err)
 	}
 }
+
+// A brace glob keeps its comma: --include 'src/{sub,x}/*.ts' is one
+// pattern (a comma-splitting flag made it two broken ones), and repeating
+// the flag gives several.
+func TestIncludeKeepsBraceGlobs(t *testing.T) {
+	root := t.TempDir()
+	for _, rel := range []string{"src/sub/a.ts", "src/x/b.ts", "src/y/c.ts", "lib/d.ts"} {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(rel)), 0o755)
+		os.WriteFile(filepath.Join(root, rel), []byte("export const v = 1;\n"), 0o644)
+	}
+	idx := filepath.Join(t.TempDir(), "index.db")
+	out, err := runScry(t, "index", "--root", root, "--index", idx, "--include", "src/{sub,x}/*.ts")
+	if err != nil || !strings.Contains(out, "2 files:") {
+		t.Fatalf("brace glob: %v %s", err, out)
+	}
+	out, err = runScry(t, "index", "--root", root, "--index", idx, "--include", "src/{sub,x}/*.ts", "--include", "lib/*.ts")
+	if err != nil || !strings.Contains(out, "3 files:") {
+		t.Fatalf("repeated --include: %v %s", err, out)
+	}
+}

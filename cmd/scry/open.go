@@ -24,8 +24,8 @@ type workspaceFlags struct {
 func (w *workspaceFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&w.root, "root", "", "workspace root (default: the current directory)")
 	cmd.Flags().StringVar(&w.indexPath, "index", "", "index file (default: in the user cache directory)")
-	cmd.Flags().StringSliceVar(&w.include, "include", nil, "only index files matching these globs (relative to the root)")
-	cmd.Flags().StringSliceVar(&w.exclude, "exclude", nil, "skip files matching these globs (relative to the root)")
+	cmd.Flags().StringArrayVar(&w.include, "include", nil, "only index files matching this glob (relative to the root; repeat for several: commas and braces stay part of the glob)")
+	cmd.Flags().StringArrayVar(&w.exclude, "exclude", nil, "skip files matching this glob (relative to the root; repeat for several)")
 	cmd.Flags().Int64Var(&w.maxSize, "max-file-size", 0, "skip files larger than this many bytes (default 1 MiB)")
 }
 
