@@ -3,7 +3,9 @@ package search
 import (
 	"math"
 	"path"
+	"runtime"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/scry-dev/scry/internal/store"
@@ -290,14 +292,28 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 	files := map[string]*fileAgg{}
 	type chunkMasks struct{ all, name, header termMask }
 	masks := make([]chunkMasks, len(cands))
+	// Splitting the candidates' text is most of the features' cost and
+	// each candidate's is independent: spread it over the cores.
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(cands)/32))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(cands); i += workers {
+				c := cands[i].Chunk
+				name, sig, doc := qi.mask(c.Name), qi.mask(c.Signature), qi.mask(c.JSDoc)
+				header := sig.or(doc)
+				masks[i] = chunkMasks{all: name.or(header).or(qi.mask(c.EmbeddingText)), name: name, header: header}
+			}
+		}(w)
+	}
+	wg.Wait()
 	for i, r := range cands {
 		c := r.Chunk
-		name, sig, doc := qi.mask(c.Name), qi.mask(c.Signature), qi.mask(c.JSDoc)
-		header := sig.or(doc)
-		masks[i] = chunkMasks{all: name.or(header).or(qi.mask(c.EmbeddingText)), name: name, header: header}
 		fa := files[c.RelativePath]
 		if fa == nil {
-			fa = &fileAgg{cov: make(termMask, len(name)),
+			fa = &fileAgg{cov: make(termMask, len(masks[i].all)),
 				path: qi.mask(strings.ReplaceAll(c.RelativePath, "/", " ")), base: qi.mask(stem(c.RelativePath))}
 			files[c.RelativePath] = fa
 		}

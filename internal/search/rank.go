@@ -9,6 +9,7 @@ import (
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/tokens"
+	"golang.org/x/sync/errgroup"
 )
 
 // maxNamed bounds the chunks added to the candidates because the query
@@ -34,12 +35,27 @@ func (p *Pipeline) Gather(ctx context.Context, req Request) (Candidates, error) 
 	if req.Params.Candidates > n {
 		n = req.Params.Candidates
 	}
-	cands, err := p.Retrieve(ctx, p.Hybrid, req, n)
-	if err != nil {
-		return out, err
-	}
-	named, err := p.namedChunks(req)
-	if err != nil {
+	// The first stage, the chunks the query names and the query terms'
+	// statistics are independent reads: run them side by side.
+	var cands []Result
+	var named []chunk.Chunk
+	var st store.TermStats
+	qterms := newQueryInfo(req.Query, store.TermStats{}).terms
+	g, _ := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		cands, err = p.Retrieve(ctx, p.Hybrid, req, n)
+		return err
+	})
+	g.Go(func() (err error) {
+		if named, err = p.namedChunks(req); err != nil {
+			return err
+		}
+		if st, err = p.Store.TermStats(dedupe(append([]string(nil), qterms...))); err != nil {
+			return fmt.Errorf("search: %w", err)
+		}
+		return nil
+	})
+	if err := g.Wait(); err != nil {
 		return out, err
 	}
 	have := make(map[string]bool, len(cands))
@@ -52,15 +68,18 @@ func (p *Pipeline) Gather(ctx context.Context, req Request) (Candidates, error) 
 			cands = append(cands, Result{Chunk: c})
 		}
 	}
-	if cands, err = p.expandFiles(cands); err != nil {
-		return out, err
-	}
-	qi, nameCount, total, err := p.queryStats(req.Query, cands)
+	cands, err := p.expandFiles(cands)
 	if err != nil {
 		return out, err
 	}
+	nameCount, err := p.nameCounts(cands)
+	if err != nil {
+		return out, err
+	}
+	qi := newQueryInfo(req.Query, st)
+	qi.codeMarked(req.Query)
 	out.Results = cands
-	out.Features = featurize(&qi, cands, nameCount, total)
+	out.Features = featurize(&qi, cands, nameCount, st.Chunks)
 	return out, nil
 }
 
@@ -155,14 +174,9 @@ func (p *Pipeline) namedChunks(req Request) ([]chunk.Chunk, error) {
 	return kept, nil
 }
 
-// queryStats looks up the document frequencies of the query's terms and
-// how many chunks share each candidate's name.
-func (p *Pipeline) queryStats(q string, cands []Result) (queryInfo, map[string]int, int, error) {
-	qi := newQueryInfo(q, store.TermStats{})
-	st, err := p.Store.TermStats(dedupe(append([]string(nil), qi.terms...)))
-	if err != nil {
-		return qi, nil, 0, fmt.Errorf("search: %w", err)
-	}
+// nameCounts says how many chunks of the index share each candidate's
+// name.
+func (p *Pipeline) nameCounts(cands []Result) (map[string]int, error) {
 	names := make([]string, 0, len(cands))
 	for _, c := range cands {
 		if len(c.Chunk.Name) >= 3 {
@@ -171,11 +185,9 @@ func (p *Pipeline) queryStats(q string, cands []Result) (queryInfo, map[string]i
 	}
 	counts, err := p.Store.NameCounts(dedupe(names))
 	if err != nil {
-		return qi, nil, 0, fmt.Errorf("search: %w", err)
+		return nil, fmt.Errorf("search: %w", err)
 	}
-	qi = newQueryInfo(q, st)
-	qi.codeMarked(q)
-	return qi, counts, st.Chunks, nil
+	return counts, nil
 }
 
 func dedupe(xs []string) []string {
