@@ -6,10 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/search"
-	"github.com/scry-dev/scry/internal/store"
-	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // Gather adds to BM25F's candidates the chunks the query names and the
@@ -39,18 +36,7 @@ export function persist(value: number): number {
 			t.Fatal(err)
 		}
 	}
-	root, err := workspace.NewRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := index.New(root, st, index.Options{}).Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	st := indexDir(t, dir)
 	pl := search.Pipeline{Store: st}
 	cs, err := pl.Gather(context.Background(), search.Request{Query: "refresh session cookie, see unrelatedHelper", Params: search.DefaultParams()})
 	if err != nil {

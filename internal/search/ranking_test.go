@@ -10,11 +10,8 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/chunk"
-	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/parse"
 	"github.com/scry-dev/scry/internal/search"
-	"github.com/scry-dev/scry/internal/store"
-	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // minTop5 is the share of JSDoc queries whose symbol must rank in the top 5
@@ -131,18 +128,7 @@ func TestRankingOnRealCode(t *testing.T) {
 	if len(queries) < 80 {
 		t.Fatalf("only %d usable JSDoc queries in rxjs", len(queries))
 	}
-	root, err := workspace.NewRoot(dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := index.New(root, st, index.Options{}).Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	st := indexDir(t, dst)
 	pl := search.Pipeline{Store: st}
 	prm := search.DefaultParams()
 	prm.Threshold, prm.Budget = 0, 0

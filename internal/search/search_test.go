@@ -181,7 +181,14 @@ func ids(rs []search.Result) []string {
 // projectStore indexes the test project into a fresh SQLite file.
 func projectStore(t *testing.T) *store.Store {
 	t.Helper()
-	root, err := workspace.NewRoot("../../testdata/project")
+	return indexDir(t, "../../testdata/project")
+}
+
+// indexDir indexes a directory into a fresh SQLite file closed with the
+// test.
+func indexDir(t *testing.T, dir string) *store.Store {
+	t.Helper()
+	root, err := workspace.NewRoot(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
