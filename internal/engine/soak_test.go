@@ -61,6 +61,14 @@ func BenchmarkSoakRSS(b *testing.B) {
 			peak = max(peak, rss)
 		}
 		last := residentBytes(b)
+		// The Go heap against the resident set tells the caches (Go
+		// memory) from the parsers' C allocations and SQLite's.
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "MB-go-heap-end")
+		b.ReportMetric(float64(ms.Sys-ms.HeapReleased)/(1<<20), "MB-go-held-end")
+		b.ReportMetric(float64(statusBytes(b, "RssFile:"))/(1<<20), "MB-rss-file-end")
 		b.ReportMetric(float64(first)/(1<<20), "MB-rss-warm")
 		b.ReportMetric(float64(last)/(1<<20), "MB-rss-end")
 		b.ReportMetric(float64(peak)/(1<<20), "MB-rss-peak")
@@ -74,7 +82,10 @@ func envInt(name string, def int) int {
 	return def
 }
 
-func residentBytes(tb testing.TB) int64 {
+func residentBytes(tb testing.TB) int64 { return statusBytes(tb, "VmRSS:") }
+
+// statusBytes reads a "kB" field of /proc/self/status.
+func statusBytes(tb testing.TB, field string) int64 {
 	f, err := os.Open("/proc/self/status")
 	if err != nil {
 		tb.Fatal(err)
@@ -82,7 +93,7 @@ func residentBytes(tb testing.TB) int64 {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+		if rest, ok := strings.CutPrefix(sc.Text(), field); ok {
 			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
 			if err != nil {
 				tb.Fatal(err)
@@ -90,6 +101,6 @@ func residentBytes(tb testing.TB) int64 {
 			return kb << 10
 		}
 	}
-	tb.Fatal("no VmRSS in /proc/self/status")
+	tb.Fatalf("no %s in /proc/self/status", field)
 	return 0
 }

@@ -44,7 +44,7 @@ var (
 	grammars     map[string]*grammar
 	// parsers are not safe for concurrent use and costly to create: pool them
 	// per language.
-	parserPools = map[string]*sync.Pool{}
+	parserPools = map[string]*ParserPool{}
 )
 
 func loadGrammars() {
@@ -54,14 +54,7 @@ func loadGrammars() {
 		LangJavaScript: newGrammar(sitter.NewLanguage(tsjs.Language())),
 	}
 	for name, g := range grammars {
-		lang := g.lang
-		parserPools[name] = &sync.Pool{New: func() any {
-			p := sitter.NewParser()
-			if err := p.SetLanguage(lang); err != nil {
-				panic(fmt.Sprintf("tree-sitter grammar %s: %v", name, err))
-			}
-			return p
-		}}
+		parserPools[name] = NewParserPool(g.lang)
 	}
 }
 
@@ -99,7 +92,7 @@ func parseWhole(path string, src []byte, lang string) (*File, error) {
 		return nil, fmt.Errorf("parse %s: unsupported language %q", path, lang)
 	}
 	pool := parserPools[lang]
-	p := pool.Get().(*sitter.Parser)
+	p := pool.Get()
 	defer pool.Put(p)
 	tree := p.Parse(src, nil)
 	if tree == nil {

@@ -1,7 +1,6 @@
 package snapshot
 
 import (
-	"fmt"
 	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -218,7 +217,7 @@ type grammar struct {
 	lang   *sitter.Language
 	kinds  []kind // by kind id
 	fields [numFields]uint16
-	pool   sync.Pool
+	pool   *parse.ParserPool
 }
 
 var (
@@ -245,13 +244,7 @@ func newGrammar(l *sitter.Language) *grammar {
 	for i, name := range fieldNames {
 		g.fields[i] = l.FieldIdForName(name) // 0 when the grammar lacks the field
 	}
-	g.pool.New = func() any {
-		p := sitter.NewParser()
-		if err := p.SetLanguage(l); err != nil {
-			panic(fmt.Sprintf("tree-sitter grammar: %v", err))
-		}
-		return p
-	}
+	g.pool = parse.NewParserPool(l)
 	return g
 }
 
@@ -264,7 +257,7 @@ func grammarFor(lang string) (*grammar, bool) {
 // parseTree parses src; the caller closes the tree. Parsers are pooled: they
 // are costly to create and not safe for concurrent use.
 func (g *grammar) parseTree(src []byte) *sitter.Tree {
-	p := g.pool.Get().(*sitter.Parser)
+	p := g.pool.Get()
 	defer g.pool.Put(p)
 	return p.Parse(src, nil)
 }
