@@ -87,11 +87,12 @@ func (fi *fitInstance) score(m *search.Model) LocScore {
 func (fi *fitInstance) answer(m *search.Model, prm search.Params) LocAnswer {
 	order := fi.ranked(m, len(fi.feats))
 	scores := scoresOfOrder(order)
+	probs := m.RankedProbabilities(scores, func(k int) *search.Features { return &fi.feats[order[k].Index] })
 	rs := make([]search.Result, len(order))
 	for i, o := range order {
 		r := fi.results[o.Index]
 		r.Rerank = o.Score
-		r.Score = m.Probability(scores, i, &fi.feats[o.Index])
+		r.Score = probs[i]
 		rs[i] = r
 	}
 	results, leads := search.SelectAnswer(rs, prm)

@@ -111,6 +111,24 @@ func (m *Model) Probability(scores []float64, rank int, f *Features) float64 {
 	return 1 / (1 + math.Exp(-z))
 }
 
+// RankedProbabilities calibrates every result of a ranked list (scores
+// best first; feat gives the features of the result at a rank) and makes
+// the probabilities non-increasing down the list: a result never claims a
+// higher probability than one ranked above it, so the gate cuts the list
+// at one place and leads read best first. The calibration alone can rank
+// two neighbours the other way (it weighs the features differently from
+// the ranker), and the ranking is what the benchmark measures.
+func (m *Model) RankedProbabilities(scores []float64, feat func(rank int) *Features) []float64 {
+	out := make([]float64, len(scores))
+	for k := range scores {
+		out[k] = m.Probability(scores, k, feat(k))
+		if k > 0 && out[k] > out[k-1] {
+			out[k] = out[k-1]
+		}
+	}
+	return out
+}
+
 // Ranked is one candidate in the model's order.
 type Ranked struct {
 	Index int     // into the candidate list

@@ -229,11 +229,12 @@ func ApplyModel(m *Model, cs Candidates) []Result {
 	for k, o := range order {
 		scores[k] = o.Score
 	}
+	probs := m.RankedProbabilities(scores, func(k int) *Features { return &cs.Features[order[k].Index] })
 	out := make([]Result, len(order))
 	for k, o := range order {
 		r := cs.Results[o.Index]
 		r.Rerank = o.Score
-		r.Score = m.Probability(scores, k, &cs.Features[o.Index])
+		r.Score = probs[k]
 		out[k] = r
 	}
 	return out

@@ -229,3 +229,28 @@ func TestSelectAnswerLeads(t *testing.T) {
 		}
 	}
 }
+
+// Probabilities never rise down the ranked list, whatever the calibration
+// says of a single result.
+func TestRankedProbabilitiesNonIncreasing(t *testing.T) {
+	m := unitModel(map[int]float64{FBM25: 1}, 0)
+	// The calibration rewards FTest, which the ranking ignores: the second
+	// result alone would be more probable than the first.
+	m.Calibration[NumCalibrationInputs-NumFeatures+FTest] = 5
+	feats := []Features{{}, {}, {}}
+	feats[1][FTest] = 1
+	scores := []float64{1, 0.9, 0.8}
+	raw := m.Probability(scores, 1, &feats[1])
+	if raw <= m.Probability(scores, 0, &feats[0]) {
+		t.Fatal("the test's calibration does not raise the second result")
+	}
+	p := m.RankedProbabilities(scores, func(k int) *Features { return &feats[k] })
+	for k := 1; k < len(p); k++ {
+		if p[k] > p[k-1] {
+			t.Fatalf("probabilities rise down the list: %v", p)
+		}
+	}
+	if p[0] != m.Probability(scores, 0, &feats[0]) {
+		t.Fatalf("the first probability changed: %v", p)
+	}
+}
