@@ -72,13 +72,19 @@ func TestCallTreesFromIndexAndCompiler(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
+	bothSources(t, ctx, root, run)
+}
+
+// bothSources runs check on an engine answering from the index alone
+// (approximate) and on one answering from the TypeScript 7 compiler.
+func bothSources(t *testing.T, ctx context.Context, root string, check func(t *testing.T, e *engine.Engine, approximate bool)) {
 	t.Run("index", func(t *testing.T) {
 		e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer e.Close()
-		run(t, e, true)
+		check(t, e, true)
 	})
 	t.Run("compiler", func(t *testing.T) {
 		bin := tslstest.Binary(t)
@@ -91,6 +97,6 @@ func TestCallTreesFromIndexAndCompiler(t *testing.T) {
 		if e.Compiler() == nil {
 			t.Fatal("no compiler")
 		}
-		run(t, e, false)
+		check(t, e, false)
 	})
 }

@@ -7,9 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
-	"github.com/scry-dev/scry/internal/tsls/tslstest"
 )
 
 // A function named café is a name like any other: found by its name, its
@@ -78,25 +76,5 @@ func TestNonASCIINames(t *testing.T) {
 			t.Errorf("implementations of Base: %+v", impls.Found)
 		}
 	}
-	t.Run("index", func(t *testing.T) {
-		e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer e.Close()
-		check(t, e, true)
-	})
-	t.Run("compiler", func(t *testing.T) {
-		bin := tslstest.Binary(t)
-		e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Compiler: engine.CompilerWait,
-			Configure: func(c *config.Config) error { c.TSGo = bin; return nil }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer e.Close()
-		if e.Compiler() == nil {
-			t.Fatal("no compiler")
-		}
-		check(t, e, false)
-	})
+	bothSources(t, ctx, root, check)
 }
