@@ -34,24 +34,32 @@ func TestSearchSnapshotFromTheIndexedVersion(t *testing.T) {
 		{"shorter", body}, // the chunk's lines are past the end
 		{"shifted", "let a = 1\nlet b = 2\nlet c = 3\nlet d = 4\n" + body}, // other lines at the chunk's place
 	}
+	// restore puts the indexed version back and syncs it; edit then
+	// replaces the file by an atomic rename, as an editor does, without a
+	// sync, so the next question meets an index older than the file.
+	restore := func(t *testing.T) {
+		t.Helper()
+		if err := os.WriteFile(abs, []byte(filler+body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit := func(t *testing.T, text string) {
+		t.Helper()
+		if err := os.WriteFile(abs+".tmp", []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(abs+".tmp", abs); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			defer func() {
-				// Put the indexed version back for the next case.
-				if err := os.WriteFile(abs, []byte(filler+body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := e.Sync(ctx); err != nil {
-					t.Fatal(err)
-				}
-			}()
-			if err := os.WriteFile(abs+".tmp", []byte(tt.text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Rename(abs+".tmp", abs); err != nil {
-				t.Fatal(err)
-			}
+			defer restore(t) // for the next case
 			for _, q := range []string{"symbol = validateToken", "validate token"} {
+				edit(t, tt.text)
 				// One result: the check below is about which version of
 				// the file the function's snapshot comes from, not about
 				// what else the ranker selects from the file.
@@ -65,18 +73,7 @@ func TestSearchSnapshotFromTheIndexedVersion(t *testing.T) {
 				}
 				// Back to the indexed version, so the next query meets
 				// the same edit.
-				if err := os.WriteFile(abs, []byte(filler+body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := e.Sync(ctx); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(abs+".tmp", []byte(tt.text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.Rename(abs+".tmp", abs); err != nil {
-					t.Fatal(err)
-				}
+				restore(t)
 			}
 		})
 	}
