@@ -7,10 +7,13 @@ import (
 	"github.com/scry-dev/scry/internal/terms"
 )
 
-// Builtin is the reranker used when no model is configured: a fixed blend of
-// cheap, explainable features. It rewards chunks that cover the query's
-// terms — most of all in their name — and discounts chunks that are rarely
-// what an agent wants to edit (imports, comments, tests, declaration files).
+// Builtin names the default when no model reranker is configured: the
+// search pipeline then orders candidates with its own fitted ranker
+// (internal/search) and never calls Rerank. Rerank is the previous
+// fixed-weight reranker, kept because the benchmarks report it as the
+// `scry-v1` baseline: a fixed blend of query-term coverage (most of all in
+// the name) with discounts for imports, comments, tests and declaration
+// files.
 type Builtin struct{}
 
 // Name implements Reranker.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/terms"
 	"github.com/scry-dev/scry/internal/tokens"
 	"golang.org/x/sync/errgroup"
 )
@@ -40,7 +41,7 @@ func (p *Pipeline) Gather(ctx context.Context, req Request) (Candidates, error) 
 	var cands []Result
 	var named []chunk.Chunk
 	var st store.TermStats
-	qterms := newQueryInfo(req.Query, store.TermStats{}).terms
+	qterms := terms.Query(req.Query)
 	g, _ := errgroup.WithContext(ctx)
 	g.Go(func() (err error) {
 		cands, err = p.Retrieve(ctx, p.Hybrid, req, n)
@@ -50,7 +51,7 @@ func (p *Pipeline) Gather(ctx context.Context, req Request) (Candidates, error) 
 		if named, err = p.namedChunks(req); err != nil {
 			return err
 		}
-		if st, err = p.Store.TermStats(dedupe(append([]string(nil), qterms...))); err != nil {
+		if st, err = p.Store.TermStats(qterms); err != nil {
 			return fmt.Errorf("search: %w", err)
 		}
 		return nil
