@@ -156,7 +156,9 @@ func looksLikeCode(raw string) bool {
 }
 
 // codeMarked adds the words the query marks as code with backticks or a call
-// "f()" to qi.code.
+// "f()" to qi.code. Only the first backtick span counts (the text after the
+// first backtick, up to the next): that is how the shipped model's features
+// were computed, and a change here needs a refit.
 func (qi *queryInfo) codeMarked(q string) {
 	for _, seg := range strings.Split(q, "`")[1:] {
 		for _, w := range rawWords(seg) {
