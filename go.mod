@@ -20,8 +20,8 @@ require (
 	github.com/yalue/onnxruntime_go v1.27.0
 	golang.org/x/sync v0.24.0
 	golang.org/x/term v0.44.0
-	golang.org/x/text v0.25.0
-	google.golang.org/protobuf v1.33.0
+	golang.org/x/text v0.27.0
+	google.golang.org/protobuf v1.36.6
 	modernc.org/sqlite v1.61.1
 )
 
@@ -45,8 +45,9 @@ require (
 	github.com/spf13/pflag v1.0.9 // indirect
 	github.com/sugarme/regexpset v0.0.0-20200920021344-4d4ec8eaf93c // indirect
 	github.com/viterin/partial v1.1.0 // indirect
+	github.com/weaviate/weaviate-go-client/v5 v5.5.0 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
-	golang.org/x/exp v0.0.0-20240719175910-8a7402abbf56 // indirect
+	golang.org/x/exp v0.0.0-20240808152545-0cdaa3abc0fa // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
