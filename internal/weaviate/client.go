@@ -102,6 +102,8 @@ func classify(at string, err error) error {
 		switch {
 		case ce.StatusCode == 401 || ce.StatusCode == 403:
 			return fmt.Errorf("%w (%s, status %d): check SCRY_WEAVIATE_KEY", ErrUnauthorized, at, ce.StatusCode)
+		case ce.StatusCode <= 0 && ce.DerivedFromError != nil:
+			return fmt.Errorf("%w at %s: %w", ErrUnreachable, at, ce.DerivedFromError)
 		case ce.StatusCode <= 0:
 			return fmt.Errorf("%w at %s: %v", ErrUnreachable, at, err)
 		}

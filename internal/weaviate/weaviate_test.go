@@ -389,3 +389,130 @@ func TestBadConfig(t *testing.T) {
 		t.Errorf("a URL without scheme: got %v", err)
 	}
 }
+
+// liveSource is what one symbol reads as from the shared index.
+func liveSource(t *testing.T, rd *weaviate.Reader, name string) []string {
+	t.Helper()
+	cs, err := rd.ChunksByName(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.RelativePath+": "+strings.TrimSpace(c.FullSource))
+	}
+	return out
+}
+
+// TestSync: edits, additions, deletions and renames reach the tenant and
+// nothing else is re-sent; a push interrupted between a file's new chunks
+// and its switch leaves the file answering from its old version, and the
+// next push finishes the job and leaves no stray objects.
+func TestSync(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	w := newWorkspace(t, fixture)
+	repo := repoName(t, c, "sync")
+	w.push(t, c, repo)
+	rd, err := c.Reader(ctx, []string{repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := w.push(t, c, repo); sum.Sent != 0 || sum.Unchanged != len(fixture) {
+		t.Fatalf("second push: %+v, want nothing sent", sum)
+	}
+
+	writeFiles(t, w.dir, map[string]string{
+		"src/auth/token.ts": strings.Replace(fixture["src/auth/token.ts"], "length > 0", "length > 1 /* v2 */", 1),
+		"src/session.ts":    "export function openSession(id: string) { return id; }\n",
+		"src/hash.ts":       fixture["src/crypto.ts"],
+	})
+	os.Remove(filepath.Join(w.dir, "src/crypto.ts")) // renamed to hash.ts
+	os.Remove(filepath.Join(w.dir, "src/app.js"))
+	w.sync(t)
+	sum := w.push(t, c, repo)
+	if sum.Sent != 3 || sum.Deleted != 2 || sum.Unchanged != 2 {
+		t.Errorf("push after edit/add/rename/delete: %+v, want 3 sent, 2 deleted, 2 unchanged", sum)
+	}
+	for name, want := range map[string]string{
+		"validateToken": "src/auth/token.ts: /** Validates a signed token. */\nexport function validateToken(token: string): boolean {\n  return hmac(token).length > 1 /* v2 */;\n}",
+		"openSession":   "src/session.ts: export function openSession(id: string) { return id; }",
+		"start":         "",
+	} {
+		got := strings.Join(liveSource(t, rd, name), "\n")
+		if got != want {
+			t.Errorf("%s reads\n%s\nwant\n%s", name, got, want)
+		}
+	}
+	if got := liveSource(t, rd, "hmac"); len(got) != 1 || !strings.HasPrefix(got[0], "src/hash.ts: ") {
+		t.Errorf("renamed file: hmac reads %q, want it in src/hash.ts only", got)
+	}
+	checkComplete(t, w, rd)
+
+	// Interrupted: cancel the push after the first changed file's new
+	// chunks are written, before its switch.
+	writeFiles(t, w.dir, map[string]string{
+		"src/auth/token.ts": strings.Replace(fixture["src/auth/token.ts"], "length > 0", "length > 2 /* v3 */", 1),
+	})
+	w.sync(t)
+	cctx, cancel := context.WithCancel(ctx)
+	opt := w.options()
+	opt.AfterChunks = func(string) { cancel() }
+	if _, err := c.Push(cctx, repo, w.st, opt); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted push: %v, want context.Canceled", err)
+	}
+	got := liveSource(t, rd, "validateToken")
+	if len(got) != 1 || !strings.Contains(got[0], "/* v2 */") {
+		t.Errorf("after an interrupted push validateToken reads %q, want only its old version", got)
+	}
+	st, err := rd.TermStats(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, local, _ := w.st.Stats()
+	if st.Chunks <= local {
+		t.Errorf("the interrupted push left %d objects for %d chunks; it should have written the new version's chunks", st.Chunks, local)
+	}
+	if sum := w.push(t, c, repo); sum.Sent != 1 {
+		t.Errorf("re-sync: %+v, want the interrupted file sent", sum)
+	}
+	if got := liveSource(t, rd, "validateToken"); len(got) != 1 || !strings.Contains(got[0], "/* v3 */") {
+		t.Errorf("after the re-sync validateToken reads %q, want its new version", got)
+	}
+	checkComplete(t, w, rd)
+}
+
+// checkComplete: the tenant holds exactly the local index's chunks (no
+// stray versions) and every file's text.
+func checkComplete(t *testing.T, w *workspaceIndex, rd *weaviate.Reader) {
+	t.Helper()
+	st, err := rd.TermStats(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, chunks, _ := w.st.Stats()
+	if st.Chunks != chunks {
+		t.Errorf("tenant holds %d chunk objects, local index %d chunks", st.Chunks, chunks)
+	}
+	ids, err := rd.ChunkIDsFiltered(nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != chunks {
+		t.Errorf("tenant has %d live chunks, local index %d", len(ids), chunks)
+	}
+	recs, _ := w.st.AllFiles()
+	if len(recs) != files {
+		t.Fatalf("local files: %d records, stats %d", len(recs), files)
+	}
+	for _, r := range recs {
+		text, err := rd.FileText(r.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		disk, _ := os.ReadFile(filepath.Join(w.dir, r.Path))
+		if text != string(disk) {
+			t.Errorf("%s: stored text differs from the file", r.Path)
+		}
+	}
+}
