@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -24,7 +25,7 @@ import (
 // scripts/weaviate.sh started (scripts/test.sh exports them). Without
 // SCRY_WEAVIATE_URL the test is skipped, unless SCRY_REQUIRE_WEAVIATE is
 // set (as in CI), where a missing cluster fails it.
-func cluster(t *testing.T) weaviate.Config {
+func cluster(t testing.TB) weaviate.Config {
 	t.Helper()
 	url := os.Getenv("SCRY_WEAVIATE_URL")
 	if url == "" {
@@ -33,10 +34,11 @@ func cluster(t *testing.T) weaviate.Config {
 		}
 		t.Skip("SCRY_WEAVIATE_URL is not set (scripts/weaviate.sh start DIR prints it)")
 	}
-	return weaviate.Config{URL: url, Key: os.Getenv("SCRY_WEAVIATE_KEY")}
+	replicas, _ := strconv.Atoi(os.Getenv("SCRY_WEAVIATE_REPLICAS"))
+	return weaviate.Config{URL: url, Key: os.Getenv("SCRY_WEAVIATE_KEY"), Replicas: replicas}
 }
 
-func connect(t *testing.T) *weaviate.Client {
+func connect(t testing.TB) *weaviate.Client {
 	t.Helper()
 	c, err := weaviate.Connect(context.Background(), cluster(t))
 	if err != nil {
@@ -46,7 +48,7 @@ func connect(t *testing.T) *weaviate.Client {
 }
 
 // repoName is a fresh tenant name; the tenant is removed after the test.
-func repoName(t *testing.T, c *weaviate.Client, prefix string) string {
+func repoName(t testing.TB, c *weaviate.Client, prefix string) string {
 	t.Helper()
 	b := make([]byte, 4)
 	rand.Read(b)
@@ -62,7 +64,7 @@ type workspaceIndex struct {
 	ix  *index.Indexer
 }
 
-func newWorkspace(t *testing.T, files map[string]string) *workspaceIndex {
+func newWorkspace(t testing.TB, files map[string]string) *workspaceIndex {
 	t.Helper()
 	dir := t.TempDir()
 	writeFiles(t, dir, files)
@@ -80,7 +82,7 @@ func newWorkspace(t *testing.T, files map[string]string) *workspaceIndex {
 	return w
 }
 
-func (w *workspaceIndex) sync(t *testing.T) {
+func (w *workspaceIndex) sync(t testing.TB) {
 	t.Helper()
 	if _, err := w.ix.Sync(context.Background()); err != nil {
 		t.Fatal(err)
@@ -93,7 +95,7 @@ func (w *workspaceIndex) options() weaviate.PushOptions {
 	}}
 }
 
-func (w *workspaceIndex) push(t *testing.T, c *weaviate.Client, repo string) weaviate.PushSummary {
+func (w *workspaceIndex) push(t testing.TB, c *weaviate.Client, repo string) weaviate.PushSummary {
 	t.Helper()
 	sum, err := c.Push(context.Background(), repo, w.st, w.options())
 	if err != nil {
@@ -102,7 +104,7 @@ func (w *workspaceIndex) push(t *testing.T, c *weaviate.Client, repo string) wea
 	return sum
 }
 
-func writeFiles(t *testing.T, root string, files map[string]string) {
+func writeFiles(t testing.TB, root string, files map[string]string) {
 	t.Helper()
 	for rel, content := range files {
 		p := filepath.Join(root, rel)
