@@ -10,9 +10,14 @@ source .cache/testdeps/env
 export SCRY_REQUIRE_CORPUS=1 SCRY_REQUIRE_TSGO=1 SCRY_REQUIRE_MCP=1 SCRY_REQUIRE_ONNX=1 SCRY_REQUIRE_WEAVIATE=1 SCRY_CRASH_RUNS=50
 # A real Weaviate on loopback for the shared-index tests (built once per
 # machine, about 6 minutes; cached by version outside the checkout).
+# A 3-node cluster too, for the test that kills a node under load
+# (internal/weaviate TestReplicaFailover; the test finds it by directory).
 weaviate_dir=$(mktemp -d)
-trap 'scripts/weaviate.sh stop "$weaviate_dir"; rm -rf "$weaviate_dir"' EXIT
+weaviate3_dir=$(mktemp -d)
+trap 'scripts/weaviate.sh stop "$weaviate_dir"; scripts/weaviate.sh stop "$weaviate3_dir"; rm -rf "$weaviate_dir" "$weaviate3_dir"' EXIT
 scripts/weaviate.sh start "$weaviate_dir" 1 >/dev/null
+scripts/weaviate.sh start "$weaviate3_dir" 3 >/dev/null
+export SCRY_WEAVIATE_CLUSTER=$weaviate3_dir
 # shellcheck disable=SC1091
 source "$weaviate_dir/env"
 unformatted=$(gofmt -l cmd internal)

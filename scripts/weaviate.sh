@@ -4,7 +4,8 @@
 #
 #   scripts/weaviate.sh build             build weaviate-server once per version (cached)
 #   scripts/weaviate.sh start DIR [N]     start an N-node cluster (default 1) with data under DIR;
-#                                         prints shell exports (SCRY_WEAVIATE_URL, ..._KEY, ...)
+#                                         prints shell exports (SCRY_WEAVIATE_URL: node 1;
+#                                         SCRY_WEAVIATE_URLS: every node, for failover; ..._KEY, ...)
 #   scripts/weaviate.sh stop DIR          stop the nodes started under DIR
 #   scripts/weaviate.sh kill DIR I        SIGKILL node I (1-based) of the cluster under DIR
 #   scripts/weaviate.sh restart DIR I     start node I again with its earlier ports and data
@@ -42,11 +43,12 @@ free_pair() {
   echo "$port"
 }
 
-# run_node DIR I: starts node I with the settings saved in DIR/nodeI.env.
+# run_node DIR I [JOIN]: starts node I with the settings saved in
+# DIR/nodeI.env, joining the gossip addresses JOIN when given.
 run_node() {
-  local dir=$1 i=$2
+  local dir=$1 i=$2 join=${3:-}
   # shellcheck disable=SC1090
-  (set -a; source "$dir/node$i.env"; set +a
+  (set -a; source "$dir/node$i.env"; [ -z "$join" ] || CLUSTER_JOIN=$join; set +a
    exec "$BIN" --host 127.0.0.1 --port "$HTTP_PORT" --scheme http) >>"$dir/node$i.log" 2>&1 &
   echo $! >"$dir/node$i.pid"
 }
@@ -60,6 +62,16 @@ wait_ready() { # DIR I
     sleep 0.5
   done
   echo "weaviate: node $2 not ready after 120 s; see $1/node$2.log" >&2
+  return 1
+}
+
+wait_listening() { # DIR I PORT
+  for _ in $(seq 1 240); do
+    if (: </dev/tcp/127.0.0.1/"$3") 2>/dev/null; then return 0; fi
+    kill -0 "$(cat "$1/node$2.pid")" 2>/dev/null || { echo "weaviate: node $2 died; see $1/node$2.log" >&2; tail -5 "$1/node$2.log" >&2; return 1; }
+    sleep 0.25
+  done
+  echo "weaviate: node $2 not listening on $3 after 60 s; see $1/node$2.log" >&2
   return 1
 }
 
@@ -101,15 +113,27 @@ RAFT_INTERNAL_RPC_PORT=$((raft[i] + 1))
 RAFT_JOIN=$join
 RAFT_BOOTSTRAP_EXPECT=$n
 GRPC_PORT=${grpc[i]}
+# Asynchronous replication (on for collections with replicas): compare
+# replicas every 5 s rather than 30 s, and pass on writes older than 2 s
+# rather than 30 s, so a restarted node catches up in seconds (loopback,
+# small tenants; the defaults suit large production shards).
+ASYNC_REPLICATION_FREQUENCY=5s
+ASYNC_REPLICATION_PROPAGATION_DELAY=2s
+ASYNC_REPLICATION_ALIVE_NODES_CHECKING_FREQUENCY=1s
 ENV
     run_node "$dir" "$i"
+    # The others join node 1's gossip; one that finds nobody listening
+    # there gives up and exits, so wait for it.
+    [ "$i" = 1 ] && [ "$n" -gt 1 ] && wait_listening "$dir" 1 "${gossip[1]}"
   done
   for i in $(seq 1 "$n"); do wait_ready "$dir" "$i"; done
-  local http1 grpc1
+  local http1 grpc1 urls=""
   http1=$(sed -n 's/^HTTP_PORT=//p' "$dir/node1.env")
   grpc1=$(sed -n 's/^GRPC_PORT=//p' "$dir/node1.env")
+  for i in $(seq 1 "$n"); do urls="${urls:+$urls,}http://127.0.0.1:${http[i]}"; done
   {
     echo "export SCRY_WEAVIATE_URL=http://127.0.0.1:$http1"
+    echo "export SCRY_WEAVIATE_URLS=$urls"
     echo "export SCRY_WEAVIATE_GRPC=127.0.0.1:$grpc1"
     echo "export SCRY_WEAVIATE_KEY=$key"
     echo "export SCRY_WEAVIATE_NODES=$n"
@@ -133,12 +157,26 @@ stop() { # DIR
   done
 }
 
+# restart DIR I: starts node I again with its ports and data. It joins
+# the gossip of every other node: node 1 has no one to join at first
+# start, and a node that joins no one after a restart stays alone in the
+# membership (Raft reconnects, but data requests never reach it).
+restart() {
+  local dir=$1 i=$2 f join=""
+  for f in "$dir"/node*.env; do
+    [ "$f" = "$dir/node$i.env" ] && continue
+    join="${join:+$join,}127.0.0.1:$(sed -n 's/^CLUSTER_GOSSIP_BIND_PORT=//p' "$f")"
+  done
+  run_node "$dir" "$i" "$join"
+  wait_ready "$dir" "$i"
+}
+
 case "${1:-}" in
   build) build ;;
   bin) build; echo "$BIN" ;;
   start) start "${2:?data directory}" "${3:-1}" ;;
   stop) stop "${2:?data directory}" ;;
   kill) kill -9 "$(cat "${2:?data directory}/node${3:?node}.pid")" ;;
-  restart) build; run_node "${2:?data directory}" "${3:?node}"; wait_ready "$2" "$3" ;;
+  restart) build; restart "${2:?data directory}" "${3:?node}" ;;
   *) echo "usage: $0 build|bin|start DIR [N]|stop DIR|kill DIR I|restart DIR I" >&2; exit 2 ;;
 esac

@@ -19,13 +19,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
+	"io"
+	"net/http"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	wv "github.com/weaviate/weaviate-go-client/v5/weaviate"
-	"github.com/weaviate/weaviate-go-client/v5/weaviate/auth"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/fault"
 	"github.com/weaviate/weaviate/entities/models"
 )
@@ -39,7 +40,9 @@ const (
 
 // Config says how to reach the cluster.
 type Config struct {
-	// URL is the REST endpoint, http(s)://host:port.
+	// URL is the REST endpoint, http(s)://host:port, or several nodes'
+	// endpoints separated by commas: requests go to one node and move to
+	// the next when it is down.
 	URL string
 	// Key is the API key (sent as a bearer token); "" for anonymous access.
 	Key string
@@ -56,6 +59,10 @@ type Client struct {
 	url      string
 	replicas int
 	version  string
+	factor   atomic.Int64 // the collections' replication factor once known (0: not yet)
+	http     *http.Client
+	base     string // scheme://first-host/v1
+	headers  map[string]string
 }
 
 // ErrUnreachable, ErrUnauthorized: the two ways a misconfigured backend
@@ -69,23 +76,30 @@ var (
 // request, so a wrong URL or key fails here with a clear error rather than
 // in the middle of a sync.
 func Connect(ctx context.Context, cfg Config) (*Client, error) {
-	u, err := url.Parse(cfg.URL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("weaviate: url %q: want http(s)://host:port", cfg.URL)
+	scheme, hosts, err := parseEndpoints(cfg.URL)
+	if err != nil {
+		return nil, err
 	}
 	timeout := cfg.Timeout
 	if timeout <= 0 {
 		timeout = 30 * time.Second
 	}
-	wcfg := wv.Config{Host: u.Host, Scheme: u.Scheme, Timeout: timeout}
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	wcfg := wv.Config{
+		Host: hosts[0], Scheme: scheme, Timeout: timeout,
+		ConnectionClient: &http.Client{Timeout: timeout, Transport: &failover{base: base, hosts: hosts}},
+	}
 	if cfg.Key != "" {
-		wcfg.AuthConfig = auth.ApiKey{Value: cfg.Key}
+		// What the client's auth.ApiKey sends; set here because the
+		// client takes either an auth config or an HTTP client, and the
+		// HTTP client is needed for failover.
+		wcfg.Headers = map[string]string{"authorization": "Bearer " + cfg.Key}
 	}
 	cl, err := wv.NewClient(wcfg)
 	if err != nil {
 		return nil, fmt.Errorf("%w at %s: %v", ErrUnreachable, cfg.URL, err)
 	}
-	c := &Client{wv: cl, url: cfg.URL, replicas: max(cfg.Replicas, 1)}
+	c := &Client{wv: cl, url: cfg.URL, replicas: max(cfg.Replicas, 1), http: wcfg.ConnectionClient, base: scheme + "://" + hosts[0] + "/v1", headers: wcfg.Headers}
 	meta, err := cl.Misc().MetaGetter().Do(ctx)
 	if err != nil {
 		return nil, classify(cfg.URL, err)
@@ -128,12 +142,104 @@ func ValidRepo(name string) error {
 	return nil
 }
 
+// Consistency levels, named on every request that takes one. Writes wait
+// for a quorum of replicas (2 of 3): an acknowledged write survives the
+// loss of any one node, and one node down does not fail it. Reads ask a
+// quorum too: with quorum writes that makes every read see every
+// acknowledged write (2 + 2 > 3), even when the node that coordinates it
+// has just restarted and not yet caught up, so a file's chunks and its
+// record never disagree because they came from replicas of different
+// ages. Reads at ONE would be faster but could answer from such a stale
+// replica. Counts (Aggregate) take no level and read one replica; they
+// feed statistics only. On one node every level is that node.
+const (
+	writeConsistency = "QUORUM"
+	readConsistency  = "QUORUM"
+)
+
+// readLevel is the GraphQL argument that sets a read's consistency level,
+// or "" for collections without replicas (whose schema has no such
+// argument). The factor is read from the schema once it exists.
+func (c *Client) readLevel(ctx context.Context) (string, error) {
+	if f := c.factor.Load(); f > 0 {
+		return levelArg(f), nil
+	}
+	var cls models.Class
+	ok, err := c.localSchema(ctx, "/schema/"+ChunkClass, &cls)
+	if err != nil || !ok {
+		return "", err // !ok: nothing indexed yet, queries find nothing
+	}
+	f := int64(1)
+	if cls.ReplicationConfig != nil && cls.ReplicationConfig.Factor > 1 {
+		f = cls.ReplicationConfig.Factor
+	}
+	c.factor.Store(f)
+	return levelArg(f), nil
+}
+
+func levelArg(factor int64) string {
+	if factor <= 1 {
+		return ""
+	}
+	return ",consistencyLevel:" + readConsistency
+}
+
+// localSchema reads part of the schema (path under /v1) from the node
+// that answers rather than from the Raft leader (header consistency:
+// false): the schema is replicated to every node, and a read that waits
+// for the leader fails for as long as the cluster elects a new one after
+// losing it. ok is false when the class or tenant does not exist. Changes
+// still go through the leader.
+func (c *Client) localSchema(ctx context.Context, path string, out any) (ok bool, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+path, nil)
+	if err != nil {
+		return false, fmt.Errorf("weaviate: schema %s: %w", path, err)
+	}
+	for k, v := range c.headers {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("consistency", "false")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return false, fmt.Errorf("%w at %s: %w", ErrUnreachable, c.url, err)
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return false, nil
+	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+		return false, fmt.Errorf("%w (%s, status %d): check SCRY_WEAVIATE_KEY", ErrUnauthorized, c.url, resp.StatusCode)
+	case resp.StatusCode != http.StatusOK:
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<10))
+		return false, fmt.Errorf("weaviate: schema %s: %s: %s", path, resp.Status, strings.TrimSpace(string(body)))
+	}
+	if out != nil {
+		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+			return false, fmt.Errorf("weaviate: schema %s: %w", path, err)
+		}
+	}
+	return true, nil
+}
+
+// replication is the collections' replication setting. With replicas,
+// asynchronous replication is on, so a node that was down catches up with
+// the writes it missed by itself (not only when a read repairs an object),
+// and a deletion that conflicts with an older write wins by time.
+func (c *Client) replication() *models.ReplicationConfig {
+	rc := &models.ReplicationConfig{Factor: int64(c.replicas)}
+	if c.replicas > 1 {
+		rc.AsyncEnabled = true
+		rc.DeletionStrategy = "TimeBasedResolution"
+	}
+	return rc
+}
+
 // EnsureSchema creates the two collections when they do not exist.
 func (c *Client) EnsureSchema(ctx context.Context) error {
 	for _, cls := range []*models.Class{c.chunkClass(), c.fileClass()} {
-		ok, err := c.wv.Schema().ClassExistenceChecker().WithClassName(cls.Class).Do(ctx)
+		ok, err := c.localSchema(ctx, "/schema/"+cls.Class, nil)
 		if err != nil {
-			return classify(c.url, err)
+			return err
 		}
 		if ok {
 			continue
@@ -171,7 +277,7 @@ func (c *Client) chunkClass() *models.Class {
 		Description:        "scry chunks: one per symbol, per repository tenant",
 		Vectorizer:         "none",
 		MultiTenancyConfig: &models.MultiTenancyConfig{Enabled: true},
-		ReplicationConfig:  &models.ReplicationConfig{Factor: int64(c.replicas)},
+		ReplicationConfig:  c.replication(),
 		Properties: []*models.Property{
 			exact("chunkId"), exact("path"), exact("language"), exact("fileHash"), exact("nodeKind"), exact("name"),
 			stored("parentName", "text"), stored("parentChunkId", "text"), stored("childChunkIds", "text[]"),
@@ -192,7 +298,7 @@ func (c *Client) fileClass() *models.Class {
 		Description:        "scry file records: content hash, mtime, compressed text, per repository tenant",
 		Vectorizer:         "none",
 		MultiTenancyConfig: &models.MultiTenancyConfig{Enabled: true},
-		ReplicationConfig:  &models.ReplicationConfig{Factor: int64(c.replicas)},
+		ReplicationConfig:  c.replication(),
 		Properties: []*models.Property{
 			exact("path"), exact("hash"), exact("state"), exact("language"), exact("mtime"),
 			prop("size", "int", false, false, ""), prop("chunks", "int", false, false, ""),
@@ -207,8 +313,7 @@ func (c *Client) EnsureTenant(ctx context.Context, repo string) error {
 		return err
 	}
 	for _, cls := range []string{ChunkClass, FileClass} {
-		ok, err := c.wv.Schema().TenantsExists().WithClassName(cls).WithTenant(repo).Do(ctx)
-		if err == nil && ok {
+		if ok, err := c.localSchema(ctx, "/schema/"+cls+"/tenants/"+repo, nil); err == nil && ok {
 			continue
 		}
 		if err := c.wv.Schema().TenantsCreator().WithClassName(cls).WithTenants(models.Tenant{Name: repo}).Do(ctx); err != nil {
@@ -253,6 +358,10 @@ func (c *Client) DeleteTenant(ctx context.Context, repo string) error {
 
 // gql runs a GraphQL query and decodes its data into out.
 func (c *Client) gql(ctx context.Context, query string, out any) error {
+	return retry(ctx, func() error { return c.gqlOnce(ctx, query, out) })
+}
+
+func (c *Client) gqlOnce(ctx context.Context, query string, out any) error {
 	resp, err := c.wv.GraphQL().Raw().WithQuery(query).Do(ctx)
 	if err != nil {
 		return classify(c.url, err)

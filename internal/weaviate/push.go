@@ -7,13 +7,16 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/go-openapi/strfmt"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/fault"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
 	"github.com/weaviate/weaviate/entities/models"
 
@@ -214,7 +217,14 @@ func (c *Client) removeFile(ctx context.Context, repo, path string) error {
 	if err := c.deleteChunks(ctx, repo, path, ""); err != nil {
 		return err
 	}
-	if err := c.wv.Data().Deleter().WithClassName(FileClass).WithTenant(repo).WithID(string(tomb.ID)).Do(ctx); err != nil {
+	if err := retry(ctx, func() error {
+		err := c.wv.Data().Deleter().WithClassName(FileClass).WithTenant(repo).WithID(string(tomb.ID)).WithConsistencyLevel(writeConsistency).Do(ctx)
+		var ce *fault.WeaviateClientError
+		if errors.As(err, &ce) && ce.StatusCode == http.StatusNotFound {
+			return nil // a repeated try after a deletion that did happen
+		}
+		return err
+	}); err != nil {
 		return fmt.Errorf("weaviate: remove %s: %w", path, classify(c.url, err))
 	}
 	return nil
@@ -233,16 +243,27 @@ func (c *Client) deleteChunks(ctx context.Context, repo, path, keep string) erro
 	// A batch delete removes at most the server's QUERY_MAXIMUM_RESULTS
 	// objects; repeat until none match.
 	for range 100 {
-		resp, err := c.wv.Batch().ObjectsBatchDeleter().WithClassName(ChunkClass).WithTenant(repo).
-			WithWhere(where).WithOutput("minimal").Do(ctx)
-		if err != nil {
-			return fmt.Errorf("weaviate: delete chunks of %s: %w", path, classify(c.url, err))
-		}
-		if resp.Results == nil || resp.Results.Matches == 0 {
+		matched := 0
+		err := retry(ctx, func() error {
+			resp, err := c.wv.Batch().ObjectsBatchDeleter().WithClassName(ChunkClass).WithTenant(repo).
+				WithWhere(where).WithOutput("minimal").WithConsistencyLevel(writeConsistency).Do(ctx)
+			if err != nil {
+				return classify(c.url, err)
+			}
+			if resp.Results == nil {
+				return nil
+			}
+			if resp.Results.Failed > 0 {
+				return fmt.Errorf("%d of %d failed", resp.Results.Failed, resp.Results.Matches)
+			}
+			matched = int(resp.Results.Matches)
 			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("weaviate: delete chunks of %s: %w", path, err)
 		}
-		if resp.Results.Failed > 0 {
-			return fmt.Errorf("weaviate: delete chunks of %s: %d failed", path, resp.Results.Failed)
+		if matched == 0 {
+			return nil
 		}
 	}
 	return fmt.Errorf("weaviate: delete chunks of %s: still matching after 100 rounds", path)
@@ -250,7 +271,11 @@ func (c *Client) deleteChunks(ctx context.Context, repo, path, keep string) erro
 
 // batch writes objects and fails on any object's error.
 func (c *Client) batch(ctx context.Context, objs []*models.Object) error {
-	resp, err := c.wv.Batch().ObjectsBatcher().WithObjects(objs...).Do(ctx)
+	return retry(ctx, func() error { return c.batchOnce(ctx, objs) })
+}
+
+func (c *Client) batchOnce(ctx context.Context, objs []*models.Object) error {
+	resp, err := c.wv.Batch().ObjectsBatcher().WithObjects(objs...).WithConsistencyLevel(writeConsistency).Do(ctx)
 	if err != nil {
 		return classify(c.url, err)
 	}
@@ -341,9 +366,13 @@ func decompress(b64 string) (string, error) {
 // with the cursor API.
 func (c *Client) fileRecords(ctx context.Context, repo string) ([]remoteFile, error) {
 	var out []remoteFile
+	level, err := c.readLevel(ctx)
+	if err != nil {
+		return nil, err
+	}
 	after := ""
 	for {
-		q := fmt.Sprintf(`{Get{%s(tenant:%s,limit:1000%s){path hash state _additional{id}}}}`, FileClass, quote(repo), afterArg(after))
+		q := fmt.Sprintf(`{Get{%s(tenant:%s,limit:1000%s%s){path hash state _additional{id}}}}`, FileClass, quote(repo), level, afterArg(after))
 		var resp struct {
 			Get map[string][]remoteFile `json:"Get"`
 		}

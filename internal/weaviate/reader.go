@@ -119,7 +119,11 @@ func (t *tenant) get(ctx context.Context, args string, w where, limit int, light
 	if light {
 		fields = lightFields
 	}
-	a := fmt.Sprintf("tenant:%s,limit:%d", quote(t.repo), min(max(limit, 1), maxResults))
+	level, err := t.c.readLevel(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a := fmt.Sprintf("tenant:%s,limit:%d%s", quote(t.repo), min(max(limit, 1), maxResults), level)
 	if args != "" {
 		a += "," + args
 	}
@@ -149,10 +153,14 @@ func (t *tenant) live(ctx context.Context, objs []object) ([]object, error) {
 			paths = append(paths, o.Path)
 		}
 	}
+	level, err := t.c.readLevel(ctx)
+	if err != nil {
+		return nil, err
+	}
 	hash := make(map[string]string, len(paths))
 	for start := 0; start < len(paths); start += 500 {
 		part := paths[start:min(start+500, len(paths))]
-		q := fmt.Sprintf(`{Get{%s(tenant:%s,limit:%d,where:%s){path hash state}}}`, FileClass, quote(t.repo), len(part), and(anyText("path", part), eqText("state", stateLive)))
+		q := fmt.Sprintf(`{Get{%s(tenant:%s,limit:%d%s,where:%s){path hash state}}}`, FileClass, quote(t.repo), len(part), level, and(anyText("path", part), eqText("state", stateLive)))
 		var resp struct {
 			Get map[string][]remoteFile `json:"Get"`
 		}
@@ -465,7 +473,11 @@ func containsName(list, name string) bool {
 
 // fileText returns the live text of a file.
 func (t *tenant) fileText(ctx context.Context, path string) (string, error) {
-	q := fmt.Sprintf(`{Get{%s(tenant:%s,limit:1,where:%s){path hash state text}}}`, FileClass, quote(t.repo), and(eqText("path", path), eqText("state", stateLive)))
+	level, err := t.c.readLevel(ctx)
+	if err != nil {
+		return "", err
+	}
+	q := fmt.Sprintf(`{Get{%s(tenant:%s,limit:1%s,where:%s){path hash state text}}}`, FileClass, quote(t.repo), level, and(eqText("path", path), eqText("state", stateLive)))
 	var resp struct {
 		Get map[string][]struct {
 			Text string `json:"text"`

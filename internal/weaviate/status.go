@@ -67,3 +67,28 @@ func (c *Client) Status(ctx context.Context) (Status, error) {
 	}
 	return st, nil
 }
+
+// Counts are a repository's chunk and file objects as the node this
+// client talks to counts them. Counts take no consistency level: the node
+// counts its own replica of the tenant when it holds one, so asking each
+// node in turn shows whether every replica holds every object.
+func (c *Client) Counts(ctx context.Context, repo string) (chunks, files int, err error) {
+	q := fmt.Sprintf(`{Aggregate{c:%s(tenant:%s){meta{count}} f:%s(tenant:%s){meta{count}}}}`, ChunkClass, quote(repo), FileClass, quote(repo))
+	var resp struct {
+		Aggregate map[string][]struct {
+			Meta struct {
+				Count int `json:"count"`
+			} `json:"meta"`
+		} `json:"Aggregate"`
+	}
+	if err := c.gql(ctx, q, &resp); err != nil {
+		return 0, 0, fmt.Errorf("weaviate: count %s: %w", repo, err)
+	}
+	if r := resp.Aggregate["c"]; len(r) > 0 {
+		chunks = r[0].Meta.Count
+	}
+	if r := resp.Aggregate["f"]; len(r) > 0 {
+		files = r[0].Meta.Count
+	}
+	return chunks, files, nil
+}

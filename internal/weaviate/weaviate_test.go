@@ -387,8 +387,18 @@ func TestBadConfig(t *testing.T) {
 			t.Errorf("%s: got %v, want %v", tc.name, err, tc.want)
 		}
 	}
-	if _, err := weaviate.Connect(ctx, weaviate.Config{URL: "localhost:8080"}); err == nil || !strings.Contains(err.Error(), "http(s)://") {
-		t.Errorf("a URL without scheme: got %v", err)
+	for _, bad := range []string{"localhost:8080", "http://a:1,https://b:2", "http://a:1/v1", " , "} {
+		if _, err := weaviate.Connect(ctx, weaviate.Config{URL: bad}); err == nil || !strings.Contains(err.Error(), "http(s)://") && !strings.Contains(err.Error(), "one scheme") {
+			t.Errorf("url %q: got %v", bad, err)
+		}
+	}
+	// With several endpoints, a node that is down is passed over.
+	c, err := weaviate.Connect(ctx, weaviate.Config{URL: closed + "," + cfg.URL, Key: cfg.Key})
+	if err != nil {
+		t.Fatalf("first endpoint down, second up: %v", err)
+	}
+	if _, err := c.Tenants(ctx); err != nil {
+		t.Errorf("first endpoint down, second up: %v", err)
 	}
 }
 
