@@ -62,7 +62,11 @@ func publish(cmd *cobra.Command, e *engine.Engine, asJSON bool) error {
 	if s := sum.Elapsed.Seconds(); s > 0 {
 		rate = float64(sum.Chunks) / s
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "%s: %d files: %d sent (%d chunks, %.0f chunks/s), %d unchanged, %d deleted, %d changed during the sync (sent next time)\n",
-		e.Repos()[0], sum.Files, sum.Sent, sum.Chunks, rate, sum.Unchanged, sum.Deleted, sum.Skipped)
+	swept := ""
+	if sum.Swept > 0 {
+		swept = fmt.Sprintf("; %d leftover chunks of an interrupted sync removed", sum.Swept)
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "%s: %d files: %d sent (%d chunks, %.0f chunks/s), %d unchanged, %d deleted, %d changed during the sync (sent next time)%s\n",
+		e.Repos()[0], sum.Files, sum.Sent, sum.Chunks, rate, sum.Unchanged, sum.Deleted, sum.Skipped, swept)
 	return nil
 }

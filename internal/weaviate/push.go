@@ -57,6 +57,7 @@ type PushSummary struct {
 	Deleted   int
 	Skipped   int // changed on disk since the local sync: sent next time
 	Chunks    int // chunk objects written
+	Swept     int // chunk objects of no file's live version, left by an interrupted push, removed
 	Elapsed   time.Duration
 }
 
@@ -74,6 +75,13 @@ type remoteFile struct {
 const (
 	stateLive    = "live"
 	stateDeleted = "deleted" // a tombstone: its chunks are being removed
+	// statePushing marks a push under way (one record with no path,
+	// written first and removed last): found at the start of a push, it
+	// says the last one was interrupted and may have left chunks that no
+	// record will ever name (a new file killed before its record was
+	// written and then deleted; a file killed mid-switch and then
+	// restored to the version the record names), so this push sweeps them.
+	statePushing = "pushing"
 )
 
 // Push brings a repository's tenant up to date with a local index: files
@@ -94,9 +102,15 @@ func (c *Client) Push(ctx context.Context, repo string, src Source, opt PushOpti
 		return sum, fmt.Errorf("weaviate: push %s: %w", repo, err)
 	}
 	sum.Files = len(local)
-	remote, err := c.fileRecords(ctx, repo)
+	remote, interrupted, err := c.fileRecordsAndMarker(ctx, repo)
 	if err != nil {
 		return sum, err
+	}
+	marker := &models.Object{Class: FileClass, Tenant: repo, ID: objectID("push"), Properties: map[string]any{"path": "", "state": statePushing}}
+	if !interrupted {
+		if err := c.batch(ctx, []*models.Object{marker}); err != nil {
+			return sum, fmt.Errorf("weaviate: push %s: %w", repo, err)
+		}
 	}
 	byPath := make(map[string]remoteFile, len(remote))
 	for _, r := range remote {
@@ -142,8 +156,89 @@ func (c *Client) Push(ctx context.Context, repo string, src Source, opt PushOpti
 			opt.Progress(i+1, total)
 		}
 	}
+	if interrupted {
+		if sum.Swept, err = c.sweep(ctx, repo); err != nil {
+			return sum, err
+		}
+	}
+	if err := c.deleteObject(ctx, repo, FileClass, marker.ID); err != nil {
+		return sum, fmt.Errorf("weaviate: push %s: %w", repo, err)
+	}
 	sum.Elapsed = time.Since(start)
 	return sum, nil
+}
+
+// sweep removes the chunks of no file's live version: it groups the
+// tenant's chunks by version (content hash) on the server and deletes the
+// groups no live record names. (A version shared by two files with the
+// same content is kept while either is live.)
+func (c *Client) sweep(ctx context.Context, repo string) (int, error) {
+	recs, err := c.fileRecords(ctx, repo)
+	if err != nil {
+		return 0, err
+	}
+	live := make(map[string]bool, len(recs))
+	for _, r := range recs {
+		if r.State == stateLive {
+			live[r.Hash] = true
+		}
+	}
+	// Versions are at most the live ones plus the leftovers; ask for
+	// more groups until fewer come back.
+	limit := len(live) + 1000
+	var stale []string
+	swept := 0
+	for {
+		q := fmt.Sprintf(`{Aggregate{%s(tenant:%s,groupBy:["fileHash"],limit:%d){groupedBy{value} meta{count}}}}`, ChunkClass, quote(repo), limit)
+		var resp struct {
+			Aggregate map[string][]struct {
+				GroupedBy struct {
+					Value string `json:"value"`
+				} `json:"groupedBy"`
+				Meta struct {
+					Count int `json:"count"`
+				} `json:"meta"`
+			} `json:"Aggregate"`
+		}
+		if err := c.gql(ctx, q, &resp); err != nil {
+			return 0, fmt.Errorf("weaviate: sweep %s: %w", repo, err)
+		}
+		groups := resp.Aggregate[ChunkClass]
+		if len(groups) >= limit {
+			limit *= 4
+			continue
+		}
+		for _, g := range groups {
+			if !live[g.GroupedBy.Value] {
+				stale = append(stale, g.GroupedBy.Value)
+				swept += g.Meta.Count
+			}
+		}
+		break
+	}
+	for start := 0; start < len(stale); start += 100 {
+		part := stale[start:min(start+100, len(stale))]
+		where := filters.Where().WithPath([]string{"fileHash"}).WithOperator(filters.ContainsAny).WithValueText(part...)
+		if err := c.deleteWhere(ctx, repo, where); err != nil {
+			return 0, fmt.Errorf("weaviate: sweep %s: %w", repo, err)
+		}
+	}
+	return swept, nil
+}
+
+// deleteObject removes one object by id (already gone is fine).
+func (c *Client) deleteObject(ctx context.Context, repo, class string, id strfmt.UUID) error {
+	return retry(ctx, func() error {
+		err := c.wv.Data().Deleter().WithClassName(class).WithTenant(repo).WithID(string(id)).WithConsistencyLevel(writeConsistency).Do(ctx)
+		var ce *fault.WeaviateClientError
+		if errors.As(err, &ce) && ce.StatusCode == http.StatusNotFound {
+			return nil // a repeated try after a deletion that did happen
+		}
+		if err != nil {
+			return classify(c.url, err)
+		}
+		return nil
+	})
 }
 
 // sendFile writes one file's new version: chunks under its content hash,
@@ -217,15 +312,8 @@ func (c *Client) removeFile(ctx context.Context, repo, path string) error {
 	if err := c.deleteChunks(ctx, repo, path, ""); err != nil {
 		return err
 	}
-	if err := retry(ctx, func() error {
-		err := c.wv.Data().Deleter().WithClassName(FileClass).WithTenant(repo).WithID(string(tomb.ID)).WithConsistencyLevel(writeConsistency).Do(ctx)
-		var ce *fault.WeaviateClientError
-		if errors.As(err, &ce) && ce.StatusCode == http.StatusNotFound {
-			return nil // a repeated try after a deletion that did happen
-		}
-		return err
-	}); err != nil {
-		return fmt.Errorf("weaviate: remove %s: %w", path, classify(c.url, err))
+	if err := c.deleteObject(ctx, repo, FileClass, tomb.ID); err != nil {
+		return fmt.Errorf("weaviate: remove %s: %w", path, err)
 	}
 	return nil
 }
@@ -240,6 +328,14 @@ func (c *Client) deleteChunks(ctx context.Context, repo, path, keep string) erro
 			filters.Where().WithPath([]string{"fileHash"}).WithOperator(filters.NotEqual).WithValueText(keep),
 		})
 	}
+	if err := c.deleteWhere(ctx, repo, where); err != nil {
+		return fmt.Errorf("weaviate: delete chunks of %s: %w", path, err)
+	}
+	return nil
+}
+
+// deleteWhere removes the chunks a filter matches.
+func (c *Client) deleteWhere(ctx context.Context, repo string, where *filters.WhereBuilder) error {
 	// A batch delete removes at most the server's QUERY_MAXIMUM_RESULTS
 	// objects; repeat until none match.
 	for range 100 {
@@ -260,13 +356,13 @@ func (c *Client) deleteChunks(ctx context.Context, repo, path, keep string) erro
 			return nil
 		})
 		if err != nil {
-			return fmt.Errorf("weaviate: delete chunks of %s: %w", path, err)
+			return err
 		}
 		if matched == 0 {
 			return nil
 		}
 	}
-	return fmt.Errorf("weaviate: delete chunks of %s: still matching after 100 rounds", path)
+	return fmt.Errorf("still matching after 100 rounds")
 }
 
 // batch writes objects and fails on any object's error.
@@ -365,10 +461,18 @@ func decompress(b64 string) (string, error) {
 // fileRecords lists a tenant's file records (path, hash, state), paging
 // with the cursor API.
 func (c *Client) fileRecords(ctx context.Context, repo string) ([]remoteFile, error) {
+	recs, _, err := c.fileRecordsAndMarker(ctx, repo)
+	return recs, err
+}
+
+// fileRecordsAndMarker lists the file records and says whether a push's
+// marker is among them (a push under way, or one that was interrupted).
+func (c *Client) fileRecordsAndMarker(ctx context.Context, repo string) ([]remoteFile, bool, error) {
 	var out []remoteFile
+	marker := false
 	level, err := c.readLevel(ctx)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	after := ""
 	for {
@@ -377,12 +481,18 @@ func (c *Client) fileRecords(ctx context.Context, repo string) ([]remoteFile, er
 			Get map[string][]remoteFile `json:"Get"`
 		}
 		if err := c.gql(ctx, q, &resp); err != nil {
-			return nil, fmt.Errorf("weaviate: files of %s: %w", repo, err)
+			return nil, false, fmt.Errorf("weaviate: files of %s: %w", repo, err)
 		}
 		page := resp.Get[FileClass]
-		out = append(out, page...)
+		for _, r := range page {
+			if r.State == statePushing {
+				marker = true
+				continue
+			}
+			out = append(out, r)
+		}
 		if len(page) < 1000 {
-			return out, nil
+			return out, marker, nil
 		}
 		after = page[len(page)-1].Extra.ID
 	}
