@@ -117,7 +117,7 @@ func (e *Engine) search(ctx context.Context, req search.Request, callDepth int) 
 func (e *Engine) searchIn(ctx context.Context, rd *weaviate.Reader, req search.Request, callDepth int) (Answer, error) {
 	pl := search.Pipeline{Store: e.store, Reranker: e.reranker, Hybrid: e.neural.Hybrid()}
 	if rd != nil {
-		pl = search.Pipeline{Store: rd, Reranker: e.reranker}
+		pl = search.Pipeline{Store: rd, Reranker: e.reranker, Hybrid: e.neural.SharedHybrid(rd)}
 	}
 	resp, err := pl.Search(ctx, req)
 	if err != nil {

@@ -146,7 +146,16 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 			return nil, err
 		}
 		if !opt.Publish {
-			return &Engine{root: root, cfg: cfg, shared: shared, progress: opt.Progress, stopCompiler: func() {}}, nil
+			e := &Engine{root: root, cfg: cfg, shared: shared, progress: opt.Progress, stopCompiler: func() {}}
+			if opt.Models {
+				if e.neural, err = openSharedNeural(ctx, cfg.Embedding, cfg.Reranking, getenv, opt.Warn); err != nil {
+					return nil, err
+				}
+				if e.neural.Reranker != nil {
+					e.reranker = e.neural.Reranker
+				}
+			}
+			return e, nil
 		}
 	}
 	path := opt.IndexPath

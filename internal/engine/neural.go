@@ -72,6 +72,41 @@ func openNeural(ctx context.Context, st *store.Store, ecfg config.Embedding, rcf
 	return n, nil
 }
 
+// openSharedNeural opens the configured embedder and reranker for a
+// reader of the shared index: the vectors live in the cluster, so there
+// is no cache and no in-memory index; the embedder only embeds queries.
+func openSharedNeural(ctx context.Context, ecfg config.Embedding, rcfg config.Reranking, getenv func(string) string, warn func(error)) (*neural, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	n := &neural{RRFK: ecfg.RRFK, Warn: warn}
+	rr, err := rerank.New(ctx, rcfg.RerankConfig(ecfg.ONNXRuntimeLib, getenv))
+	if err != nil {
+		return nil, err
+	}
+	n.Reranker = rr
+	emb, err := embed.New(ctx, ecfg.EmbedConfig(getenv))
+	if errors.Is(err, embed.ErrNone) {
+		return n, nil
+	}
+	if err != nil {
+		n.Close()
+		return nil, err
+	}
+	n.Embedder = emb
+	return n, nil
+}
+
+// SharedHybrid is the vector side over the shared index's reader: query
+// vectors from the embedder, neighbours from the cluster. nil without an
+// embedder.
+func (n *neural) SharedHybrid(rd search.VectorStore) *search.Hybrid {
+	if n == nil || n.Embedder == nil {
+		return nil
+	}
+	return &search.Hybrid{Embedder: n.Embedder, Remote: rd, K: n.RRFK, OnError: n.Warn}
+}
+
 // EmbedPending embeds what the last sync left without a vector and adds
 // the vectors to the in-memory index. A no-op without an embedder.
 func (n *neural) EmbedPending(ctx context.Context, st *store.Store, progress func(done, total int)) (index.EmbedSummary, error) {

@@ -63,6 +63,7 @@ func (e *Engine) Publish(ctx context.Context) (PublishSummary, error) {
 	}
 	if emb := e.neural.embedder(); emb != nil {
 		model := emb.ModelID()
+		opt.VectorModel = model
 		opt.Vectors = func(ids []string) (map[string][]float32, error) {
 			out := make(map[string][]float32, len(ids))
 			for _, id := range ids {

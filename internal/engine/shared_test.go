@@ -5,12 +5,18 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
+	"hash/fnv"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/weaviate"
 )
@@ -162,5 +168,107 @@ func TestSharedIndexBadConfig(t *testing.T) {
 		if rerr != nil || !bytes.Equal(before, after) {
 			t.Errorf("%s: the local index changed", tc.name)
 		}
+	}
+}
+
+// TestSharedIndexHybrid: with an embedder configured, `scry index` sends
+// each chunk's vector with it, and a stateless engine embeds the query and
+// takes vector candidates from the cluster (the embedding service sees the
+// query; nothing is reported as failed).
+func TestSharedIndexHybrid(t *testing.T) {
+	env := sharedEnv(t, "")
+	repo := freshRepo(t, env, "hybrid")
+	env["SCRY_REPO"] = repo
+	env["SCRY_EMBED_KEY"] = "test-key"
+	var mu sync.Mutex
+	var inputs []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Input []string `json:"input"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		mu.Lock()
+		inputs = append(inputs, req.Input...)
+		mu.Unlock()
+		type item struct {
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		}
+		var resp struct {
+			Data []item `json:"data"`
+		}
+		for i, in := range req.Input {
+			v := make([]float32, 16)
+			for _, word := range strings.Fields(strings.ToLower(in)) {
+				h := fnv.New32a()
+				h.Write([]byte(word))
+				v[h.Sum32()%16]++
+			}
+			v[0] += 0.5 // never the zero vector
+			resp.Data = append(resp.Data, item{i, v})
+		}
+		json.NewEncoder(w).Encode(resp)
+	}))
+	defer srv.Close()
+	configure := func(cfg *config.Config) error {
+		cfg.Embedding.Provider, cfg.Embedding.URL, cfg.Embedding.Model = "openai", srv.URL+"/v1", "words"
+		return nil
+	}
+	var warned []error
+	opts := func(root string, publish bool) engine.Options {
+		o := engine.Options{Root: root, Getenv: func(k string) string { return env[k] }, Configure: configure, Models: true, Sync: true, Publish: publish,
+			Warn: func(err error) { warned = append(warned, err) }}
+		if publish {
+			o.IndexPath = filepath.Join(t.TempDir(), "index.db")
+		}
+		return o
+	}
+	root := t.TempDir()
+	writeTree(t, root, sharedFixture)
+	ctx := context.Background()
+	e, err := engine.Open(ctx, opts(root, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Publish(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e.Close()
+	c, err := weaviate.Connect(ctx, weaviate.Config{URL: env["SCRY_WEAVIATE_URL"], Key: env["SCRY_WEAVIATE_KEY"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := c.Reader(ctx, []string{repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := make([]float32, 16)
+	q[0] = 1
+	if ids, err := rd.Nearest(ctx, q, "openai/words@16", 5, nil, nil); err != nil || len(ids) == 0 {
+		t.Fatalf("the cluster holds no vectors of the configured model: %v, %v", ids, err)
+	}
+
+	s, err := engine.Open(ctx, opts(t.TempDir(), false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	mu.Lock()
+	inputs = nil
+	mu.Unlock()
+	ans, err := s.Search(ctx, engine.Query{Text: "where are tokens validated"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Response.Results) == 0 || ans.Response.Results[0].Chunk.Name != "validateToken" {
+		t.Errorf("results %+v, want validateToken first", ans.Response.Results)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(inputs) != 1 || !strings.Contains(inputs[0], "where are tokens validated") {
+		t.Errorf("the embedding service was asked %q, want the query once", inputs)
+	}
+	if len(warned) > 0 {
+		t.Errorf("warnings: %v", warned)
 	}
 }

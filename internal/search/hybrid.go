@@ -2,12 +2,11 @@ package search
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 
+	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/embed"
-	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/vector"
 )
 
@@ -16,11 +15,20 @@ import (
 // most engines; it keeps one list's top ranks from drowning the other's.
 const DefaultRRFK = 60
 
+// VectorStore is a store that keeps its chunks' vectors and finds the
+// nearest ones itself (the shared index on a cluster): the ids of the k
+// chunks whose vectors of model are nearest q, within paths and languages.
+type VectorStore interface {
+	Nearest(ctx context.Context, q []float32, model string, k int, paths, languages []string) ([]string, error)
+}
+
 // Hybrid adds vector candidates to the lexical ones (see Retrieve); nil
-// keeps the pipeline lexical.
+// keeps the pipeline lexical. The vectors are searched in Index (the
+// local index's vectors, in memory) or, when Index is nil, in Remote.
 type Hybrid struct {
 	Embedder embed.Embedder
 	Index    *vector.Index
+	Remote   VectorStore
 	// K is the RRF constant; 0 means DefaultRRFK.
 	K int
 	// OnError is told when the query could not be embedded or searched;
@@ -87,7 +95,7 @@ func FuseRRF(lexical, vectors []string, k int) []Fused {
 // k-NN candidates fused by reciprocal rank. A query that cannot be
 // embedded degrades to lexical candidates (reported to h.OnError).
 func (p *Pipeline) Retrieve(ctx context.Context, h *Hybrid, req Request, n int) ([]Result, error) {
-	if h == nil || h.Embedder == nil || h.Index == nil {
+	if h == nil || h.Embedder == nil || (h.Index == nil && h.Remote == nil) {
 		return p.candidates(req, n)
 	}
 	lex, err := p.candidates(req, n)
@@ -111,6 +119,20 @@ func (p *Pipeline) Retrieve(ctx context.Context, h *Hybrid, req Request, n int) 
 		byID[r.Chunk.ID] = r
 	}
 	fused := FuseRRF(lexIDs, vec, h.K)
+	// The vector side's own candidates (at most n) are read in one
+	// request.
+	var missing []string
+	for _, f := range fused {
+		if _, ok := byID[f.ID]; !ok {
+			missing = append(missing, f.ID)
+		}
+	}
+	var more map[string]chunk.Chunk
+	if len(missing) > 0 {
+		if more, err = p.Store.ChunksByIDs(missing); err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+	}
 	out := make([]Result, 0, min(n, len(fused)))
 	for _, f := range fused {
 		if len(out) == n {
@@ -118,12 +140,9 @@ func (p *Pipeline) Retrieve(ctx context.Context, h *Hybrid, req Request, n int) 
 		}
 		r, ok := byID[f.ID]
 		if !ok {
-			c, err := p.Store.Chunk(f.ID)
-			if errors.Is(err, store.ErrNotFound) {
+			c, found := more[f.ID]
+			if !found {
 				continue // removed since the vector index was loaded
-			}
-			if err != nil {
-				return nil, fmt.Errorf("search: %w", err)
 			}
 			r = Result{Chunk: c}
 		}
@@ -136,12 +155,26 @@ func (p *Pipeline) Retrieve(ctx context.Context, h *Hybrid, req Request, n int) 
 // vectorCandidates embeds the query and returns the ids of its n nearest
 // chunks, restricted by the request's filters (computed by SQL first).
 func (h *Hybrid) vectorCandidates(ctx context.Context, st Reader, req Request, n int) ([]string, error) {
-	if h.Index.Model() != h.Embedder.ModelID() || h.Index.Dim() != h.Embedder.Dim() {
+	if h.Index != nil && (h.Index.Model() != h.Embedder.ModelID() || h.Index.Dim() != h.Embedder.Dim()) {
 		return nil, fmt.Errorf("search: vector index is for %s, embedder is %s", h.Index.Model(), h.Embedder.ModelID())
 	}
 	langs := make([]string, len(req.Languages))
 	for i, l := range req.Languages {
 		langs[i] = NormalizeLanguage(l)
+	}
+	if n <= 0 {
+		n = DefaultParams().Candidates
+	}
+	if h.Index == nil {
+		q, err := h.Embedder.EmbedQuery(ctx, req.Query)
+		if err != nil {
+			return nil, fmt.Errorf("search: embed query: %w", err)
+		}
+		ids, err := h.Remote.Nearest(ctx, q, h.Embedder.ModelID(), n, req.Paths, langs)
+		if err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		return ids, nil
 	}
 	allow, err := st.ChunkIDsFiltered(req.Paths, langs, nil)
 	if err != nil {
@@ -150,9 +183,6 @@ func (h *Hybrid) vectorCandidates(ctx context.Context, st Reader, req Request, n
 	q, err := h.Embedder.EmbedQuery(ctx, req.Query)
 	if err != nil {
 		return nil, fmt.Errorf("search: embed query: %w", err)
-	}
-	if n <= 0 {
-		n = DefaultParams().Candidates
 	}
 	hits, err := h.Index.Search(vector.Query{Vector: q, K: n, Allow: allow})
 	if err != nil {

@@ -237,11 +237,15 @@ func (c *Client) replication() *models.ReplicationConfig {
 // EnsureSchema creates the two collections when they do not exist.
 func (c *Client) EnsureSchema(ctx context.Context) error {
 	for _, cls := range []*models.Class{c.chunkClass(), c.fileClass()} {
-		ok, err := c.localSchema(ctx, "/schema/"+cls.Class, nil)
+		var have models.Class
+		ok, err := c.localSchema(ctx, "/schema/"+cls.Class, &have)
 		if err != nil {
 			return err
 		}
 		if ok {
+			if err := c.addMissingProperties(ctx, cls, &have); err != nil {
+				return err
+			}
 			continue
 		}
 		if err := c.wv.Schema().ClassCreator().WithClass(cls).Do(ctx); err != nil {
@@ -250,6 +254,24 @@ func (c *Client) EnsureSchema(ctx context.Context) error {
 				continue
 			}
 			return fmt.Errorf("weaviate: create %s: %w", cls.Class, classify(c.url, err))
+		}
+	}
+	return nil
+}
+
+// addMissingProperties adds the properties a collection created by an
+// earlier scry lacks (objects written before have none of them).
+func (c *Client) addMissingProperties(ctx context.Context, want, have *models.Class) error {
+	got := map[string]bool{}
+	for _, p := range have.Properties {
+		got[p.Name] = true
+	}
+	for _, p := range want.Properties {
+		if got[p.Name] {
+			continue
+		}
+		if err := c.wv.Schema().PropertyCreator().WithClassName(want.Class).WithProperty(p).Do(ctx); err != nil {
+			return fmt.Errorf("weaviate: add %s to %s: %w", p.Name, want.Class, classify(c.url, err))
 		}
 	}
 	return nil
@@ -287,6 +309,7 @@ func (c *Client) chunkClass() *models.Class {
 			prop("startLine", "int", false, true, ""), prop("endLine", "int", false, false, ""),
 			stored("relevantImports", "text[]"), stored("modifiers", "text[]"), prop("exported", "boolean", false, false, ""),
 			words("fName"), words("fBreadcrumb"), words("fSignature"), words("fJsdoc"), words("fIdents"),
+			exact("embedModel"),
 		},
 	}
 }

@@ -40,6 +40,10 @@ type PushOptions struct {
 	// Vectors returns the configured embedder's vectors of chunks, by id
 	// (nil: objects carry no vectors).
 	Vectors func(ids []string) (map[string][]float32, error)
+	// VectorModel names the model of those vectors; it is stored with
+	// each vector so a query is only compared with vectors of its own
+	// model.
+	VectorModel string
 	// Progress is told of files done out of files to send.
 	Progress func(done, total int)
 	// BatchSize is the chunks per batch request (0: 200).
@@ -271,7 +275,7 @@ func (c *Client) sendFile(ctx context.Context, repo string, src Source, f store.
 	objs := make([]*models.Object, len(chunks))
 	fts := store.PrepareFullText(chunks)
 	for i := range chunks {
-		objs[i] = chunkObject(repo, f, i, &chunks[i], fts[i], vecs[chunks[i].ID])
+		objs[i] = chunkObject(repo, f, i, &chunks[i], fts[i], vecs[chunks[i].ID], opt.VectorModel)
 	}
 	size := opt.BatchSize
 	if size <= 0 {
@@ -394,7 +398,7 @@ func objectID(parts ...string) strfmt.UUID {
 	return strfmt.UUID(x[0:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:32])
 }
 
-func chunkObject(repo string, f store.FileRecord, seq int, ch *chunk.Chunk, ft store.FullText, vec []float32) *models.Object {
+func chunkObject(repo string, f store.FileRecord, seq int, ch *chunk.Chunk, ft store.FullText, vec []float32, model string) *models.Object {
 	list := func(xs []string) []string {
 		if xs == nil {
 			return []string{}
@@ -420,6 +424,7 @@ func chunkObject(repo string, f store.FileRecord, seq int, ch *chunk.Chunk, ft s
 	}
 	if len(vec) > 0 {
 		o.Vector = models.C11yVector(vec)
+		o.Properties.(map[string]any)["embedModel"] = model
 	}
 	return o
 }

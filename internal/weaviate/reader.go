@@ -47,7 +47,8 @@ type object struct {
 	Modifiers       []string `json:"modifiers"`
 	Exported        bool     `json:"exported"`
 	Extra           struct {
-		Score string `json:"score"`
+		Score    string  `json:"score"`
+		Distance float64 `json:"distance"`
 	} `json:"_additional"`
 }
 
@@ -210,6 +211,33 @@ func (t *tenant) pathFilter(ctx context.Context, patterns, languages []string) (
 		return w, true, nil
 	}
 	return and(w, anyText("path", match)), true, nil
+}
+
+// nearest finds the chunks whose vectors (of model) are nearest vec, by
+// the server's vector index, within the paths and languages asked for.
+func (t *tenant) nearest(ctx context.Context, vec []float32, model string, k int, paths, languages []string) ([]object, error) {
+	w, ok, err := t.pathFilter(ctx, paths, languages)
+	if err != nil || !ok {
+		return nil, err
+	}
+	nums := make([]string, len(vec))
+	for i, x := range vec {
+		nums[i] = strconv.FormatFloat(float64(x), 'g', -1, 32)
+	}
+	args := fmt.Sprintf("nearVector:{vector:[%s]}", strings.Join(nums, ","))
+	level, err := t.c.readLevel(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q := fmt.Sprintf(`{Get{%s(tenant:%s,limit:%d%s,%s,where:%s){chunkId path fileHash _additional{distance}}}}`,
+		ChunkClass, quote(t.repo), min(max(k, 1), maxResults), level, args, and(w, eqText("embedModel", model)))
+	var resp struct {
+		Get map[string][]object `json:"Get"`
+	}
+	if err := t.c.gql(ctx, q, &resp); err != nil {
+		return nil, fmt.Errorf("weaviate: nearest in %s: %w", t.repo, err)
+	}
+	return t.live(ctx, resp.Get[ChunkClass])
 }
 
 func (t *tenant) search(ctx context.Context, q store.Query) ([]store.Hit, error) {

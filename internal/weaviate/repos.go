@@ -122,6 +122,38 @@ func (r *Reader) Search(q store.Query) ([]store.Hit, error) {
 	return all, nil
 }
 
+// Nearest returns the ids of the k chunks whose stored vectors of model
+// are nearest q (cosine distance, the server's vector index), within the
+// paths and languages asked for; with several repositories, the nearest
+// of all of them. It is the shared index's side of the hybrid first
+// stage (search.VectorStore).
+func (r *Reader) Nearest(ctx context.Context, q []float32, model string, k int, paths, languages []string) ([]string, error) {
+	type hit struct {
+		id   string
+		dist float64
+	}
+	var all []hit
+	for _, t := range r.tenants {
+		objs, err := t.nearest(ctx, q, model, k, paths, languages)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range objs {
+			id := o.ChunkID
+			if r.multi {
+				id = t.repo + ":" + id
+			}
+			all = append(all, hit{id, o.Extra.Distance})
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].dist < all[j].dist })
+	ids := make([]string, 0, min(k, len(all)))
+	for _, h := range all[:min(k, len(all))] {
+		ids = append(ids, h.id)
+	}
+	return ids, nil
+}
+
 // TermStats sums the tenants' statistics.
 func (r *Reader) TermStats(ts []string) (store.TermStats, error) {
 	sum := store.TermStats{DocFreq: map[string]int{}}

@@ -1,0 +1,228 @@
+package weaviate_test
+
+import (
+	"context"
+	"encoding/json"
+	"hash/fnv"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/embed"
+	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/vector"
+)
+
+var embedWords = regexp.MustCompile(`[A-Za-z]+`)
+
+// hashEmbedding is a small real embedding model: the text's lower-cased
+// words (identifiers split at case changes) hashed into dim buckets,
+// counted and normalised to unit length, so texts sharing words are near
+// each other.
+func hashEmbedding(text string, dim int) []float32 {
+	v := make([]float32, dim)
+	for _, w := range embedWords.FindAllString(text, -1) {
+		for _, part := range regexp.MustCompile(`[A-Z]?[a-z]+|[A-Z]+`).FindAllString(w, -1) {
+			h := fnv.New32a()
+			h.Write([]byte(strings.ToLower(part)))
+			v[h.Sum32()%uint32(dim)]++
+		}
+	}
+	var n float64
+	for _, x := range v {
+		n += float64(x) * float64(x)
+	}
+	if n == 0 {
+		v[0], n = 1, 1
+	}
+	for i := range v {
+		v[i] /= float32(math.Sqrt(n))
+	}
+	return v
+}
+
+// embeddingServer serves hashEmbedding over the OpenAI embeddings API, so
+// the test runs scry's real HTTP embedder against it.
+func embeddingServer(t *testing.T, dim int) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Input []string `json:"input"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		type item struct {
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		}
+		resp := struct {
+			Data []item `json:"data"`
+		}{}
+		for i, in := range req.Input {
+			resp.Data = append(resp.Data, item{i, hashEmbedding(in, dim)})
+		}
+		json.NewEncoder(w).Encode(resp)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestHybridFirstStage: with an embedder configured, the shared index's
+// vector neighbours are the local index's (the same vectors, searched by
+// the cluster's vector index instead of scry's in-memory one), and the
+// hybrid first stage fuses them with BM25 as the local pipeline does.
+func TestHybridFirstStage(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	srv := embeddingServer(t, 64)
+	emb, err := embed.New(ctx, embed.Config{Provider: embed.ProviderOpenAI, URL: srv.URL + "/v1", Model: "hash-words", Key: "test-key"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Close()
+	w := newWorkspace(t, corpusFiles(t))
+	if _, err := index.EmbedPending(ctx, w.st, emb, index.EmbedOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	model := emb.ModelID()
+	repo := repoName(t, c, "hybrid")
+	opt := w.options()
+	opt.VectorModel = model
+	opt.Vectors = func(ids []string) (map[string][]float32, error) {
+		out := map[string][]float32{}
+		for _, id := range ids {
+			if v, err := w.st.GetVector(id, model); err == nil {
+				out[id] = v
+			}
+		}
+		return out, nil
+	}
+	if _, err := c.Push(ctx, repo, w.st, opt); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := c.Reader(ctx, []string{repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, _, err := vector.Load(w.st, model, emb.Dim(), vector.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, chunks, _ := w.st.Stats()
+	if ix.Len() != chunks {
+		t.Fatalf("local vector index holds %d vectors for %d chunks", ix.Len(), chunks)
+	}
+
+	queries := []string{"validate a signed token", "freeze deeply", "apply patches to a base state", "current value of a draft", "auto freeze setting"}
+	same, total := 0, 0
+	for _, q := range queries {
+		qv, err := emb.EmbedQuery(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits, err := ix.Search(vector.Query{Vector: qv, K: 10, Exact: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		remote, err := rd.Nearest(ctx, qv, model, 10, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		local := map[string]bool{}
+		for _, h := range hits {
+			local[h.ID] = true
+		}
+		for _, id := range remote {
+			if local[id] {
+				same++
+			}
+		}
+		total += len(hits)
+		if len(remote) == 0 || len(hits) == 0 || remote[0] != hits[0].ID {
+			t.Errorf("%q: nearest chunk: cluster %v, local %v", q, remote[:min(1, len(remote))], hits[:min(1, len(hits))])
+		}
+	}
+	t.Logf("vector neighbours: %d of %d of the local top 10 found by the cluster", same, total)
+	if float64(same) < 0.9*float64(total) {
+		t.Errorf("the cluster's 10 nearest share %d of %d with the local index's", same, total)
+	}
+
+	// Filters and the model are honoured: paths restrict, another model's
+	// query finds nothing.
+	qv, _ := emb.EmbedQuery(ctx, "freeze deeply")
+	ids, err := rd.Nearest(ctx, qv, model, 20, []string{"src/**"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := rd.ChunksByIDs(ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) == 0 || len(got) != len(ids) {
+		t.Errorf("nearest within src/**: %d ids, %d read", len(ids), len(got))
+	}
+	for _, ch := range got {
+		if !store.PathMatch("src/**", ch.RelativePath) {
+			t.Errorf("nearest within src/** returned %s", ch.RelativePath)
+		}
+	}
+	if ids, err := rd.Nearest(ctx, qv, "other/model@64", 20, nil, nil); err != nil || len(ids) != 0 {
+		t.Errorf("another model's query: %v, %v; want nothing", ids, err)
+	}
+
+	// The hybrid first stage: the same fusion over the same neighbours.
+	overlap, n := 0, 0
+	for _, q := range queries {
+		req := search.Request{Query: q, Params: search.DefaultParams()}
+		lp := search.Pipeline{Store: w.st}
+		rp := search.Pipeline{Store: rd}
+		lc, err := lp.Retrieve(ctx, &search.Hybrid{Embedder: emb, Index: ix}, req, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc, err := rp.Retrieve(ctx, &search.Hybrid{Embedder: emb, Remote: rd}, req, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lex, err := rp.Retrieve(ctx, nil, req, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inLex := map[string]bool{}
+		for _, r := range lex {
+			inLex[r.Chunk.ID] = true
+		}
+		fromVectors := 0
+		for _, r := range rc {
+			if !inLex[r.Chunk.ID] {
+				fromVectors++
+			}
+			if r.Chunk.Breadcrumb == "" || r.Chunk.RelativePath == "" {
+				t.Errorf("%q: candidate %s was not read", q, r.Chunk.ID)
+			}
+		}
+		if fromVectors == 0 {
+			t.Errorf("%q: the hybrid first stage added no vector candidate to BM25's", q)
+		}
+		top := map[string]bool{}
+		for _, r := range lc[:min(10, len(lc))] {
+			top[r.Chunk.ID] = true
+		}
+		for _, r := range rc[:min(10, len(rc))] {
+			if top[r.Chunk.ID] {
+				overlap++
+			}
+		}
+		n += min(10, len(lc))
+	}
+	t.Logf("hybrid first stage: top-10 overlap with the local pipeline %d/%d", overlap, n)
+	if float64(overlap) < 0.7*float64(n) {
+		t.Errorf("hybrid top-10 overlap %d of %d, want at least 70%%", overlap, n)
+	}
+}
