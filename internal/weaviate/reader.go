@@ -49,6 +49,7 @@ type object struct {
 	Extra           struct {
 		Score    string  `json:"score"`
 		Distance float64 `json:"distance"`
+		ID       string  `json:"id"`
 	} `json:"_additional"`
 }
 
@@ -181,45 +182,97 @@ func (t *tenant) live(ctx context.Context, objs []object) ([]object, error) {
 	return out, nil
 }
 
-// pathFilter turns path patterns into a filter on the files that match
-// them (the patterns are store.PathMatch globs, which the server cannot
-// evaluate); ok is false when no file matches.
-func (t *tenant) pathFilter(ctx context.Context, patterns, languages []string) (w where, ok bool, err error) {
-	if len(languages) > 0 {
-		w = anyText("language", languages)
+// overfetch is how many objects to ask for to return limit of them when
+// scry drops some of what the server's filter lets through (see
+// pathFilter).
+func overfetch(limit int, exact bool) int {
+	if exact {
+		return limit
 	}
-	if len(patterns) == 0 {
-		return w, true, nil
-	}
-	files, err := t.c.fileRecords(ctx, t.repo)
-	if err != nil {
-		return "", false, err
-	}
-	var match []string
-	for _, f := range files {
-		for _, p := range patterns {
-			if store.PathMatch(p, f.Path) {
-				match = append(match, f.Path)
-				break
+	return min(limit*3, maxResults)
+}
+
+// keepPaths drops the objects whose path keep refuses (nil keeps all),
+// then all but the first limit.
+func keepPaths(objs []object, keep func(string) bool, limit int) []object {
+	if keep != nil {
+		kept := objs[:0]
+		for _, o := range objs {
+			if keep(o.Path) {
+				kept = append(kept, o)
 			}
 		}
+		objs = kept
 	}
-	if len(match) == 0 {
-		return "", false, nil
+	return objs[:min(limit, len(objs))]
+}
+
+// listPage is the page size of list (a variable so tests can cross page
+// boundaries with few objects).
+var listPage = 5000
+
+// list reads every live chunk a filter matches, however many: pages in
+// chunk-id order, each starting at the last id of the one before (the
+// cursor API takes no filter, and one query returns at most maxResults
+// objects). Two versions of a chunk during a file's switch share an id;
+// the objects already read at the page boundary are skipped by object id.
+func (t *tenant) list(ctx context.Context, w where, light bool) ([]object, error) {
+	fields := fullFields
+	if light {
+		fields = lightFields
 	}
-	if len(match) == len(files) {
-		return w, true, nil
+	level, err := t.c.readLevel(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return and(w, anyText("path", match)), true, nil
+	var out []object
+	last := ""
+	seen := map[string]bool{}
+	for {
+		pw := w
+		if last != "" {
+			pw = and(w, cond("chunkId", "GreaterThanEqual", "valueText", quote(last)))
+		}
+		args := fmt.Sprintf(`tenant:%s,limit:%d%s,sort:[{path:["chunkId"],order:asc}]`, quote(t.repo), listPage, level)
+		if pw != "" {
+			args += ",where:" + string(pw)
+		}
+		q := fmt.Sprintf(`{Get{%s(%s){%s _additional{id}}}}`, ChunkClass, args, fields)
+		var resp struct {
+			Get map[string][]object `json:"Get"`
+		}
+		if err := t.c.gql(ctx, q, &resp); err != nil {
+			return nil, fmt.Errorf("weaviate: list %s: %w", t.repo, err)
+		}
+		page := resp.Get[ChunkClass]
+		for _, o := range page {
+			if o.ChunkID == last && seen[o.Extra.ID] {
+				continue
+			}
+			out = append(out, o)
+		}
+		if len(page) < listPage {
+			break
+		}
+		next := page[len(page)-1].ChunkID
+		if next == last {
+			return nil, fmt.Errorf("weaviate: list %s: more than %d objects share chunk id %s", t.repo, listPage, last)
+		}
+		seen = map[string]bool{}
+		for _, o := range page {
+			if o.ChunkID == next {
+				seen[o.Extra.ID] = true
+			}
+		}
+		last = next
+	}
+	return t.live(ctx, out)
 }
 
 // nearest finds the chunks whose vectors (of model) are nearest vec, by
 // the server's vector index, within the paths and languages asked for.
 func (t *tenant) nearest(ctx context.Context, vec []float32, model string, k int, paths, languages []string) ([]object, error) {
-	w, ok, err := t.pathFilter(ctx, paths, languages)
-	if err != nil || !ok {
-		return nil, err
-	}
+	w, exact, keep := pathFilter(paths, languages)
 	nums := make([]string, len(vec))
 	for i, x := range vec {
 		nums[i] = strconv.FormatFloat(float64(x), 'g', -1, 32)
@@ -230,14 +283,18 @@ func (t *tenant) nearest(ctx context.Context, vec []float32, model string, k int
 		return nil, err
 	}
 	q := fmt.Sprintf(`{Get{%s(tenant:%s,limit:%d%s,%s,where:%s){chunkId path fileHash _additional{distance}}}}`,
-		ChunkClass, quote(t.repo), min(max(k, 1), maxResults), level, args, and(w, eqText("embedModel", model)))
+		ChunkClass, quote(t.repo), overfetch(min(max(k, 1), maxResults), exact), level, args, and(w, eqText("embedModel", model)))
 	var resp struct {
 		Get map[string][]object `json:"Get"`
 	}
 	if err := t.c.gql(ctx, q, &resp); err != nil {
 		return nil, fmt.Errorf("weaviate: nearest in %s: %w", t.repo, err)
 	}
-	return t.live(ctx, resp.Get[ChunkClass])
+	objs, err := t.live(ctx, resp.Get[ChunkClass])
+	if err != nil {
+		return nil, err
+	}
+	return keepPaths(objs, keep, k), nil
 }
 
 func (t *tenant) search(ctx context.Context, q store.Query) ([]store.Hit, error) {
@@ -250,19 +307,17 @@ func (t *tenant) search(ctx context.Context, q store.Query) ([]store.Hit, error)
 	if len(words) == 0 {
 		return nil, nil
 	}
-	w, ok, err := t.pathFilter(ctx, q.Paths, q.Languages)
-	if err != nil || !ok {
-		return nil, err
-	}
+	w, exact, keep := pathFilter(q.Paths, q.Languages)
 	limit := q.Limit
 	if limit <= 0 {
 		limit = store.DefaultLimit
 	}
 	args := fmt.Sprintf("bm25:{query:%s,properties:%s}", quote(strings.Join(words, " ")), quoteList(bm25Properties))
-	objs, err := t.get(ctx, args, w, limit, q.Light)
+	objs, err := t.get(ctx, args, w, overfetch(limit, exact), q.Light)
 	if err != nil {
 		return nil, err
 	}
+	objs = keepPaths(objs, keep, limit)
 	hits := make([]store.Hit, len(objs))
 	for i := range objs {
 		s, _ := strconv.ParseFloat(objs[i].Extra.Score, 64)
@@ -420,17 +475,15 @@ func (t *tenant) topLevelDefinitions(ctx context.Context, path string, kinds []s
 }
 
 func (t *tenant) chunkIDsFiltered(ctx context.Context, paths, languages, kinds []string) ([]string, error) {
-	w, ok, err := t.pathFilter(ctx, paths, languages)
-	if err != nil || !ok {
-		return nil, err
-	}
+	w, _, keep := pathFilter(paths, languages)
 	if len(kinds) > 0 {
 		w = and(w, anyText("nodeKind", kinds))
 	}
-	objs, err := t.get(ctx, "", w, maxResults, true)
+	objs, err := t.list(ctx, w, true)
 	if err != nil {
 		return nil, err
 	}
+	objs = keepPaths(objs, keep, len(objs))
 	ids := make([]string, len(objs))
 	for i, o := range objs {
 		ids[i] = o.ChunkID
@@ -462,7 +515,7 @@ func (t *tenant) chunksByName(ctx context.Context, name string) ([]chunk.Chunk, 
 		w = or(w, and(anyText("nodeKind", []string{"const", "variable"}),
 			or(like(name+", *"), like("*, "+name), like("*, "+name+", *"))))
 	}
-	objs, err := t.get(ctx, "", w, maxResults, false)
+	objs, err := t.list(ctx, w, false)
 	if err != nil {
 		return nil, err
 	}

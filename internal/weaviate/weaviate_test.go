@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -528,3 +529,62 @@ func checkComplete(t *testing.T, w *workspaceIndex, rd *weaviate.Reader) {
 		}
 	}
 }
+
+// TestPagedReads: listing reads every chunk however many pages it takes
+// (here pages of 7), path filters are evaluated by the server, and a
+// result never strays outside the patterns asked for.
+func TestPagedReads(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	w := newWorkspace(t, corpusFiles(t))
+	repo := repoName(t, c, "paged")
+	w.push(t, c, repo)
+	rd, err := c.Reader(ctx, []string{repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer weaviate.SetListPage(7)()
+	for _, tc := range []struct{ paths, langs []string }{
+		{nil, nil},
+		{[]string{"src/**"}, nil},
+		{[]string{"src/*.ts"}, nil},
+		{[]string{"*.js"}, nil},
+		{[]string{"immer/{core,utils}/*.ts", "src/auth"}, nil},
+		{nil, []string{"javascript"}},
+		{[]string{"nothing/here"}, nil},
+	} {
+		want, err := w.st.ChunkIDsFiltered(tc.paths, tc.langs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.paths == nil && tc.langs == nil {
+			// The local index answers "no restriction" with no ids; the
+			// shared index lists them all.
+			want, _ = w.st.ChunkIDsFiltered([]string{"**"}, nil, nil)
+		}
+		got, err := rd.ChunkIDsFiltered(tc.paths, tc.langs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sortStrings(want)
+		sortStrings(got)
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("paths %v languages %v: %d ids, local index %d", tc.paths, tc.langs, len(got), len(want))
+		}
+		hits, err := rd.Search(store.Query{Terms: []string{"draft", "state", "token"}, Paths: tc.paths, Languages: tc.langs, Limit: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hits {
+			ok := len(tc.paths) == 0
+			for _, p := range tc.paths {
+				ok = ok || store.PathMatch(p, h.Chunk.RelativePath)
+			}
+			if !ok {
+				t.Errorf("paths %v: search returned %s", tc.paths, h.Chunk.RelativePath)
+			}
+		}
+	}
+}
+
+func sortStrings(xs []string) { sort.Strings(xs) }
