@@ -26,6 +26,11 @@ type Weaviate struct {
 	Replicas int `toml:"replicas"`
 	// Key is the API key, from SCRY_WEAVIATE_KEY only.
 	Key string `toml:"-"`
+	// Checkouts map repositories to directories where this machine has
+	// them checked out (SCRY_CHECKOUTS "name=dir,..." or --checkout;
+	// never from a workspace's file, since it chooses what is read):
+	// structure for their results comes from TypeScript 7 there.
+	Checkouts map[string]string `toml:"-"`
 }
 
 func (w *Weaviate) applyEnv(getenv func(string) string) error {
@@ -43,7 +48,28 @@ func (w *Weaviate) applyEnv(getenv func(string) string) error {
 		w.Replicas = n
 	}
 	w.Key = getenv("SCRY_WEAVIATE_KEY")
+	if v := getenv("SCRY_CHECKOUTS"); v != "" {
+		m, err := ParseCheckouts(splitList(v))
+		if err != nil {
+			return fmt.Errorf("config: SCRY_CHECKOUTS: %w", err)
+		}
+		w.Checkouts = m
+	}
 	return nil
+}
+
+// ParseCheckouts reads "name=dir" pairs.
+func ParseCheckouts(pairs []string) (map[string]string, error) {
+	m := map[string]string{}
+	for _, p := range pairs {
+		name, dir, ok := strings.Cut(p, "=")
+		name, dir = strings.TrimSpace(name), strings.TrimSpace(dir)
+		if !ok || dir == "" || !repoName.MatchString(name) {
+			return nil, fmt.Errorf("checkout %q: want NAME=DIR with a repository name of letters, digits, '-' or '_'", p)
+		}
+		m[name] = dir
+	}
+	return m, nil
 }
 
 var repoName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)

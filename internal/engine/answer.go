@@ -147,7 +147,7 @@ func (e *Engine) searchIn(ctx context.Context, rd *weaviate.Reader, req search.R
 	wanted.Store(int64(len(results)))
 	go func(all []search.Result) {
 		if rd != nil {
-			d, err := describeAllShared(rd, all)
+			d, err := e.describeAllShared(dctx, rd, all, callDepth)
 			done <- described{d, err}
 			return
 		}

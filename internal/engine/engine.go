@@ -102,6 +102,9 @@ type Engine struct {
 
 	compiler     compilerBox
 	stopCompiler func()
+	// checkouts are the shared index's repositories this machine has on
+	// disk, by name (a stateless shared-index engine only).
+	checkouts map[string]*checkout
 	parsed       parsedFiles
 	described    describeCache
 }
@@ -146,7 +149,7 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 			return nil, err
 		}
 		if !opt.Publish {
-			e := &Engine{root: root, cfg: cfg, shared: shared, progress: opt.Progress, stopCompiler: func() {}}
+			e := &Engine{root: root, cfg: cfg, shared: shared, progress: opt.Progress, stopCompiler: func() {}, checkouts: checkoutsOf(cfg, opt)}
 			if opt.Models {
 				if e.neural, err = openSharedNeural(ctx, cfg.Embedding, cfg.Reranking, getenv, opt.Warn); err != nil {
 					return nil, err
@@ -315,7 +318,7 @@ func (e *Engine) Close() error {
 	e.stopCompiler()
 	e.parsed.close()
 	if e.store == nil { // a stateless reader of the shared index
-		return e.neural.Close()
+		return errors.Join(e.neural.Close(), e.closeCheckouts())
 	}
 	return errors.Join(e.neural.Close(), e.store.Close())
 }

@@ -17,8 +17,9 @@ import (
 // structure from the index's chunks (approximate), since the server need
 // not have the repository checked out.
 
-// reasonShared is why structure from the shared index is approximate.
-const reasonShared = "answered from the shared index: calls, callers and references are not resolved"
+// reasonShared is why structure from the shared index is approximate
+// when the server has no checkout of the repository.
+const reasonShared = "answered from the shared index: calls, callers and references are not resolved (no checkout of the repository on this server)"
 
 // connectShared reaches the cluster named by the configuration.
 func connectShared(ctx context.Context, cfg Config) (*weaviate.Client, error) {
@@ -101,11 +102,11 @@ func sharedSnapshot(rd *weaviate.Reader, file string, targets []snapshot.Target)
 // describeShared describes a result from its chunk and its children's
 // names; relations need the compiler or a local index, so it is marked
 // approximate.
-func describeShared(rd search.Reader, c chunk.Chunk) (graph.Result, error) {
+func describeShared(rd search.Reader, c chunk.Chunk, reason string) (graph.Result, error) {
 	r := graph.Result{
 		Name: displayName(c), File: c.RelativePath, Line: nameLine(c), StartLine: c.StartLine, EndLine: c.EndLine,
 		Kind: c.NodeKind, Modifiers: c.Modifiers, Signature: c.Signature, RefFiles: -1,
-		Approximate: true, ApproximateReason: reasonShared,
+		Approximate: true, ApproximateReason: reason,
 	}
 	if containerKinds[c.NodeKind] && len(c.ChildChunkIDs) > 0 {
 		kids, err := rd.ChunksByIDs(c.ChildChunkIDs)
@@ -134,16 +135,4 @@ func (n *neural) embedder() interface{ ModelID() string } {
 		return nil
 	}
 	return n.Embedder
-}
-
-func describeAllShared(rd search.Reader, results []search.Result) (map[string]graph.Result, error) {
-	out := make(map[string]graph.Result, len(results))
-	for _, r := range results {
-		d, err := describeShared(rd, r.Chunk)
-		if err != nil {
-			return nil, err
-		}
-		out[r.Chunk.ID] = d
-	}
-	return out, nil
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/tsls/tslstest"
 	"github.com/scry-dev/scry/internal/weaviate"
 )
 
@@ -270,5 +271,50 @@ func TestSharedIndexHybrid(t *testing.T) {
 	}
 	if len(warned) > 0 {
 		t.Errorf("warnings: %v", warned)
+	}
+}
+
+// TestSharedIndexCheckout: a server that has the repository checked out
+// answers structure from TypeScript 7 there (calls resolved, not
+// approximate) while the file is at the indexed version, and from the
+// index, saying why, once the checkout differs.
+func TestSharedIndexCheckout(t *testing.T) {
+	env := sharedEnv(t, "")
+	repo := freshRepo(t, env, "checkout")
+	env["SCRY_REPO"] = repo
+	env["SCRY_TSGO"] = tslstest.Binary(t)
+	root := t.TempDir()
+	writeTree(t, root, sharedFixture)
+	ctx := context.Background()
+	getenv := func(k string) string { return env[k] }
+	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: getenv, Sync: true, Publish: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Publish(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e.Close()
+
+	env["SCRY_CHECKOUTS"] = repo + "=" + root
+	s, err := engine.Open(ctx, engine.Options{Root: t.TempDir(), Getenv: getenv, Sync: true, Compiler: engine.CompilerWait, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ans, err := s.Search(ctx, engine.Query{Text: "symbol = validateToken", CallDepth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Approximate || !strings.Contains(ans.Graph, "hmac") {
+		t.Errorf("with a checkout at the indexed version: approximate %v, graph\n%s\nwant the compiler's answer with the call to hmac", ans.Approximate, ans.Graph)
+	}
+	writeTree(t, root, map[string]string{"src/auth/token.ts": strings.Replace(sharedFixture["src/auth/token.ts"], "length > 0", "length > 1", 1)})
+	ans, err = s.Search(ctx, engine.Query{Text: "symbol = validateToken", CallDepth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ans.Approximate || !strings.Contains(ans.Graph, "differs from the indexed version") {
+		t.Errorf("with a checkout that differs: approximate %v, graph\n%s\nwant the index's answer saying why", ans.Approximate, ans.Graph)
 	}
 }

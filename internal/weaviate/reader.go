@@ -577,3 +577,24 @@ func (t *tenant) fileText(ctx context.Context, path string) (string, error) {
 	}
 	return text, nil
 }
+
+// fileHash returns the content hash of a file's live version.
+func (t *tenant) fileHash(ctx context.Context, path string) (string, error) {
+	level, err := t.c.readLevel(ctx)
+	if err != nil {
+		return "", err
+	}
+	q := fmt.Sprintf(`{Get{%s(tenant:%s,limit:1%s,where:%s){hash}}}`, FileClass, quote(t.repo), level, and(eqText("path", path), eqText("state", stateLive)))
+	var resp struct {
+		Get map[string][]struct {
+			Hash string `json:"hash"`
+		} `json:"Get"`
+	}
+	if err := t.c.gql(ctx, q, &resp); err != nil {
+		return "", fmt.Errorf("weaviate: file %s of %s: %w", path, t.repo, err)
+	}
+	if rows := resp.Get[FileClass]; len(rows) > 0 {
+		return rows[0].Hash, nil
+	}
+	return "", fmt.Errorf("weaviate: file %s of %s: %w", path, t.repo, store.ErrNotFound)
+}

@@ -73,6 +73,37 @@ func (r *Reader) name(t *tenant, c chunk.Chunk) chunk.Chunk {
 	return c
 }
 
+// Local splits a chunk the reader returned into its repository and the
+// chunk as that repository's own index has it (unprefixed id and path).
+func (r *Reader) Local(c chunk.Chunk) (repo string, local chunk.Chunk) {
+	if !r.multi {
+		return r.tenants[0].repo, c
+	}
+	repo, id, _ := strings.Cut(c.ID, ":")
+	strip := func(s, sep string) string { return strings.TrimPrefix(s, repo+sep) }
+	c.ID = id
+	c.ParentChunkID = strip(c.ParentChunkID, ":")
+	kids := make([]string, len(c.ChildChunkIDs))
+	for i, k := range c.ChildChunkIDs {
+		kids[i] = strip(k, ":")
+	}
+	c.ChildChunkIDs = kids
+	c.RelativePath = strip(c.RelativePath, "/")
+	c.FilePath = c.RelativePath
+	c.Breadcrumb = strip(c.Breadcrumb, "/")
+	return repo, c
+}
+
+// FileHash is the content hash of a file's live version (a prefixed path
+// with several repositories).
+func (r *Reader) FileHash(path string) (string, error) {
+	t, p, ok := r.route(path, "/")
+	if !ok {
+		return "", fmt.Errorf("weaviate: file %s: %w", path, store.ErrNotFound)
+	}
+	return t.fileHash(r.ctx, p)
+}
+
 // route finds the tenant of a (prefixed) path or id and strips the prefix.
 func (r *Reader) route(s, sep string) (*tenant, string, bool) {
 	if !r.multi {

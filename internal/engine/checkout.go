@@ -1,0 +1,149 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/graph"
+	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/weaviate"
+)
+
+// A checkout is a repository of the shared index that the serving machine
+// also has on disk (config Weaviate.Checkouts). Structure for its results
+// comes from a local engine on that directory, TypeScript 7 included,
+// opened on first use: the compiler answers for files whose content is
+// the indexed version (same hash); other files, and repositories without
+// a checkout, are answered from the index and marked approximate.
+type checkout struct {
+	dir  string
+	opt  Options // how to open the local engine
+	once sync.Once
+	eng  *Engine
+	err  error
+}
+
+// checkoutsOf prepares the configured checkouts (none is opened yet).
+func checkoutsOf(cfg config.Config, opt Options) map[string]*checkout {
+	if len(cfg.Weaviate.Checkouts) == 0 {
+		return nil
+	}
+	getenv := opt.Getenv
+	out := map[string]*checkout{}
+	for repo, dir := range cfg.Weaviate.Checkouts {
+		o := Options{
+			Root: dir, Sync: true, Compiler: opt.Compiler, CacheDir: opt.CacheDir, Warn: opt.Warn,
+			// The checkout is a local workspace: the shared-index
+			// settings of the server's environment are not its own.
+			Getenv: func(k string) string {
+				switch k {
+				case "SCRY_BACKEND", "SCRY_WEAVIATE_URL", "SCRY_WEAVIATE_KEY", "SCRY_REPO", "SCRY_CHECKOUTS", "SCRY_WEAVIATE_REPLICAS":
+					return ""
+				}
+				if getenv == nil {
+					return ""
+				}
+				return getenv(k)
+			},
+			Configure: func(c *config.Config) error { c.Backend = config.BackendSQLite; return nil },
+		}
+		if o.Compiler == CompilerOff {
+			o.Compiler = CompilerBackground
+		}
+		out[repo] = &checkout{dir: dir, opt: o}
+	}
+	return out
+}
+
+func (c *checkout) open(ctx context.Context) (*Engine, error) {
+	c.once.Do(func() {
+		c.eng, c.err = Open(ctx, c.opt)
+		if c.err != nil {
+			c.err = fmt.Errorf("checkout %s: %w", c.dir, c.err)
+		}
+	})
+	return c.eng, c.err
+}
+
+func (c *checkout) close() error {
+	if c.eng == nil {
+		return nil
+	}
+	return c.eng.Close()
+}
+
+// closeCheckouts closes the local engines opened for checkouts.
+func (e *Engine) closeCheckouts() error {
+	var errs []error
+	for _, c := range e.checkouts {
+		errs = append(errs, c.close())
+	}
+	return errors.Join(errs...)
+}
+
+// describeSharedResult describes a result of the shared index: by the
+// checkout's compiler where the server has the repository at the indexed
+// version, else from the chunk (approximate, saying why).
+func (e *Engine) describeSharedResult(ctx context.Context, rd *weaviate.Reader, c chunk.Chunk, callDepth int) (graph.Result, error) {
+	repo, local := rd.Local(c)
+	co := e.checkouts[repo]
+	if co == nil {
+		return describeShared(rd, c, reasonShared)
+	}
+	sub, err := co.open(ctx)
+	if err != nil {
+		return describeShared(rd, c, fmt.Sprintf("answered from the shared index: the checkout of %s could not be opened (%v)", repo, err))
+	}
+	indexed, err := rd.FileHash(c.RelativePath)
+	if err != nil {
+		return graph.Result{}, err
+	}
+	abs, _, err := sub.root.Resolve(local.RelativePath)
+	var text []byte
+	if err == nil {
+		text, err = sub.readFile(abs)
+	}
+	sum := sha256.Sum256(text)
+	if err != nil || hex.EncodeToString(sum[:]) != indexed {
+		return describeShared(rd, c, fmt.Sprintf("answered from the shared index: the checkout of %s differs from the indexed version of %s", repo, local.RelativePath))
+	}
+	lc, err := sub.store.Chunk(local.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		// The checkout's local index lags its files (a sync since).
+		if _, serr := sub.Sync(ctx); serr != nil {
+			return graph.Result{}, serr
+		}
+		lc, err = sub.store.Chunk(local.ID)
+	}
+	if err != nil {
+		return describeShared(rd, c, fmt.Sprintf("answered from the shared index: %s is not in the checkout's index (%v)", local.ID, err))
+	}
+	d, err := sub.describe(ctx, lc, callDepth)
+	if err != nil {
+		return graph.Result{}, err
+	}
+	if d.File == local.RelativePath {
+		d.File = c.RelativePath
+	}
+	return d, nil
+}
+
+// describeAllShared describes each result of the shared index.
+func (e *Engine) describeAllShared(ctx context.Context, rd *weaviate.Reader, results []search.Result, callDepth int) (map[string]graph.Result, error) {
+	out := make(map[string]graph.Result, len(results))
+	for _, r := range results {
+		d, err := e.describeSharedResult(ctx, rd, r.Chunk, callDepth)
+		if err != nil {
+			return nil, err
+		}
+		out[r.Chunk.ID] = d
+	}
+	return out, nil
+}
