@@ -105,8 +105,8 @@ type Engine struct {
 	// checkouts are the shared index's repositories this machine has on
 	// disk, by name (a stateless shared-index engine only).
 	checkouts map[string]*checkout
-	parsed       parsedFiles
-	described    describeCache
+	parsed    parsedFiles
+	described describeCache
 }
 
 // Open opens (creating if needed) the index of a workspace, loads its
