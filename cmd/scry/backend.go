@@ -66,5 +66,5 @@ func refuseShared(cmd *cobra.Command, e *engine.Engine) error {
 		return nil
 	}
 	e.Close()
-	return fmt.Errorf("%s needs a local index; the weaviate backend serves index, search, serve and doctor (use --backend sqlite or unset SCRY_BACKEND)", cmd.Name())
+	return fmt.Errorf("%s needs a local index; the weaviate backend serves index, search, serve and doctor, and the other commands for one repository this machine has checked out (--repo NAME --checkout NAME=DIR), or use --backend sqlite", cmd.Name())
 }

@@ -93,6 +93,17 @@ func (w *workspaceFlags) open(cmd *cobra.Command, opt engine.Options, progress, 
 	if bar != nil {
 		bar.Finish()
 	}
+	if err == nil && e.Shared() && cmd.Annotations[sharedOK] == "" {
+		// A command that needs a local index runs on this machine's
+		// checkout of the repository, when it has one.
+		if local, ok, lerr := e.OpenCheckout(cmd.Context()); ok || lerr != nil {
+			e.Close()
+			if lerr != nil {
+				return nil, lerr
+			}
+			e = local
+		}
+	}
 	if err == nil {
 		err = refuseShared(cmd, e)
 	}

@@ -147,3 +147,24 @@ func (e *Engine) describeAllShared(ctx context.Context, rd *weaviate.Reader, res
 	}
 	return out, nil
 }
+
+// OpenCheckout opens a local engine on the checkout of the one repository
+// a shared-index engine is configured for, so the structure commands
+// (references, implementations, definitions, ...) can answer for it from
+// the compiler and a local index; ok is false when there is no such
+// checkout. The caller closes the engine.
+func (e *Engine) OpenCheckout(ctx context.Context) (local *Engine, ok bool, err error) {
+	repos := e.cfg.Weaviate.Repos
+	if e.shared == nil || len(repos) != 1 {
+		return nil, false, nil
+	}
+	co := e.checkouts[repos[0]]
+	if co == nil {
+		return nil, false, nil
+	}
+	local, err = Open(ctx, co.opt)
+	if err != nil {
+		return nil, true, fmt.Errorf("checkout of %s at %s: %w", repos[0], co.dir, err)
+	}
+	return local, true, nil
+}

@@ -73,3 +73,73 @@ func BenchmarkRank(b *testing.B) {
 		b.ReportMetric(float64(ds[len(ds)*95/100].Microseconds())/1000, be.name+"-p95-ms")
 	}
 }
+
+// BenchmarkScale measures ranked-query latency on the cluster of the scale
+// run (scripts/weaviate-scale.sh): each query against its own repository,
+// and the same queries against eight repositories at once. It reports p50
+// and p95 of each.
+//
+//	source OUT/cluster/env
+//	SCRY_SCALE_REPOS=$(cat OUT/repos) go test ./internal/weaviate -run '^$' -bench Scale -benchtime 3x
+func BenchmarkScale(b *testing.B) {
+	list := os.Getenv("SCRY_SCALE_REPOS")
+	if list == "" || os.Getenv("SCRY_WEAVIATE_URL") == "" {
+		b.Skip("needs SCRY_SCALE_REPOS and SCRY_WEAVIATE_URL (see scripts/weaviate-scale.sh)")
+	}
+	have := map[string]bool{}
+	for _, r := range strings.Split(list, ",") {
+		have[r] = true
+	}
+	asked := []struct{ repo, query string }{
+		{"rxjs", "merge several streams into one"},
+		{"three", "compute the bounding box of a geometry"},
+		{"date-fns", "add a number of days to a date"},
+		{"typescript", "resolve a module name"},
+		{"mathjs", "multiply two matrices"},
+		{"graphql", "validate a document against a schema"},
+		{"lodash-es", "debounce a function call"},
+		{"effect", "retry an effect with a schedule"},
+		{"fp-ts", "sequence an array of options"},
+		{"mongoose", "define a schema with validation"},
+	}
+	var pairs []struct{ repo, query string }
+	var repos []string
+	for _, p := range asked {
+		if have[p.repo] {
+			pairs = append(pairs, p)
+			repos = append(repos, p.repo)
+		}
+	}
+	if len(pairs) < 3 {
+		b.Skipf("only %d of the benchmark's repositories are in the cluster", len(pairs))
+	}
+	c := connect(b)
+	ctx := context.Background()
+	prm := search.DefaultParams()
+	measure := func(name string, reposOf func(string) []string) {
+		var ds []time.Duration
+		for i := 0; i < b.N; i++ {
+			for _, p := range pairs {
+				rd, err := c.Reader(ctx, reposOf(p.repo))
+				if err != nil {
+					b.Fatal(err)
+				}
+				t0 := time.Now()
+				rs, err := (&search.Pipeline{Store: rd}).Rank(ctx, search.Request{Query: p.query, Params: prm})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ds = append(ds, time.Since(t0))
+				if i == 0 && len(rs) > 0 {
+					b.Logf("%s %q: %s", name, p.query, rs[0].Chunk.Breadcrumb)
+				}
+			}
+		}
+		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+		b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, name+"-p50-ms")
+		b.ReportMetric(float64(ds[len(ds)*95/100].Microseconds())/1000, name+"-p95-ms")
+	}
+	measure("one-repo", func(r string) []string { return []string{r} })
+	many := repos[:min(8, len(repos))]
+	measure("eight-repos", func(string) []string { return many })
+}
