@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/store"
 )
 
 // BenchmarkRank measures the ranked pipeline's latency on rxjs's sources
@@ -76,11 +77,13 @@ func BenchmarkRank(b *testing.B) {
 
 // BenchmarkScale measures ranked-query latency on the cluster of the scale
 // run (scripts/weaviate-scale.sh): each query against its own repository,
-// and the same queries against eight repositories at once. It reports p50
-// and p95 of each.
+// and the same queries against eight repositories at once; with
+// SCRY_SCALE_INDEXES (the run's OUT/idx), also each query against its
+// repository's local SQLite index. It reports p50 and p95 of each.
 //
 //	source OUT/cluster/env
-//	SCRY_SCALE_REPOS=$(cat OUT/repos) go test ./internal/weaviate -run '^$' -bench Scale -benchtime 3x
+//	SCRY_SCALE_REPOS=$(cat OUT/repos) SCRY_SCALE_INDEXES=OUT/idx \
+//	  go test ./internal/weaviate -run '^$' -bench Scale -benchtime 3x
 func BenchmarkScale(b *testing.B) {
 	list := os.Getenv("SCRY_SCALE_REPOS")
 	if list == "" || os.Getenv("SCRY_WEAVIATE_URL") == "" {
@@ -116,11 +119,11 @@ func BenchmarkScale(b *testing.B) {
 	c := connect(b)
 	ctx := context.Background()
 	prm := search.DefaultParams()
-	measure := func(name string, reposOf func(string) []string) {
+	measure := func(name string, readerOf func(string) (search.Reader, error)) {
 		var ds []time.Duration
 		for i := 0; i < b.N; i++ {
 			for _, p := range pairs {
-				rd, err := c.Reader(ctx, reposOf(p.repo))
+				rd, err := readerOf(p.repo)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -139,7 +142,23 @@ func BenchmarkScale(b *testing.B) {
 		b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, name+"-p50-ms")
 		b.ReportMetric(float64(ds[len(ds)*95/100].Microseconds())/1000, name+"-p95-ms")
 	}
-	measure("one-repo", func(r string) []string { return []string{r} })
+	if dir := os.Getenv("SCRY_SCALE_INDEXES"); dir != "" {
+		local := map[string]*store.Store{}
+		defer func() {
+			for _, st := range local {
+				st.Close()
+			}
+		}()
+		measure("sqlite", func(r string) (search.Reader, error) {
+			if st := local[r]; st != nil {
+				return st, nil
+			}
+			st, err := store.Open(filepath.Join(dir, r+".db"))
+			local[r] = st
+			return st, err
+		})
+	}
+	measure("one-repo", func(r string) (search.Reader, error) { return c.Reader(ctx, []string{r}) })
 	many := repos[:min(8, len(repos))]
-	measure("eight-repos", func(string) []string { return many })
+	measure("eight-repos", func(string) (search.Reader, error) { return c.Reader(ctx, many) })
 }
