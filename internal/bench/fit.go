@@ -64,12 +64,20 @@ func LoadDump(path string) ([]*fitInstance, error) {
 			return nil, fmt.Errorf("bench: dump %s:%d: %w", path, line, err)
 		}
 		fi := &fitInstance{in: d.Instance}
+		qf := search.QueryFeatures(d.Query)
 		for i, c := range d.Candidates {
-			if len(c.Features) != search.NumFeatures {
+			var fv search.Features
+			switch len(c.Features) {
+			case search.NumFeatures:
+				copy(fv[:], c.Features)
+			case search.FQueryTerms:
+				// A dump from before the query descriptors: they depend on
+				// the query's text alone, so they are computed here.
+				copy(fv[:], c.Features)
+				copy(fv[search.FQueryTerms:], qf[:])
+			default:
 				return nil, fmt.Errorf("bench: dump %s:%d: %d features, scry computes %d: dump again", path, line, len(c.Features), search.NumFeatures)
 			}
-			var fv search.Features
-			copy(fv[:], c.Features)
 			fi.feats = append(fi.feats, fv)
 			fi.results = append(fi.results, search.Result{
 				Chunk: chunk.Chunk{ID: fmt.Sprint(i), RelativePath: c.File, StartLine: c.StartLine, EndLine: c.EndLine,
@@ -290,6 +298,7 @@ var AblationGroups = []struct {
 	{"kinds (imports, comments, statements …)", []int{search.FNonCode, search.FStatement, search.FCallable, search.FTypeDecl, search.FContainer}},
 	{"size, export, depth", []int{search.FLines, search.FExported, search.FDepth}},
 	{"name rarity (index-time usage prior)", []int{search.FRare}},
+	{"query descriptors (length, prose, code)", []int{search.FQueryTerms, search.FQueryProse, search.FQueryCode}},
 	{"file diversity penalty", []int{search.NumFeatures}},
 }
 
@@ -591,6 +600,13 @@ func boostTrees(tune []*fitInstance, m *search.Model, opt FitOptions) []ltr.Tree
 	}
 	choose := bopt
 	choose.After = func(ts []ltr.Tree) bool {
+		if opt.Log != nil && len(ts) <= 3 {
+			lo, hi := 0.0, 0.0
+			for _, v := range ts[len(ts)-1].Value {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+			fmt.Fprintf(opt.Log, "trees: tree %d nodes %d leaf values %.4f..%.4f\n", len(ts), len(ts[len(ts)-1].Value), lo, hi)
+		}
 		if len(ts)%10 != 0 {
 			return true
 		}
@@ -613,10 +629,10 @@ func boostTrees(tune []*fitInstance, m *search.Model, opt FitOptions) []ltr.Tree
 	return ltr.LambdaMART(rankQueries(tune, m), bopt)
 }
 
-// rankQueries turns instances into LambdaMART's queries: graded relevance
-// 1 for a candidate in a gold file plus up to 1 for overlapping a gold
-// symbol (discounted by size as in Objective), the linear score as the
-// base, and weights that make fix commits and JSDoc questions halves.
+// rankQueries turns instances into LambdaMART's queries: two kinds of
+// relevance as in Objective (the first symbol hit, discounted by size, and
+// the first file hit, weighing half each), the linear score as the base,
+// and weights that make fix commits and JSDoc questions halves.
 func rankQueries(set []*fitInstance, m *search.Model) []ltr.RankQuery {
 	var n [2]int
 	for _, fi := range set {
@@ -632,23 +648,25 @@ func rankQueries(set []*fitInstance, m *search.Model) []ltr.RankQuery {
 		if fi.isJSDoc() {
 			g = 1
 		}
-		q := ltr.RankQuery{Weight: 1 / float64(n[g])}
+		q := ltr.RankQuery{Weight: 1 / float64(n[g]), KindWeights: []float64{0.5, 0.5}}
 		for i := range fi.feats {
 			q.X = append(q.X, fi.feats[i][:])
 			q.Base = append(q.Base, m.Score(&fi.feats[i]))
-			q.Rel = append(q.Rel, fi.gain(i))
+			file := 0.0
+			if fi.fileRel[i] {
+				file = 1
+			}
+			q.Gains = append(q.Gains, []float64{fi.symGain(i), file})
 		}
 		qs = append(qs, q)
 	}
 	return qs
 }
 
-// gain is a candidate's graded relevance (see rankQueries).
-func (fi *fitInstance) gain(i int) float64 {
+// symGain is a candidate's gain as a symbol hit: 0 when it is none, else
+// discounted by size as in Objective.
+func (fi *fitInstance) symGain(i int) float64 {
 	rel := 0.0
-	if fi.fileRel[i] {
-		rel = 1
-	}
 	if !fi.symRel[i] {
 		return rel
 	}
@@ -656,7 +674,7 @@ func (fi *fitInstance) gain(i int) float64 {
 	for _, g := range fi.in.GoldSymbols {
 		if g.File == c.RelativePath && c.StartLine <= g.EndLine && g.StartLine <= c.EndLine {
 			ratio := float64(g.EndLine-g.StartLine+1) / float64(c.EndLine-c.StartLine+1)
-			return rel + math.Sqrt(math.Min(1, ratio))
+			return math.Sqrt(math.Min(1, ratio))
 		}
 	}
 	return rel
