@@ -168,11 +168,20 @@ func dcg(r int) float64 {
 // the scorer counts a whole class as a hit on any of its methods, and an
 // agent pays for every line it is shown.
 func Objective(set []*fitInstance, m *search.Model) float64 {
+	return objective(set, m, DefaultJSDocShare)
+}
+
+// DefaultJSDocShare is the JSDoc questions' share of the objective when
+// both kinds are present.
+const DefaultJSDocShare = 0.5
+
+// objective is Objective with the JSDoc questions weighing share and the
+// fix commits 1 − share when both kinds are present, whatever their
+// numbers: the ranker serves both kinds.
+func objective(set []*fitInstance, m *search.Model, share float64) float64 {
 	if len(set) == 0 {
 		return 0
 	}
-	// Fix commits and JSDoc questions count as two equal halves when both
-	// are present, whatever their numbers: the ranker serves both kinds.
 	var sum [2]float64
 	var n [2]int
 	for _, fi := range set {
@@ -184,14 +193,13 @@ func Objective(set []*fitInstance, m *search.Model) float64 {
 		sum[g] += 0.5*sym + 0.5*file
 		n[g]++
 	}
-	s, groups := 0.0, 0
-	for g := range sum {
-		if n[g] > 0 {
-			s += sum[g] / float64(n[g])
-			groups++
-		}
+	switch {
+	case n[0] == 0:
+		return sum[1] / float64(n[1])
+	case n[1] == 0:
+		return sum[0] / float64(n[0])
 	}
-	return s / float64(groups)
+	return (1-share)*sum[0]/float64(n[0]) + share*sum[1]/float64(n[1])
 }
 
 // gains are an instance's symbol gain (discounted by size, see Objective)
@@ -248,7 +256,17 @@ type FitOptions struct {
 	Depth   int     // levels per tree (ltr default when 0)
 	MinLeaf int     // fewest candidates per leaf (ltr default when 0)
 	Rate    float64 // shrinkage (ltr default when 0)
-	Log     io.Writer
+	// JSDocShare is the JSDoc questions' share of the objective (0 means
+	// DefaultJSDocShare).
+	JSDocShare float64
+	Log        io.Writer
+}
+
+func (o FitOptions) share() float64 {
+	if o.JSDocShare <= 0 {
+		return DefaultJSDocShare
+	}
+	return o.JSDocShare
 }
 
 // Ablation is one refit with a feature group switched off.
@@ -347,7 +365,7 @@ func fitWeights(tune []*fitInstance, start *search.Model, fixed map[int]bool, op
 	for i := range fixed {
 		x0[i] = 0
 	}
-	obj := func(x []float64) float64 { return Objective(tune, withParams(start, x)) }
+	obj := func(x []float64) float64 { return objective(tune, withParams(start, x), opt.share()) }
 	x, _ := ltr.CoordinateAscent(x0, obj, ltr.AscentOptions{
 		Seed: opt.Seed, Passes: opt.Passes, Fixed: fixed, Tolerance: 1e-4,
 		Log: func(r, p int, o float64) {
@@ -579,22 +597,25 @@ func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
 // boostTrees fits regression trees on top of m's linear score. The number
-// of trees is chosen on a fifth of the tune instances (by a hash of their
-// id) held back from a first fit, by the fit objective, stopping after 60
-// trees without a gain; the trees are then refit on every tune instance.
+// of trees is chosen on the tune instances of about a quarter of the
+// repositories and packages (by a hash of the name) held back from a first
+// fit, by the fit objective, stopping after 60 trees without a gain; the
+// trees are then refit on every tune instance. Holding back whole
+// repositories, not instances, asks what the reported holdout asks: do the
+// trees carry over to code they have not seen.
 func boostTrees(tune []*fitInstance, m *search.Model, opt FitOptions) []ltr.Tree {
 	var fitPart, valPart []*fitInstance
 	for _, fi := range tune {
 		h := fnv.New32a()
-		h.Write([]byte(fi.in.ID))
-		if h.Sum32()%5 == 0 {
+		h.Write([]byte(fi.in.Repo))
+		if h.Sum32()%4 == 0 {
 			valPart = append(valPart, fi)
 		} else {
 			fitPart = append(fitPart, fi)
 		}
 	}
 	bopt := ltr.BoostOptions{Trees: opt.Trees, Depth: opt.Depth, MinLeaf: opt.MinLeaf, Rate: opt.Rate}
-	best, bestN := Objective(valPart, m), 0
+	best, bestN := objective(valPart, m, opt.share()), 0
 	if opt.Log != nil {
 		fmt.Fprintf(opt.Log, "trees: validation objective %.4f with none\n", best)
 	}
@@ -612,7 +633,7 @@ func boostTrees(tune []*fitInstance, m *search.Model, opt FitOptions) []ltr.Tree
 		}
 		c := *m
 		c.Trees = ts
-		o := Objective(valPart, &c)
+		o := objective(valPart, &c, opt.share())
 		if opt.Log != nil {
 			fmt.Fprintf(opt.Log, "trees: validation objective %.4f with %d\n", o, len(ts))
 		}
@@ -621,19 +642,26 @@ func boostTrees(tune []*fitInstance, m *search.Model, opt FitOptions) []ltr.Tree
 		}
 		return len(ts)-bestN < 60
 	}
-	ltr.LambdaMART(rankQueries(fitPart, m), choose)
+	if opt.Log != nil {
+		repos := map[string]bool{}
+		for _, fi := range valPart {
+			repos[fi.in.Repo] = true
+		}
+		fmt.Fprintf(opt.Log, "trees: choosing their number on %d instances of %d repositories held back\n", len(valPart), len(repos))
+	}
+	ltr.LambdaMART(rankQueries(fitPart, m, opt.share()), choose)
 	if bestN == 0 {
 		return nil
 	}
 	bopt.Trees = bestN
-	return ltr.LambdaMART(rankQueries(tune, m), bopt)
+	return ltr.LambdaMART(rankQueries(tune, m, opt.share()), bopt)
 }
 
 // rankQueries turns instances into LambdaMART's queries: two kinds of
 // relevance as in Objective (the first symbol hit, discounted by size, and
 // the first file hit, weighing half each), the linear score as the base,
 // and weights that make fix commits and JSDoc questions halves.
-func rankQueries(set []*fitInstance, m *search.Model) []ltr.RankQuery {
+func rankQueries(set []*fitInstance, m *search.Model, share float64) []ltr.RankQuery {
 	var n [2]int
 	for _, fi := range set {
 		if fi.isJSDoc() {
@@ -648,7 +676,11 @@ func rankQueries(set []*fitInstance, m *search.Model) []ltr.RankQuery {
 		if fi.isJSDoc() {
 			g = 1
 		}
-		q := ltr.RankQuery{Weight: 1 / float64(n[g]), KindWeights: []float64{0.5, 0.5}}
+		w := (1 - share) / float64(n[g])
+		if g == 1 {
+			w = share / float64(n[g])
+		}
+		q := ltr.RankQuery{Weight: w, KindWeights: []float64{0.5, 0.5}}
 		for i := range fi.feats {
 			q.X = append(q.X, fi.feats[i][:])
 			q.Base = append(q.Base, m.Score(&fi.feats[i]))
