@@ -124,6 +124,7 @@ func newBenchFitCmd() *cobra.Command {
 	var keepLinear bool
 	var trees, depth, minLeaf int
 	var rate, jsdocShare float64
+	var treesWithout []int
 	cmd := &cobra.Command{
 		Use:   "fit DUMP [DUMP...] [--out internal/search/model.json] [--ablate]",
 		Short: "Fit the ranker's weights and calibration on the tune split of feature dumps",
@@ -143,7 +144,7 @@ ablation of each feature group when --ablate is given. --out writes the model
 				return err
 			}
 			r, err := bench.Fit(set, bench.FitOptions{Seed: seed, Passes: passes, Ablate: ablate, FileRelevance: fileRel, Leads: leads,
-				KeepLinear: keepLinear, Trees: trees, JSDocShare: jsdocShare, Depth: depth, MinLeaf: minLeaf, Rate: rate, Log: cmd.ErrOrStderr()})
+				KeepLinear: keepLinear, Trees: trees, JSDocShare: jsdocShare, TreesWithout: treesWithout, Depth: depth, MinLeaf: minLeaf, Rate: rate, Log: cmd.ErrOrStderr()})
 			if err != nil {
 				return err
 			}
@@ -168,6 +169,7 @@ ablation of each feature group when --ablate is given. --out writes the model
 	cmd.Flags().IntVar(&depth, "depth", 3, "levels per tree")
 	cmd.Flags().IntVar(&minLeaf, "min-leaf", 100, "fewest candidates per leaf")
 	cmd.Flags().Float64Var(&rate, "rate", 0.1, "shrinkage of each tree")
+	cmd.Flags().IntSliceVar(&treesWithout, "trees-without", nil, "feature indexes the trees may not use (an ablation)")
 	cmd.Flags().Float64Var(&jsdocShare, "jsdoc-share", bench.DefaultJSDocShare, "the JSDoc questions' share of the objective when fix commits are given too")
 	return cmd
 }

@@ -259,6 +259,9 @@ type FitOptions struct {
 	// JSDocShare is the JSDoc questions' share of the objective (0 means
 	// DefaultJSDocShare).
 	JSDocShare float64
+	// TreesWithout names features the trees may not split on (an
+	// ablation: the trees see them as 0, a constant no split can use).
+	TreesWithout []int
 	Log        io.Writer
 }
 
@@ -649,19 +652,19 @@ func boostTrees(tune []*fitInstance, m *search.Model, opt FitOptions) []ltr.Tree
 		}
 		fmt.Fprintf(opt.Log, "trees: choosing their number on %d instances of %d repositories held back\n", len(valPart), len(repos))
 	}
-	ltr.LambdaMART(rankQueries(fitPart, m, opt.share()), choose)
+	ltr.LambdaMART(rankQueries(fitPart, m, opt.share(), opt.TreesWithout), choose)
 	if bestN == 0 {
 		return nil
 	}
 	bopt.Trees = bestN
-	return ltr.LambdaMART(rankQueries(tune, m, opt.share()), bopt)
+	return ltr.LambdaMART(rankQueries(tune, m, opt.share(), opt.TreesWithout), bopt)
 }
 
 // rankQueries turns instances into LambdaMART's queries: two kinds of
 // relevance as in Objective (the first symbol hit, discounted by size, and
 // the first file hit, weighing half each), the linear score as the base,
 // and weights that make fix commits and JSDoc questions halves.
-func rankQueries(set []*fitInstance, m *search.Model, share float64) []ltr.RankQuery {
+func rankQueries(set []*fitInstance, m *search.Model, share float64, without []int) []ltr.RankQuery {
 	var n [2]int
 	for _, fi := range set {
 		if fi.isJSDoc() {
@@ -682,7 +685,14 @@ func rankQueries(set []*fitInstance, m *search.Model, share float64) []ltr.RankQ
 		}
 		q := ltr.RankQuery{Weight: w, KindWeights: []float64{0.5, 0.5}}
 		for i := range fi.feats {
-			q.X = append(q.X, fi.feats[i][:])
+			x := fi.feats[i][:]
+			if len(without) > 0 {
+				x = append([]float64(nil), x...)
+				for _, f := range without {
+					x[f] = 0
+				}
+			}
+			q.X = append(q.X, x)
 			q.Base = append(q.Base, m.Score(&fi.feats[i]))
 			file := 0.0
 			if fi.fileRel[i] {
