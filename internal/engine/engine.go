@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/scry-dev/scry/internal/cachedir"
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/rerank"
@@ -287,14 +288,9 @@ func (e *Engine) Close() error {
 	return errors.Join(e.neural.Close(), e.store.Close())
 }
 
-// CacheDir is scry's cache directory: $SCRY_CACHE_DIR, else scry's
-// directory in the user cache directory.
-func CacheDir() (string, error) {
-	if d := os.Getenv("SCRY_CACHE_DIR"); d != "" {
-		return d, nil
-	}
-	return tsls.DefaultCacheDir()
-}
+// CacheDir is scry's cache directory (internal/cachedir owns the rule);
+// the front ends ask here so that they need not import it.
+func CacheDir() (string, error) { return cachedir.Dir() }
 
 // DefaultIndexPath is where a workspace's index lives unless told otherwise:
 // the user cache directory, keyed by a hash of the root's real path, so that

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 const (
@@ -45,9 +47,9 @@ func summary(in Input, total int) string {
 		b.WriteString(plural(n, "result") + " in 1 file")
 	}
 	b.WriteString(" | ")
-	b.WriteString(thousands(total))
+	b.WriteString(textfmt.Thousands(total))
 	if in.Budget > 0 {
-		b.WriteString("/" + thousands(in.Budget))
+		b.WriteString("/" + textfmt.Thousands(in.Budget))
 	}
 	b.WriteString(" tokens")
 	return b.String()
@@ -126,7 +128,7 @@ func writeLeads(b *strings.Builder, in Input) {
 	for _, l := range in.Leads {
 		fmt.Fprintf(b, "\n- %s %s  %s:%d  p=%.2f", l.Kind, l.Name, l.File, l.Line, l.Probability)
 		if l.OverBudget {
-			fmt.Fprintf(b, " (%s tokens, over the %s budget)", thousands(l.Tokens), thousands(in.Budget))
+			fmt.Fprintf(b, " (%s tokens, over the %s budget)", textfmt.Thousands(l.Tokens), textfmt.Thousands(in.Budget))
 		}
 	}
 }
@@ -837,31 +839,11 @@ func refList(idx []int) string {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func plural(n int, word string) string {
-	s := thousands(n) + " " + word
+	s := textfmt.Thousands(n) + " " + word
 	if n != 1 {
 		s += "s"
 	}
 	return s
-}
-
-// thousands formats 3240 as "3,240", as the summary line does (docs/architecture.md, rule 6).
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
 
 // kindNoun turns a kind into a word for prose: "standalone constant".
