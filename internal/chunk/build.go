@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/scry-dev/scry/internal/ident"
+	"github.com/scry-dev/scry/internal/lines"
 	"github.com/scry-dev/scry/internal/parse"
 )
 
@@ -25,7 +26,7 @@ func File(f *parse.File, absPath, relPath string) []Chunk {
 		text:       sourceText(f.Source),
 		absPath:    absPath,
 		relPath:    relPath,
-		lineStarts: parse.LineStarts(f.Source),
+		lineStarts: lines.Starts(f.Source),
 		imports:    f.Imports,
 	}
 	if len(f.Imports) > 0 {
@@ -73,17 +74,8 @@ func (c *chunker) lines(from, to int) string {
 func (c *chunker) lineStart(l int) int { return c.lineStarts[l-1] }
 
 // lineEnd is the offset just past line l's text, before its terminator
-// ("\n" or "\r\n").
-func (c *chunker) lineEnd(l int) int {
-	end := len(c.src)
-	if l < len(c.lineStarts) {
-		end = c.lineStarts[l] - 1
-	}
-	if end > c.lineStart(l) && c.src[end-1] == '\r' {
-		end--
-	}
-	return end
-}
+// ("\n", "\r\n" or a lone "\r").
+func (c *chunker) lineEnd(l int) int { return lines.End(c.src, c.lineStarts, l) }
 
 // visibleChildren folds children that occupy exactly their parent's lines
 // into the parent (they would duplicate its chunk) and lifts their own
@@ -157,7 +149,7 @@ func (c *chunker) embeddingText(s *parse.Symbol, children []*parse.Symbol, full 
 	next := s.StartLine
 	collapsed := false
 	for _, ch := range children {
-		declLine := lineOf(c.lineStarts, ch.DeclStartByte)
+		declLine := lines.Of(c.lineStarts, ch.DeclStartByte)
 		// A declaration on one line (its JSDoc aside) is its own signature.
 		if !ch.BodyBearing() || declLine >= ch.EndLine || ch.BodyStartByte <= ch.DeclStartByte {
 			continue
@@ -181,19 +173,6 @@ func (c *chunker) embeddingText(s *parse.Symbol, children []*parse.Symbol, full 
 		return capText(strings.TrimSuffix(sb.String(), "\n"))
 	}
 	return capText(sb.String())
-}
-
-func lineOf(starts []int, off int) int {
-	lo, hi := 0, len(starts)
-	for lo < hi {
-		m := (lo + hi) / 2
-		if starts[m] > off {
-			hi = m
-		} else {
-			lo = m + 1
-		}
-	}
-	return lo
 }
 
 func capText(s string) string {

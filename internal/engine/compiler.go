@@ -9,6 +9,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/graph"
+	"github.com/scry-dev/scry/internal/lines"
 	"github.com/scry-dev/scry/internal/structure"
 	"github.com/scry-dev/scry/internal/tsls"
 )
@@ -138,9 +139,9 @@ func (e *Engine) Compiler() *Compiler { return e.compiler.p.Load() }
 func (e *Engine) target(c chunk.Chunk) structure.Target {
 	line := nameLine(c)
 	col := 0
-	lines := strings.Split(c.FullSource, "\n")
-	if i := line - c.StartLine; i >= 0 && i < len(lines) {
-		if k := wordIndex(lines[i], c.Name); k >= 0 {
+	rows := lines.Split(c.FullSource)
+	if i := line - c.StartLine; i >= 0 && i < len(rows) {
+		if k := wordIndex(rows[i], c.Name); k >= 0 {
 			col = k
 		}
 	}
