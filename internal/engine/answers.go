@@ -208,7 +208,8 @@ const MaxOutline = 2000
 // (a path relative to the root, or absolute inside it), with nesting,
 // kinds and line ranges; kinds, when given, keeps only those kinds.
 func (e *Engine) Outline(path string, kinds []string) (Outline, error) {
-	_, rel, err := e.root.Resolve(path)
+	// Canonical: the index knows a file by its real path only.
+	_, rel, err := e.root.Canonical(path)
 	if err != nil {
 		return Outline{}, err
 	}

@@ -24,7 +24,7 @@ func (e *Engine) resolve(symbol string) ([]chunk.Chunk, error) {
 		return nil, err
 	}
 	if sp.File != "" {
-		if _, rel, err := e.root.Resolve(sp.File); err == nil && rel != "" {
+		if _, rel, err := e.root.Canonical(sp.File); err == nil && rel != "" {
 			sp.File = rel
 		} else if err != nil && strings.Contains(err.Error(), "outside") {
 			return nil, fmt.Errorf("symbol %q: %w", symbol, err)
@@ -176,7 +176,7 @@ func (e *Engine) Importers(target string) ([]Importer, error) {
 	}
 	var wantFile, wantPkg, wantName string
 	if strings.Contains(target, "/") || strings.Contains(target, ".") {
-		if _, rel, err := e.root.Resolve(target); err == nil && e.fileIndexed(rel) {
+		if _, rel, err := e.root.Canonical(target); err == nil && e.fileIndexed(rel) {
 			wantFile = rel
 		} else if strings.HasPrefix(target, ".") || strings.HasPrefix(target, "/") {
 			if err != nil {
