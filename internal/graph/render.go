@@ -54,6 +54,13 @@ func summary(in Input, total int) string {
 	return b.String()
 }
 
+// TooSmall is the whole answer when the budget cannot hold a useful one:
+// one line that says so and names the smallest budget that can.
+func TooSmall(query string, budget, need int) string {
+	return fmt.Sprintf("Search: %s | the token budget %s is too small for an answer: the smallest useful one takes %s tokens",
+		strconv.Quote(query), textfmt.Thousands(budget), textfmt.Thousands(need))
+}
+
 // approxNote says that, and why, a result's structure is approximate.
 func approxNote(r Result) string {
 	if r.ApproximateReason == "" {

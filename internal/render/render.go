@@ -81,7 +81,7 @@ func SearchJSON(w io.Writer, a engine.Answer) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(map[string]any{
+	out := map[string]any{
 		"query":     a.Response.Query,
 		"results":   res,
 		"leads":     leads,
@@ -89,7 +89,12 @@ func SearchJSON(w io.Writer, a engine.Answer) error {
 		"snapshots": snaps,
 		"tokens":    a.Tokens,
 		"budget":    a.Budget,
-	})
+	}
+	if a.MinBudget > 0 {
+		// The budget holds no useful answer: the smallest one that does.
+		out["min_budget"] = a.MinBudget
+	}
+	return enc.Encode(out)
 }
 
 func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
