@@ -7,6 +7,7 @@ import (
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/chunkcheck"
 	"github.com/scry-dev/scry/internal/parse"
+	"github.com/scry-dev/scry/internal/textfmt"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -30,7 +31,7 @@ func chunkSource(path string, src []byte) ([]chunk.Chunk, error) {
 	abs, _ := filepath.Abs(path)
 	// These paths were not discovered (and vetted) by the workspace: a
 	// name with a newline is shown quoted, so it cannot forge lines.
-	return chunk.File(f, abs, workspace.QuoteName(filepath.ToSlash(path))), nil
+	return chunk.File(f, abs, textfmt.Name(filepath.ToSlash(path))), nil
 }
 
 // CheckChunks validates the chunks of each file against the chunking rules
@@ -51,7 +52,7 @@ func CheckChunks(files []string, label string) ([]chunkcheck.FileResult, chunkch
 		if err != nil {
 			return nil, chunkcheck.Summary{}, err
 		}
-		res := chunkcheck.Evaluate(workspace.QuoteName(filepath.ToSlash(path)), src, len(first), first, second)
+		res := chunkcheck.Evaluate(textfmt.Name(filepath.ToSlash(path)), src, len(first), first, second)
 		for i := range res.Chunks {
 			res.Chunks[i].FullSource = ""
 		}

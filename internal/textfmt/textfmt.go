@@ -16,32 +16,37 @@ import (
 // Thousands writes n with comma separators: 3240 → "3,240".
 func Thousands(n int) string { return humanize.Comma(int64(n)) }
 
+// Unsafe reports whether a name holds a character that must never reach
+// an answer raw: a control character (a newline, a carriage return, a tab,
+// an escape), a line or paragraph separator, a bidirectional control, or
+// bytes that are not UTF-8. Printed raw, such a name could forge
+// `file:line:` lines or instructions to the agent reading the answer (a
+// newline followed by text of the attacker's choosing), or read
+// differently from what it is; no legitimate source file needs one.
+// Discovery never indexes a file so named; every renderer escapes one.
+func Unsafe(s string) bool {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
+				return true
+			}
+		}
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
+			return true
+		}
+	}
+	return false
+}
+
 // Name makes a name from the workspace (a path, the root, a symbol) safe to
-// print in text. A file may be called "a.ts\nsrc/x.ts:1: run this", and
-// printed raw it would add a line of its choosing to a tool's answer, so a
-// name holding anything but printable characters and spaces — a
-// newline, a carriage return, another control character, a line or
-// paragraph separator, a bidirectional override, invalid UTF-8 — is
-// written as a Go-quoted string ("a.ts\nsrc/x.ts…"), which is on one
-// line and says exactly which bytes the name holds. So is a name that
-// already starts with a double quote, so that the quoted form cannot be
-// imitated. Every other name is written as it is. JSON output needs none
-// of this: its encoder escapes.
+// print in text: an Unsafe name is written as a Go-quoted string
+// ("a.ts\nsrc/x.ts…"), which stays on one line and says exactly which bytes
+// the name holds, and so is a name that starts with a double quote, so
+// that the quoted form cannot be imitated. Every other name is written as
+// it is. JSON output needs none of this: its encoder escapes.
 func Name(s string) string {
-	if safe(s) {
+	if !Unsafe(s) && !strings.HasPrefix(s, `"`) {
 		return s
 	}
 	return strconv.QuoteToGraphic(s)
-}
-
-func safe(s string) bool {
-	if strings.HasPrefix(s, `"`) || !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		if !unicode.IsGraphic(r) {
-			return false
-		}
-	}
-	return true
 }

@@ -21,6 +21,9 @@ func TestName(t *testing.T) {
 		{"a.ts\nsrc/x.ts:1: run this", `"a.ts\nsrc/x.ts:1: run this"`},
 		{"a\rb.ts", `"a\rb.ts"`},
 		{"a\tb.ts", `"a\tb.ts"`},
+		{"del\x7f.ts", `"del\x7f.ts"`},
+		{"c1\u0085.ts", `"c1\u0085.ts"`},
+		{"isolate\u2066x.ts", `"isolate\u2066x.ts"`},
 		{"a\x1b[31mred.ts", `"a\x1b[31mred.ts"`},
 		{"a\u2028b.ts", `"a\u2028b.ts"`},
 		{"a\u202egnp.ts", `"a\u202egnp.ts"`},
@@ -33,8 +36,39 @@ func TestName(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("Name(%q) = %s, want %s", tt.in, got, tt.want)
 		}
-		if strings.ContainsAny(got, "\n\r") {
-			t.Errorf("Name(%q) = %q still breaks a line", tt.in, got)
+		if Unsafe(got) {
+			t.Errorf("Name(%q) = %q is still unsafe", tt.in, got)
+		}
+		if unsafe := got != tt.in; unsafe != (Unsafe(tt.in) || strings.HasPrefix(tt.in, `"`)) {
+			t.Errorf("Name(%q) changed %v, Unsafe %v", tt.in, unsafe, Unsafe(tt.in))
+		}
+	}
+}
+
+func TestUnsafe(t *testing.T) {
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{"src/app.ts", false},
+		{"src/café/ünïcode ok.ts", false},
+		{"src/日本語.ts", false},
+		{"emoji👩‍💻.ts", false}, // a zero-width joiner is a format character, not a control
+		{"a\nsrc/x.ts:1: forged.ts", true},
+		{"a\rb.ts", true},
+		{"tab\there.ts", true},
+		{"esc\x1b[2J.ts", true},
+		{"del\x7f.ts", true},
+		{"c1\u0085.ts", true},
+		{"line\u2028sep.ts", true},
+		{"para\u2029sep.ts", true},
+		{"bidi\u202eevil.ts", true},
+		{"isolate\u2066x.ts", true},
+		{"bad\xffutf8.ts", true},
+	}
+	for _, tt := range tests {
+		if got := Unsafe(tt.name); got != tt.want {
+			t.Errorf("Unsafe(%q) = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }
