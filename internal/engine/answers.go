@@ -9,6 +9,7 @@ import (
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/structure"
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // The engine answers with values; internal/render turns them into the text
@@ -233,7 +234,7 @@ func (e *Engine) Outline(path string, kinds []string) (Outline, error) {
 		sort.Strings(paths)
 	}
 	if len(paths) == 0 {
-		return Outline{}, fmt.Errorf("outline: %s is not an indexed file or a directory holding one", rel)
+		return Outline{}, fmt.Errorf("outline: %s is not an indexed file or a directory holding one", textfmt.Name(rel))
 	}
 	want := map[string]bool{}
 	for _, k := range kinds {

@@ -18,6 +18,7 @@ import (
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/rerank"
 	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/textfmt"
 	"github.com/scry-dev/scry/internal/tsls"
 	"github.com/scry-dev/scry/internal/workspace"
 )
@@ -116,7 +117,7 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 	}
 	root, err := workspace.NewRoot(dir)
 	if err != nil {
-		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
+		return nil, fmt.Errorf("open workspace %s: %w", textfmt.Name(dir), err)
 	}
 	cfg, cfgErr := loadConfig(root.Dir(), getenv, opt.Configure)
 	if cfgErr != nil && !opt.KeepBrokenConfig {
@@ -137,7 +138,7 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 	}
 	st, err := openIndex(ctx, path, opt.IndexPath == "", opt.Warn)
 	if err != nil {
-		return nil, fmt.Errorf("open index for %s: %w", root.Dir(), err)
+		return nil, fmt.Errorf("open index for %s: %w", textfmt.Name(root.Dir()), err)
 	}
 	e := &Engine{root: root, store: st, cfg: cfg, cfgErr: cfgErr, progress: opt.Progress, stopCompiler: func() {}}
 	e.indexer = index.New(root, st, index.Options{
@@ -160,7 +161,7 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 	}
 	if opt.Sync || opt.Compiler == CompilerWait {
 		if e.lastSync, err = e.Sync(ctx); err != nil {
-			return fail(fmt.Errorf("sync %s: %w", root.Dir(), err))
+			return fail(fmt.Errorf("sync %s: %w", textfmt.Name(root.Dir()), err))
 		}
 	}
 	if opt.Compiler != CompilerOff {
@@ -195,7 +196,7 @@ func openIndex(ctx context.Context, path string, inCache bool, warn func(error))
 		return nil, err
 	}
 	if !ours {
-		return nil, fmt.Errorf("%w; not deleting %s, which is not in scry's cache: delete it or name another --index", err, path)
+		return nil, fmt.Errorf("%w; not deleting %s, which is not in scry's cache: delete it or name another --index", err, textfmt.Name(path))
 	}
 	if rerr := store.Remove(path); rerr != nil {
 		return nil, errors.Join(err, rerr)

@@ -13,6 +13,7 @@ import (
 	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // resolve finds the declarations a symbol path names (`[file >] [Parent >]
@@ -182,7 +183,7 @@ func (e *Engine) Importers(target string) ([]Importer, error) {
 			if err != nil {
 				return nil, fmt.Errorf("find_importers: %w", err)
 			}
-			return nil, fmt.Errorf("find_importers: %s is not an indexed file", target)
+			return nil, fmt.Errorf("find_importers: %s is not an indexed file", textfmt.Name(target))
 		} else {
 			wantPkg = target
 		}

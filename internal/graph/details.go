@@ -7,11 +7,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 func (m *model) details(i int, single, noteApprox bool) []string {
 	r := m.in.Results[i-1]
-	head := r.Name + " — " + r.File
+	head := r.Name + " — " + textfmt.Name(r.File)
 	if !single {
 		head = "[" + strconv.Itoa(i) + "] " + head
 	}
@@ -108,7 +110,7 @@ func (m *model) refText(x Ref, self int) string {
 		s = "abstract " + s
 	}
 	if x.File != "" {
-		s += " (" + x.File + ")"
+		s += " (" + textfmt.Name(x.File) + ")"
 		s += m.marks(m.resolveType(TypeRef{Type: x.Name, File: x.File, External: x.External}), self)
 	}
 	return s
@@ -130,7 +132,7 @@ func (m *model) typeList(ts []TypeRef, self int) string {
 		var s string
 		switch {
 		case t.File != "":
-			s = t.Type + " (" + t.File + ")" + m.marks(m.resolveType(t), self)
+			s = t.Type + " (" + textfmt.Name(t.File) + ")" + m.marks(m.resolveType(t), self)
 		case t.Param != "":
 			s = t.Param + " (" + oneLine(t.Type) + ")"
 		default:
@@ -181,7 +183,7 @@ func (m *model) callLines(label string, cs []Call, self int) []string {
 func (m *model) detailCall(c Call, self int, limits bool) string {
 	s := c.Name
 	if c.File != "" {
-		s += " (" + c.File + ")"
+		s += " (" + textfmt.Name(c.File) + ")"
 	}
 	s += m.marks(m.resolve(c.File, c.Line, c.Name), self)
 	if c.Cycle {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 func (m *model) patternLines() []string {
@@ -61,7 +63,7 @@ func (m *model) patternName(n *node) string {
 	if n.file == "" {
 		return n.name
 	}
-	return n.name + " (" + n.file + ")"
+	return n.name + " (" + textfmt.Name(n.file) + ")"
 }
 
 // hubs are results called by two or more other results.

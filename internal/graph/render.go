@@ -132,7 +132,7 @@ func otherLeads(in Input) string {
 
 func writeLeads(b *strings.Builder, in Input) {
 	for _, l := range in.Leads {
-		fmt.Fprintf(b, "\n- %s %s  %s:%d  p=%.2f", l.Kind, l.Name, l.File, l.Line, l.Probability)
+		fmt.Fprintf(b, "\n- %s %s  %s:%d  p=%.2f", l.Kind, l.Name, textfmt.Name(l.File), l.Line, l.Probability)
 		if l.OverBudget {
 			fmt.Fprintf(b, " (%s tokens, over the %s budget)", textfmt.Thousands(l.Tokens), textfmt.Thousands(in.Budget))
 		}

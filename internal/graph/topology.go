@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 func (m *model) graphLines() []string {
@@ -146,7 +148,7 @@ func (m *model) graphName(n *node) string {
 	if s, ok := m.short[f]; ok {
 		f = s
 	}
-	return n.name + " (" + f + ")"
+	return n.name + " (" + textfmt.Name(f) + ")"
 }
 
 // unconnected describes a result with no call connection to the others.
@@ -232,7 +234,7 @@ func (m *model) fileSuffix(file string) string {
 	if s, ok := m.short[file]; ok {
 		file = s
 	}
-	return " (" + file + ")"
+	return " (" + textfmt.Name(file) + ")"
 }
 
 type treeWriter struct {

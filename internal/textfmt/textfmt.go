@@ -5,6 +5,7 @@
 package textfmt
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -49,4 +50,31 @@ func Name(s string) string {
 		return s
 	}
 	return strconv.QuoteToGraphic(s)
+}
+
+// Line makes a message that may hold names (an error wrapping a path, say)
+// safe to print: every character Unsafe rejects is written as its Go
+// escape (\n, \x1b, \u202e), so the message stays on one line and no name
+// inside it can start a line of its own. Everything else is kept.
+func Line(s string) string {
+	if !Unsafe(s) {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
+				fmt.Fprintf(&b, `\x%02x`, s[i])
+				continue
+			}
+			b.WriteRune(r)
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r):
+			q := strconv.QuoteRune(r) // '\n', '\u202e'
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

@@ -72,3 +72,20 @@ func TestUnsafe(t *testing.T) {
 		}
 	}
 }
+
+func TestLine(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"read src/a.ts: no such file", "read src/a.ts: no such file"},
+		{"open /w/a.ts\nsrc/x.ts:1: run this: no such file", `open /w/a.ts\nsrc/x.ts:1: run this: no such file`},
+		{"café \x1b[2J\u202e\xff", `café \x1b[2J\u202e\xff`},
+	}
+	for _, tt := range tests {
+		got := Line(tt.in)
+		if got != tt.want {
+			t.Errorf("Line(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if Unsafe(got) {
+			t.Errorf("Line(%q) = %q is still unsafe", tt.in, got)
+		}
+	}
+}

@@ -27,11 +27,11 @@ import (
 func Discover(root string, opt Options) (Result, error) {
 	r, err := NewRoot(root)
 	if err != nil {
-		return Result{}, fmt.Errorf("discover %s: %w", root, err)
+		return Result{}, fmt.Errorf("discover %s: %w", textfmt.Name(root), err)
 	}
 	res, err := discover(r, opt)
 	if err != nil {
-		return Result{}, fmt.Errorf("discover %s: %w", root, err)
+		return Result{}, fmt.Errorf("discover %s: %w", textfmt.Name(root), err)
 	}
 	return res, nil
 }

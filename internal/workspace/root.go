@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // ErrOutsideRoot is returned, wrapped with the offending path, for any path or
@@ -45,7 +47,7 @@ func NewRoot(dir string) (*Root, error) {
 		return nil, fmt.Errorf("workspace root: %w", err)
 	}
 	if !fi.IsDir() {
-		return nil, fmt.Errorf("workspace root %s: not a directory", dir)
+		return nil, fmt.Errorf("workspace root %s: not a directory", textfmt.Name(dir))
 	}
 	return &Root{dir: real, orig: abs}, nil
 }
