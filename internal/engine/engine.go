@@ -83,6 +83,8 @@ type Engine struct {
 	root    *workspace.Root
 	store   *store.Store
 	indexer *index.Indexer
+	// indexOpts are the indexer's options, kept for Rebuild.
+	indexOpts index.Options
 	cfg     config.Config
 	cfgErr  error
 	// reranker overrides the built-in reranker when set.
@@ -141,10 +143,11 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 		return nil, fmt.Errorf("open index for %s: %w", textfmt.Name(root.Dir()), err)
 	}
 	e := &Engine{root: root, store: st, cfg: cfg, cfgErr: cfgErr, progress: opt.Progress, stopCompiler: func() {}}
-	e.indexer = index.New(root, st, index.Options{
+	e.indexOpts = index.Options{
 		Workspace: workspace.Options{Include: cfg.Include, Exclude: cfg.Exclude, MaxFileSize: cfg.MaxFileSize},
 		Progress:  opt.Progress,
-	})
+	}
+	e.indexer = index.New(root, st, e.indexOpts)
 	fail := func(err error) (*Engine, error) {
 		e.Close()
 		return nil, err
@@ -205,6 +208,37 @@ func openIndex(ctx context.Context, path string, inCache bool, warn func(error))
 		warn(fmt.Errorf("%w; deleted it: the index is rebuilt from the workspace", err))
 	}
 	return store.Open(path)
+}
+
+// IsCorrupt reports whether err says the index file is damaged ("database
+// disk image is malformed" and the like): pages damaged after Open's check
+// surface only in the queries that read them.
+func IsCorrupt(err error) bool { return store.IsCorrupt(err) }
+
+// Rebuild replaces a damaged index with a new one built from the workspace:
+// the file is deleted (it opened as scry's index, so it is scry's to
+// delete), created again, and synced. The caller must keep every other
+// method of the engine from running meanwhile (the MCP server holds its
+// calls off); the compiler and the models stay attached.
+func (e *Engine) Rebuild(ctx context.Context) error {
+	path := e.store.Path()
+	if err := e.store.Close(); err != nil && !store.IsCorrupt(err) {
+		return fmt.Errorf("rebuild %s: %w", textfmt.Name(path), err)
+	}
+	if err := store.Remove(path); err != nil {
+		return fmt.Errorf("rebuild: %w", err)
+	}
+	st, err := store.Open(path)
+	if err != nil {
+		return fmt.Errorf("rebuild %s: %w", textfmt.Name(path), err)
+	}
+	e.store = st
+	e.indexer = index.New(e.root, st, e.indexOpts)
+	e.described.clear()
+	if e.lastSync, err = e.Sync(ctx); err != nil {
+		return fmt.Errorf("rebuild: sync %s: %w", textfmt.Name(e.root.Dir()), err)
+	}
+	return nil
 }
 
 // loadConfig is the one place a workspace's settings are read: its

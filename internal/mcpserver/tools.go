@@ -39,7 +39,7 @@ func newTool[A any](name, description string, h func(s *Server, ctx context.Cont
 	return tool{name: name, add: func(srv *mcp.Server, s *Server) {
 		mcp.AddTool(srv, &mcp.Tool{Name: name, Description: description},
 			func(ctx context.Context, req *mcp.CallToolRequest, a A) (*mcp.CallToolResult, any, error) {
-				res, err := h(s, ctx, req, a)
+				res, err := s.call(ctx, func() (*mcp.CallToolResult, error) { return h(s, ctx, req, a) })
 				if err != nil {
 					// An error may echo a name from an argument or the
 					// workspace (an os error wraps the raw path): it must
