@@ -85,8 +85,8 @@ type Engine struct {
 	indexer *index.Indexer
 	// indexOpts are the indexer's options, kept for Rebuild.
 	indexOpts index.Options
-	cfg     config.Config
-	cfgErr  error
+	cfg       config.Config
+	cfgErr    error
 	// reranker overrides the built-in reranker when set.
 	reranker rerank.Reranker
 	// neural holds the configured embedder, vector index and reranker
