@@ -15,14 +15,7 @@ import (
 // in one line each, with file:line and probability; when the best match is
 // larger than the whole budget it says that instead.
 func TestSearchAnswersWithLeads(t *testing.T) {
-	eng, err := engine.Open(context.Background(), engine.Options{
-		Root: "../../testdata/project", IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
-		Getenv: func(string) string { return "" },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
+	eng := openProject(t)
 	tests := []struct {
 		name      string
 		query     string
@@ -66,14 +59,7 @@ func TestSearchAnswersWithLeads(t *testing.T) {
 // too small and which budget is the smallest useful one; asked again with
 // that budget, the answer fits it.
 func TestSearchKeepsItsBudget(t *testing.T) {
-	eng, err := engine.Open(context.Background(), engine.Options{
-		Root: "../../testdata/project", IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
-		Getenv: func(string) string { return "" },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
+	eng := openProject(t)
 	ctx := context.Background()
 	for _, q := range []string{"where are JWT tokens validated", "validateToken", "where are tokens refreshed"} {
 		for _, budget := range []int{1, 20, 60, 120, 250, 500, 1000, 3000} {
@@ -103,4 +89,19 @@ func TestSearchKeepsItsBudget(t *testing.T) {
 			}
 		}
 	}
+}
+
+// openProject opens the test project, synced, without the environment's
+// settings; it closes when the test ends.
+func openProject(t *testing.T) *engine.Engine {
+	t.Helper()
+	eng, err := engine.Open(context.Background(), engine.Options{
+		Root: "../../testdata/project", IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
+		Getenv: func(string) string { return "" },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	return eng
 }

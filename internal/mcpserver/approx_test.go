@@ -10,7 +10,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/scry-dev/scry/internal/engine"
-	"github.com/scry-dev/scry/internal/mcpserver"
 )
 
 // TestSymbolInfoWithoutCompiler is issue 18 item 12: without TypeScript 7,
@@ -39,22 +38,7 @@ func TestSymbolInfoWithoutCompiler(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { e.Close() })
-	srv, err := mcpserver.New(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "approx", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
+	cs := inMemory(t, e)
 
 	tests := []struct {
 		symbol, refs string

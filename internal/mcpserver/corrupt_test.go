@@ -13,7 +13,6 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/scry-dev/scry/internal/engine"
-	"github.com/scry-dev/scry/internal/mcpserver"
 )
 
 // TestIndexDamagedWhileServing is issue 18 item 11 for a running server:
@@ -34,22 +33,7 @@ func TestIndexDamagedWhileServing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { e.Close() })
-	srv, err := mcpserver.New(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "corrupt", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
+	cs := inMemory(t, e)
 	ask := func() (string, bool) {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "codebase_search", Arguments: map[string]any{"query": "symbol = ledgerChecksum77"}})
 		if err != nil {
