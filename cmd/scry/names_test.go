@@ -86,7 +86,8 @@ func TestChunksQuotesUnsafeNames(t *testing.T) {
 // parser: each name of `export const A = 1, B = 2` answers `symbol = B`.
 func TestEveryDeclaratorBySymbolPath(t *testing.T) {
 	root := t.TempDir()
-	src := "export const Alpha = 1, Beta = 2, Gamma = () => Alpha + Beta;\nlet first = 1, second = 2;\nexport const BetaMax = 3;\n"
+	src := "export const Alpha = 1, Beta = 2, Gamma = () => Alpha + Beta;\nlet first = 1, second = 2;\nexport const BetaMax = 3;\n" +
+		"export const { host, port: listenPort = 80 } = config;\nconst [head, ...tail] = list;\n"
 	if err := os.WriteFile(filepath.Join(root, "consts.ts"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -97,6 +98,8 @@ func TestEveryDeclaratorBySymbolPath(t *testing.T) {
 		{"symbol = consts.ts > Alpha", `"name":"Alpha"`},
 		{"symbol = second", `"name":"second"`},
 		{"symbol = BetaMax", `"name":"BetaMax"`},
+		{"symbol = listenPort", `"name":"listenPort"`},
+		{"symbol = tail", `"name":"tail"`},
 	}
 	for _, tt := range tests {
 		out, err := runScry(t, "search", "--json", "--root", root, "--index", idx, tt.query)

@@ -870,11 +870,22 @@ func (b *builder) variable(n *sitter.Node) *Symbol {
 	}
 	var names []string
 	var first *sitter.Node
+	destructures := false
 	for _, c := range b.namedChildren(n) {
 		if b.kindOf(&c) == kVariableDeclarator {
 			c := c
 			if first == nil {
 				first = &c
+			}
+			// `const { a, b: c } = o` and `const [x, y] = p` declare a, c,
+			// x and y: the statement is named after them, like `const
+			// A = 1, B = 2`, so that each is found by its own name.
+			if nn := c.ChildByFieldName("name"); nn != nil && (nn.Kind() == "object_pattern" || nn.Kind() == "array_pattern") {
+				if ns := b.patternNames(nn); len(ns) > 0 {
+					names = append(names, ns...)
+					destructures = true
+					continue
+				}
 			}
 			names = append(names, b.fieldText(&c, "name"))
 		}
@@ -887,7 +898,7 @@ func (b *builder) variable(n *sitter.Node) *Symbol {
 	if first == nil {
 		return s
 	}
-	if len(names) > 1 {
+	if len(names) > 1 || destructures {
 		for _, c := range b.namedChildren(n) {
 			c := c
 			s.Children = append(s.Children, b.nested(&c)...)
@@ -1096,6 +1107,10 @@ func (b *builder) patternNames(n *sitter.Node) []string {
 	switch b.kindOf(n) {
 	case kIdentifier, kShorthandPattern:
 		return []string{b.text(n)}
+	}
+	if left := n.ChildByFieldName("left"); left != nil {
+		// `{ a = f(b) }`, `[x = y]`: only the left side is declared.
+		return b.patternNames(left)
 	}
 	var out []string
 	for _, c := range b.namedChildren(n) {
