@@ -224,7 +224,7 @@ func CallTree(t engine.CallTree) string {
 	}
 	b.WriteByte('\n')
 	line := func(arrow string, depth int, c structure.CallInfo) {
-		fmt.Fprintf(&b, "%s%s %s (%s:%d)%s\n", strings.Repeat("  ", depth), arrow, callName(c.SymbolRef), callFile(c.SymbolRef), c.Line, marks(c))
+		fmt.Fprintf(&b, "%s%s %s (%s:%d)%s\n", strings.Repeat("  ", depth), arrow, c.QualifiedName(), textfmt.Name(c.Where()), c.Line, marks(c))
 	}
 	var walkOut func([]structure.OutgoingCall, int)
 	walkOut = func(calls []structure.OutgoingCall, depth int) {
@@ -249,20 +249,6 @@ func CallTree(t engine.CallTree) string {
 		walkOut(t.Outgoing, 1)
 	}
 	return b.String()
-}
-
-func callName(r structure.SymbolRef) string {
-	if r.Container != "" {
-		return r.Container + "." + r.Name
-	}
-	return r.Name
-}
-
-func callFile(r structure.SymbolRef) string {
-	if r.External && r.Package != "" {
-		return r.Package
-	}
-	return textfmt.Name(r.File)
 }
 
 func marks(c structure.CallInfo) string {
