@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"path"
 	"regexp"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/ident"
+	"github.com/scry-dev/scry/internal/lines"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/textfmt"
@@ -102,10 +101,9 @@ func (e *Engine) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
 		if err != nil {
 			continue
 		}
-		sc := bufio.NewScanner(bytes.NewReader(b))
-		sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-		for n := 1; sc.Scan(); n++ {
-			line := sc.Text()
+		starts := lines.Starts(b)
+		for n := 1; n <= lines.Total(starts, len(b)); n++ {
+			line := string(b[starts[n-1]:lines.End(b, starts, n)])
 			loc := re.FindStringSubmatchIndex(line)
 			if loc == nil {
 				continue
