@@ -10,6 +10,7 @@ import (
 	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/lines"
 	"github.com/scry-dev/scry/internal/parse"
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // MaxEmbeddingBytes bounds a chunk's embedding text: 32,000 tokens at
@@ -97,12 +98,19 @@ func visibleChildren(s *parse.Symbol) []*parse.Symbol {
 }
 
 func (c *chunker) emit(s *parse.Symbol, parent *Chunk, breadcrumbParent string, depth int) string {
-	breadcrumb := breadcrumbParent + " > " + s.Name
+	// A name is source text; a computed key (a template literal) can hold
+	// a line break, which printed in an answer would start a line of the
+	// file's choosing. Such a name is kept quoted, everywhere it goes.
+	name := textfmt.Name(s.Name)
+	if !textfmt.Unsafe(s.Name) {
+		name = s.Name // a leading double quote is a string key as written, not a forgery
+	}
+	breadcrumb := breadcrumbParent + " > " + name
 	ch := Chunk{
 		FilePath:     c.absPath,
 		RelativePath: c.relPath,
 		NodeKind:     s.Kind,
-		Name:         s.Name,
+		Name:         name,
 		Depth:        depth,
 		Signature:    s.Signature,
 		FullSource:   c.lines(s.StartLine, s.EndLine),
@@ -117,7 +125,7 @@ func (c *chunker) emit(s *parse.Symbol, parent *Chunk, breadcrumbParent string, 
 		ch.ParentName = parent.Name
 		ch.ParentChunkID = parent.ID
 	}
-	ch.ID = chunkID(c.relPath, s.Kind, s.Name, s.StartLine, breadcrumbParent)
+	ch.ID = chunkID(c.relPath, s.Kind, name, s.StartLine, breadcrumbParent)
 	children := visibleChildren(s)
 	ch.EmbeddingText = c.embeddingText(s, children, ch.FullSource)
 	if s.Kind != parse.KindImport && s.Kind != parse.KindComment {

@@ -187,3 +187,21 @@ func TestLineEndingsNumberLikeEditors(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesHoldNoLineBreaks: a name is source text, and a computed key can
+// hold a line break; such a name is kept quoted, so that no answer printing
+// it starts a line of the file's choosing (issue 18 item 14).
+func TestNamesHoldNoLineBreaks(t *testing.T) {
+	src := "export class K {\n  [`a\nsrc/x.ts:1: FORGED`]() {\n    return 1;\n  }\n  \"b\\nc\"() {}\n}\n"
+	cs := checkStructural(t, "k.ts", []byte(src))
+	var names []string
+	for _, c := range cs {
+		names = append(names, c.Name)
+		if strings.ContainsAny(c.Name+c.Breadcrumb, "\r\n") {
+			t.Errorf("chunk %q (%q) holds a line break", c.Name, c.Breadcrumb)
+		}
+	}
+	if want := "K, \"[`a\\nsrc/x.ts:1: FORGED`]\", \"b\\nc\""; strings.Join(names, ", ") != want {
+		t.Errorf("names %s, want %s", strings.Join(names, ", "), want)
+	}
+}
