@@ -50,12 +50,13 @@ references, type hierarchy) then come from the compiler instead of syntax.`, eng
 
 func newDoctorCmd() *cobra.Command {
 	var ws workspaceFlags
+	var bf backendFlags
 	cmd := &cobra.Command{
 		Use:   "doctor [--root DIR]",
 		Short: "Report what scry found and what is missing",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := ws.open(cmd, engine.Options{KeepBrokenConfig: true}, false, false)
+			e, err := ws.open(cmd, engine.Options{KeepBrokenConfig: true}, false, false, bf.layer(cmd))
 			if err != nil {
 				return err
 			}
@@ -74,5 +75,6 @@ func newDoctorCmd() *cobra.Command {
 		},
 	}
 	ws.register(cmd)
+	bf.register(cmd)
 	return cmd
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"github.com/scry-dev/scry/internal/weaviate"
 	"os"
 
 	"github.com/scry-dev/scry/internal/embed"
@@ -29,6 +30,9 @@ type Diagnosis struct {
 	// Governed files have a tsconfig.json or jsconfig.json; the others go
 	// to TypeScript 7 as one program.
 	Governed, Ungoverned int
+
+	// Shared is the shared index's cluster, with the weaviate backend.
+	Shared *weaviate.Status
 }
 
 // ManyUngoverned is where a tsconfig.json becomes worth suggesting: on the
@@ -75,7 +79,18 @@ type RerankerCheck struct {
 // TypeScript 7. It opens the configured models, so a wrong URL, key or
 // directory shows here rather than in the first search.
 func (e *Engine) Diagnose(ctx context.Context, cacheDir string) (Diagnosis, error) {
-	d := Diagnosis{Workspace: e.root.Dir(), IndexPath: e.store.Path(), Config: e.cfg, ConfigErr: e.cfgErr}
+	d := Diagnosis{Workspace: e.root.Dir(), Config: e.cfg, ConfigErr: e.cfgErr}
+	if e.shared != nil {
+		st, err := e.shared.Status(ctx)
+		d.Shared = &st
+		if err != nil {
+			return d, err
+		}
+	}
+	if e.store == nil { // a stateless reader of the shared index
+		return d, nil
+	}
+	d.IndexPath = e.store.Path()
 	var err error
 	if d.Files, d.Chunks, err = e.store.Stats(); err != nil {
 		return d, err

@@ -20,6 +20,7 @@ import (
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/textfmt"
 	"github.com/scry-dev/scry/internal/tsls"
+	"github.com/scry-dev/scry/internal/weaviate"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -62,6 +63,11 @@ type Options struct {
 	Sync bool
 	// Compiler attaches the TypeScript 7 server.
 	Compiler CompilerMode
+	// Publish: with the weaviate backend, keep the local index too, so
+	// that Publish can fill the repository's tenant from it. Without it a
+	// weaviate-backed engine is stateless: it opens no local index and
+	// reads the cluster alone (Models, Sync and Compiler are ignored).
+	Publish bool
 	// CacheDir is where `scry setup` puts TypeScript 7; "" is CacheDir().
 	CacheDir string
 
@@ -94,6 +100,9 @@ type Engine struct {
 	neural   *neural
 	progress func(done, total int)
 	lastSync index.Summary
+
+	// shared is the cluster holding the shared index (backend weaviate).
+	shared *weaviate.Client
 
 	compiler     compilerBox
 	stopCompiler func()
@@ -132,6 +141,18 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 			opt.Warn(errors.New(n))
 		}
 	}
+	var shared *weaviate.Client
+	if cfg.SharedIndex() && cfgErr == nil {
+		// The cluster is reached before anything local is touched: a
+		// wrong URL or key fails here and leaves the local index as it
+		// was.
+		if shared, err = connectShared(ctx, cfg); err != nil {
+			return nil, err
+		}
+		if !opt.Publish {
+			return &Engine{root: root, cfg: cfg, shared: shared, progress: opt.Progress, stopCompiler: func() {}}, nil
+		}
+	}
 	path := opt.IndexPath
 	if path == "" {
 		if path, err = DefaultIndexPath(root.Dir()); err != nil {
@@ -142,7 +163,7 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open index for %s: %w", textfmt.Name(root.Dir()), err)
 	}
-	e := &Engine{root: root, store: st, cfg: cfg, cfgErr: cfgErr, progress: opt.Progress, stopCompiler: func() {}}
+	e := &Engine{root: root, store: st, cfg: cfg, cfgErr: cfgErr, shared: shared, progress: opt.Progress, stopCompiler: func() {}}
 	e.indexOpts = index.Options{
 		Workspace: workspace.Options{Include: cfg.Include, Exclude: cfg.Exclude, MaxFileSize: cfg.MaxFileSize},
 		Progress:  opt.Progress,
@@ -320,6 +341,9 @@ func (e *Engine) SyncProgress(ctx context.Context, progress func(done, total int
 func (e *Engine) Close() error {
 	e.stopCompiler()
 	e.parsed.close()
+	if e.store == nil { // a stateless reader of the shared index
+		return e.neural.Close()
+	}
 	return errors.Join(e.neural.Close(), e.store.Close())
 }
 

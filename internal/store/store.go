@@ -45,6 +45,8 @@ type Store struct {
 	// other inside SQLite's busy handler; other processes are held off by
 	// BEGIN IMMEDIATE + busy_timeout.
 	wmu sync.Mutex
+	// stats caches corpus statistics between changes of the index.
+	stats statsCache
 }
 
 // FileRecord is what the store knows about one indexed file.
@@ -98,6 +100,7 @@ func dsn(abs string) string {
 	// on power loss; the index is rebuildable, so durability per commit is
 	// not worth an fsync each.
 	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "mmap_size(268435456)")
 	// Writers take the write lock at BEGIN, so the busy handler applies;
 	// a deferred transaction upgrading from read to write would get
 	// SQLITE_BUSY at once when another process is writing.
@@ -110,6 +113,7 @@ func (s *Store) Path() string { return s.path }
 
 // Close closes the index.
 func (s *Store) Close() error {
+	s.stats.close()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("store: close %s: %w", s.path, err)
 	}
