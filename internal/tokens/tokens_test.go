@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pkoukk/tiktoken-go"
+	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 )
 
 func TestCount(t *testing.T) {
@@ -37,6 +38,9 @@ func TestCount(t *testing.T) {
 func reference(t testing.TB) func(string) int {
 	t.Helper()
 	once.Do(load)
+	// The library's encoder, from the same embedded tables the counter
+	// reads (its default loader downloads them).
+	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
 	enc, e := tiktoken.GetEncoding("o200k_base")
 	if e != nil {
 		t.Fatalf("reference encoder: %v", e)
@@ -265,5 +269,16 @@ func TestCacheBoundedInBytes(t *testing.T) {
 	cacheMu.Unlock()
 	if held > maxCachedBytes {
 		t.Fatalf("the count cache holds %d bytes of text, more than %d", held, maxCachedBytes)
+	}
+}
+
+// BenchmarkLoad is the fixed cost every process that counts tokens pays
+// once: building the rank table.
+func BenchmarkLoad(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := loadTable("o200k_base.tiktoken"); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
