@@ -146,6 +146,26 @@ type result struct {
 	err     error
 }
 
+// written is what the summary needs of a file written in the open batch.
+type written struct {
+	rel          string
+	touched      bool
+	oldSigs      []store.ChunkSig // signatures changed or gone
+	chunks       int
+	bytes        int64
+	syntaxErrors bool
+}
+
+// A batch of writes is committed when it holds this many files, this many
+// bytes of source, or has been open this long: large enough that commits
+// cost little, small enough that a crash loses little work and other
+// processes' writers are not held off for long.
+const (
+	batchFiles = 256
+	batchBytes = 16 << 20
+	batchAge   = 500 * time.Millisecond
+)
+
 // Sync brings the store up to date with the files under the root,
 // reporting progress to Options.Progress.
 func (ix *Indexer) Sync(ctx context.Context) (Summary, error) {
@@ -207,6 +227,93 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	results := ix.process(ctx, jobs)
+	// Writes go in batches (see store.Batch); what a sync reports as done
+	// is only what has been committed.
+	var (
+		batch     *store.Batch
+		pending   []written
+		pendBytes int64
+		opened    time.Time
+	)
+	commit := func() error {
+		if batch == nil {
+			return nil
+		}
+		b := batch
+		batch = nil
+		if err := b.Commit(); err != nil {
+			pending = pending[:0]
+			return err
+		}
+		for _, w := range pending {
+			if w.touched {
+				sum.Touched++
+				continue
+			}
+			changed = append(changed, w.oldSigs...)
+			sum.Changed = append(sum.Changed, w.rel)
+			if _, ok := known[w.rel]; !ok {
+				sum.Added = append(sum.Added, w.rel)
+			}
+			sum.Indexed++
+			sum.Chunks += w.chunks
+			sum.Bytes += w.bytes
+			if w.syntaxErrors {
+				sum.SyntaxErrors++
+			}
+		}
+		pending, pendBytes = pending[:0], 0
+		return nil
+	}
+	write := func(r result) error {
+		if batch == nil {
+			b, err := ix.store.Begin()
+			if err != nil {
+				return err
+			}
+			batch, opened = b, time.Now()
+		}
+		w := written{rel: r.job.file.Rel, touched: r.touched}
+		if r.touched {
+			if err := batch.TouchFile(r.job.file.Rel, r.job.file.ModTime); err != nil {
+				return err
+			}
+		} else {
+			rec := store.FileRecord{
+				Path:        r.job.file.Rel,
+				Mtime:       r.job.file.ModTime,
+				Size:        r.job.file.Size,
+				ContentHash: r.hash,
+				Language:    r.parsed.Language,
+			}
+			old, err := batch.ReplaceFile(rec, r.chunks, r.fts)
+			if err != nil {
+				return err
+			}
+			w.oldSigs = changedSignatures(old, r.chunks)
+			w.chunks = len(r.chunks)
+			w.bytes = int64(len(r.parsed.Source))
+			w.syntaxErrors = r.parsed.ErrorNodes > 0
+			pendBytes += w.bytes
+		}
+		pending = append(pending, w)
+		if len(pending) >= batchFiles || pendBytes >= batchBytes || time.Since(opened) >= batchAge {
+			return commit()
+		}
+		return nil
+	}
+	fail := func(e error) (Summary, error) {
+		// A store that cannot write one file will not write the next:
+		// stop, keep what is committed, and say why.
+		if batch != nil {
+			batch.Rollback()
+			batch = nil
+		}
+		cancel()
+		for range results {
+		}
+		return sum, fmt.Errorf("index: %w", writeError(ix.store.Path(), e))
+	}
 	for r := range results {
 		done++
 		progress()
@@ -214,48 +321,17 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 			err = errors.Join(err, r.err)
 			continue
 		}
-		rel := r.job.file.Rel
-		switch {
-		case r.skip != "":
+		if r.skip != "" {
 			sum.Skipped[r.skip]++
-			seen[rel] = false // indexed before, unreadable now: drop it below
-		case r.touched:
-			if e := ix.store.TouchFile(rel, r.job.file.ModTime); e != nil {
-				cancel()
-				for range results {
-				}
-				return sum, fmt.Errorf("index: %w", writeError(ix.store.Path(), e))
-			}
-			sum.Touched++
-		default:
-			rec := store.FileRecord{
-				Path:        rel,
-				Mtime:       r.job.file.ModTime,
-				Size:        r.job.file.Size,
-				ContentHash: r.hash,
-				Language:    r.parsed.Language,
-			}
-			old, e := ix.store.ReplaceFilePrepared(rec, r.chunks, r.fts)
-			if e != nil {
-				// A store that cannot write one file will not write the
-				// next: stop, keep what is committed, and say why.
-				cancel()
-				for range results {
-				}
-				return sum, fmt.Errorf("index: %w", writeError(ix.store.Path(), e))
-			}
-			changed = append(changed, changedSignatures(old, r.chunks)...)
-			sum.Changed = append(sum.Changed, rel)
-			if _, ok := known[rel]; !ok {
-				sum.Added = append(sum.Added, rel)
-			}
-			sum.Indexed++
-			sum.Chunks += len(r.chunks)
-			sum.Bytes += int64(len(r.parsed.Source))
-			if r.parsed.ErrorNodes > 0 {
-				sum.SyntaxErrors++
-			}
+			seen[r.job.file.Rel] = false // indexed before, unreadable now: drop it below
+			continue
 		}
+		if e := write(r); e != nil {
+			return fail(e)
+		}
+	}
+	if e := commit(); e != nil {
+		return fail(e)
 	}
 	if ctx.Err() != nil {
 		return sum, fmt.Errorf("index: %w", ctx.Err())
