@@ -142,7 +142,7 @@ type result struct {
 	touched bool // hash matched the previous record
 	parsed  *parse.File
 	chunks  []chunk.Chunk
-	fts     []store.FullText
+	prep    *store.Prepared
 	err     error
 }
 
@@ -286,7 +286,7 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 				ContentHash: r.hash,
 				Language:    r.parsed.Language,
 			}
-			old, err := batch.ReplaceFile(rec, r.chunks, r.fts)
+			old, err := batch.ReplaceFile(rec, r.chunks, r.prep)
 			if err != nil {
 				return err
 			}
@@ -434,7 +434,7 @@ func (ix *Indexer) prepare(j job) result {
 	}
 	r.parsed = f
 	r.chunks = chunk.File(f, j.file.Path, j.file.Rel)
-	r.fts = store.PrepareFullText(r.chunks)
+	r.prep = store.Prepare(r.chunks)
 	return r
 }
 

@@ -33,29 +33,42 @@ func (s *Store) ReplaceFile(rec FileRecord, chunks []chunk.Chunk) ([]ChunkSig, e
 	return s.ReplaceFilePrepared(rec, chunks, nil)
 }
 
-// FullText is a chunk's full-text columns, computed by PrepareFullText.
+// FullText is a chunk's full-text columns.
 type FullText [6]string
 
-// PrepareFullText computes the chunks' full-text columns. Splitting and
-// stemming the text costs as much as writing it; callers that index many
-// files do it on their worker goroutines and hand the result to
-// ReplaceFilePrepared, keeping the single writer free for SQLite.
-func PrepareFullText(chunks []chunk.Chunk) []FullText {
-	out := make([]FullText, len(chunks))
-	for i := range chunks {
-		out[i] = ftsFields(&chunks[i])
-	}
-	return out
+// Prepared is what a file's chunks are stored as beyond their own fields:
+// full-text columns and compressed sources. Splitting, stemming and
+// compressing cost as much as writing; callers that index many files
+// compute them with Prepare on their worker goroutines, keeping the single
+// writer free for SQLite.
+type Prepared struct {
+	fullText []FullText
+	source   [][]byte // compressed full source, nil where stored as text
 }
 
-// ReplaceFilePrepared is ReplaceFile with the full-text columns already
-// computed (nil: computed here).
-func (s *Store) ReplaceFilePrepared(rec FileRecord, chunks []chunk.Chunk, fullText []FullText) ([]ChunkSig, error) {
+// Prepare computes the stored forms of a file's chunks.
+func Prepare(chunks []chunk.Chunk) *Prepared {
+	p := &Prepared{fullText: make([]FullText, len(chunks)), source: make([][]byte, len(chunks))}
+	for i := range chunks {
+		c := &chunks[i]
+		p.fullText[i] = ftsFields(c)
+		// A leaf's source is its embedding text too, which SQL reads
+		// (embedding_text is NULL then): only containers are compressed.
+		if c.EmbeddingText != c.FullSource {
+			p.source[i] = compressSource(c.FullSource)
+		}
+	}
+	return p
+}
+
+// ReplaceFilePrepared is ReplaceFile with the chunks' stored forms already
+// computed by Prepare (nil: computed here).
+func (s *Store) ReplaceFilePrepared(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([]ChunkSig, error) {
 	b, err := s.Begin()
 	if err != nil {
 		return nil, fmt.Errorf("store: replace %s: %w", rec.Path, err)
 	}
-	old, err := b.ReplaceFile(rec, chunks, fullText)
+	old, err := b.ReplaceFile(rec, chunks, prep)
 	if err != nil {
 		b.Rollback()
 		return nil, err
@@ -160,9 +173,12 @@ func (b *Batch) closeStmts() {
 
 // ReplaceFile is Store.ReplaceFilePrepared inside the batch. After an error
 // the batch must be rolled back.
-func (b *Batch) ReplaceFile(rec FileRecord, chunks []chunk.Chunk, fullText []FullText) ([]ChunkSig, error) {
-	if fullText != nil && len(fullText) != len(chunks) {
-		return nil, fmt.Errorf("store: replace %s: %d full-text rows for %d chunks", rec.Path, len(fullText), len(chunks))
+func (b *Batch) ReplaceFile(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([]ChunkSig, error) {
+	if prep == nil {
+		prep = Prepare(chunks)
+	}
+	if len(prep.fullText) != len(chunks) {
+		return nil, fmt.Errorf("store: replace %s: %d prepared rows for %d chunks", rec.Path, len(prep.fullText), len(chunks))
 	}
 	if err := checkRelPath(rec.Path); err != nil {
 		return nil, fmt.Errorf("store: replace %s: %w", rec.Path, err)
@@ -179,7 +195,7 @@ func (b *Batch) ReplaceFile(rec FileRecord, chunks []chunk.Chunk, fullText []Ful
 	if len(chunks) >= 1<<chunkBits {
 		return nil, fmt.Errorf("store: replace %s: %d chunks in one file", rec.Path, len(chunks))
 	}
-	old, err := b.replace(rec, chunks, fullText)
+	old, err := b.replace(rec, chunks, prep)
 	if err != nil {
 		return nil, fmt.Errorf("store: replace %s: %w", rec.Path, err)
 	}
@@ -187,7 +203,7 @@ func (b *Batch) ReplaceFile(rec FileRecord, chunks []chunk.Chunk, fullText []Ful
 	return old, nil
 }
 
-func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, fullText []FullText) ([]ChunkSig, error) {
+func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([]ChunkSig, error) {
 	ctx, tx := b.ctx, b.tx
 	old, err := oldSigs(ctx, tx, rec.Path)
 	if err != nil {
@@ -226,7 +242,7 @@ func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, fullText []FullTex
 			return nil, err
 		}
 	}
-	return old, insertChunks(ctx, b.ins, b.fts, fileID<<fileShift|(gen&genMask)<<chunkBits, rec, chunks, fullText)
+	return old, insertChunks(ctx, b.ins, b.fts, fileID<<fileShift|(gen&genMask)<<chunkBits, rec, chunks, prep)
 }
 
 // checkRelPath rejects paths that are not clean, relative and slash
@@ -264,33 +280,32 @@ func oldSigs(ctx context.Context, tx *sql.Tx, file string) ([]ChunkSig, error) {
 const (
 	insertChunkSQL = `INSERT INTO chunks(
 		seq, id, relative_path, start_line, end_line, depth, node_kind, name, parent_name,
-		parent_chunk_id, exported, needs_embedding, last_modified, content_hash, file_path,
+		parent_chunk_id, exported, needs_embedding, file_path,
 		breadcrumb, child_chunk_ids, modifiers, relevant_imports, signature, jsdoc,
 		embedding_text, full_source)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	insertFullTextSQL = `INSERT INTO chunks_fts(rowid, name, breadcrumb, signature, jsdoc, body, idents)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`
 )
 
 // insertChunks inserts chunks with seq base+ordinal (see fileShift).
-func insertChunks(ctx context.Context, ins, fts *sql.Stmt, base int64, rec FileRecord, chunks []chunk.Chunk, fullText []FullText) error {
+func insertChunks(ctx context.Context, ins, fts *sql.Stmt, base int64, rec FileRecord, chunks []chunk.Chunk, prep *Prepared) error {
 	for i := range chunks {
 		c := &chunks[i]
 		seq := base | int64(i)
+		var source any = c.FullSource
+		if z := prep.source[i]; z != nil {
+			source = z
+		}
 		_, err := ins.ExecContext(ctx,
 			seq, c.ID, rec.Path, c.StartLine, c.EndLine, c.Depth, c.NodeKind, c.Name, c.ParentName,
-			c.ParentChunkID, c.Exported, rec.Mtime, rec.ContentHash, c.FilePath,
+			c.ParentChunkID, c.Exported, c.FilePath,
 			c.Breadcrumb, jsonList(c.ChildChunkIDs), jsonList(c.Modifiers), jsonList(c.RelevantImports),
-			c.Signature, c.JSDoc, embeddingText(c), c.FullSource)
+			c.Signature, c.JSDoc, embeddingText(c), source)
 		if err != nil {
 			return fmt.Errorf("chunk %s: %w", c.ID, err)
 		}
-		var f FullText
-		if fullText != nil {
-			f = fullText[i]
-		} else {
-			f = ftsFields(c)
-		}
+		f := prep.fullText[i]
 		if _, err := fts.ExecContext(ctx, seq, f[0], f[1], f[2], f[3], f[4], f[5]); err != nil {
 			return fmt.Errorf("chunk %s: full-text row: %w", c.ID, err)
 		}
@@ -376,8 +391,7 @@ func (b *Batch) TouchFile(p string, mtime int64) error {
 		} else if n == 0 {
 			return ErrNotFound
 		}
-		_, err = b.tx.ExecContext(b.ctx, `UPDATE chunks SET last_modified = ? WHERE relative_path = ?`, mtime, p)
-		return err
+		return nil
 	}()
 	if err != nil {
 		return fmt.Errorf("store: touch %s: %w", p, err)
