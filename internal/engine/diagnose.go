@@ -9,6 +9,8 @@ import (
 	"github.com/scry-dev/scry/internal/embed/onnxrt"
 	"github.com/scry-dev/scry/internal/rerank"
 	"github.com/scry-dev/scry/internal/tsls"
+	"github.com/scry-dev/scry/internal/watch"
+	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // Diagnosis is what `scry doctor` reports: what scry found and what is
@@ -29,6 +31,10 @@ type Diagnosis struct {
 	// Governed files have a tsconfig.json or jsconfig.json; the others go
 	// to TypeScript 7 as one program.
 	Governed, Ungoverned int
+	// Freshness is how `scry serve` keeps the index fresh here: watching
+	// (WatchOK) or the mtime scan, with the numbers that decide it.
+	WatchOK     bool
+	WatchDetail string
 }
 
 // ManyUngoverned is where a tsconfig.json becomes worth suggesting: on the
@@ -125,6 +131,11 @@ func (e *Engine) Diagnose(ctx context.Context, cacheDir string) (Diagnosis, erro
 		}
 	}
 
+	if found, err := workspace.Discover(e.root.Dir(), e.indexer.WorkspaceOptions()); err == nil {
+		d.WatchOK, d.WatchDetail = watch.Check(len(found.Dirs))
+	} else {
+		d.WatchDetail = err.Error()
+	}
 	d.TypeScript = tsls.DiagnoseWith(tsls.FindOptions{Root: e.root.Dir(), CacheDir: cacheDir, Flag: e.cfg.TSGo, TrustWorkspace: e.cfg.Origin.Trust.Trusted})
 	if files, err := e.sourceFiles(); err == nil && len(files) > 0 {
 		d.Governed, d.Ungoverned = tsls.ProgramSplit(files)

@@ -19,6 +19,7 @@ import (
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/tokens"
 	"github.com/scry-dev/scry/internal/tsls"
+	"github.com/scry-dev/scry/internal/watch"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -61,6 +62,10 @@ type Options struct {
 	Sync bool
 	// Compiler attaches the TypeScript 7 server.
 	Compiler CompilerMode
+	// Watch follows file changes as they happen (a long-running server):
+	// a sync then examines only the changed files. Where watching is not
+	// possible, Warn hears why and every sync scans the tree.
+	Watch bool
 	// CacheDir is where `scry setup` puts TypeScript 7; "" is CacheDir().
 	CacheDir string
 
@@ -94,6 +99,8 @@ type Engine struct {
 
 	compiler     compilerBox
 	stopCompiler func()
+	watcher      *watch.Watcher // nil without watch mode
+	watchErr     error          // why watch mode was asked for and is off
 	parsed       parsedFiles
 	described    describeCache
 }
@@ -140,10 +147,18 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 		return nil, fmt.Errorf("open index for %s: %w", root.Dir(), err)
 	}
 	e := &Engine{root: root, store: st, cfg: cfg, cfgErr: cfgErr, progress: opt.Progress, stopCompiler: func() {}}
-	e.indexer = index.New(root, st, index.Options{
+	ixOpt := index.Options{
 		Workspace: workspace.Options{Include: cfg.Include, Exclude: cfg.Exclude, MaxFileSize: cfg.MaxFileSize},
 		Progress:  opt.Progress,
-	})
+	}
+	if opt.Watch {
+		if e.watcher, e.watchErr = watch.New(root.Dir()); e.watchErr == nil {
+			ixOpt.Changes = e.watcher
+		} else if opt.Warn != nil {
+			opt.Warn(fmt.Errorf("not watching for changes, scanning the tree on every question: %w", e.watchErr))
+		}
+	}
+	e.indexer = index.New(root, st, ixOpt)
 	fail := func(err error) (*Engine, error) {
 		e.Close()
 		return nil, err
@@ -288,7 +303,23 @@ func (e *Engine) SyncProgress(ctx context.Context, progress func(done, total int
 func (e *Engine) Close() error {
 	e.stopCompiler()
 	e.parsed.close()
-	return errors.Join(e.neural.Close(), e.store.Close())
+	var werr error
+	if e.watcher != nil {
+		werr = e.watcher.Close()
+	}
+	return errors.Join(werr, e.neural.Close(), e.store.Close())
+}
+
+// Freshness says how this engine keeps its index fresh: a watcher's
+// status, or the mtime scan and why.
+func (e *Engine) Freshness() string {
+	switch {
+	case e.watcher != nil:
+		return e.watcher.Status()
+	case e.watchErr != nil:
+		return "mtime scan on every question (watching failed: " + e.watchErr.Error() + ")"
+	}
+	return "mtime scan on every question (watch mode is for `scry serve`)"
 }
 
 // CacheDir is scry's cache directory: $SCRY_CACHE_DIR, else scry's

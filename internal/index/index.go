@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -31,6 +32,20 @@ type Options struct {
 	Progress func(done, total int)
 	// Workers parse files in parallel; 0 means one per CPU.
 	Workers int
+	// Changes, when set, names the files changed since the last sync
+	// (watch mode): a sync then examines only those, and walks the whole
+	// tree only when Changes cannot say (and the first time).
+	Changes Changes
+}
+
+// Changes is what a sync needs of a file watcher (internal/watch).
+type Changes interface {
+	// Take returns the files (relative paths) changed since the last
+	// call, or complete false with the reason when everything must be
+	// scanned.
+	Take() (changed []string, complete bool, reason string)
+	// Watch is told the directories and files a full scan found.
+	Watch(dirs, files []string)
 }
 
 // Summary counts what a sync did.
@@ -48,6 +63,10 @@ type Summary struct {
 	// parse; they are still chunked line for line.
 	SyntaxErrors int
 	Duration     time.Duration
+	// Watched is true when the sync examined only the files a watcher
+	// named; ScanReason says why a sync with a watcher scanned everything.
+	Watched    bool   `json:"watched,omitempty"`
+	ScanReason string `json:"scan_reason,omitempty"`
 	// Changed lists the files (relative paths) whose index entry this sync
 	// replaced or removed.
 	Changed []string `json:"-"`
@@ -102,6 +121,10 @@ type Indexer struct {
 	// readLimit is opt.Workspace.ReadLimit(), readable while a sync holds
 	// mu: answers read files during syncs.
 	readLimit atomic.Int64
+	// scanned is true once a full scan has told opt.Changes what to watch
+	// under the current options; files counts the files it found.
+	scanned bool
+	files   int
 }
 
 // New returns an indexer for root writing into st.
@@ -122,6 +145,14 @@ func (ix *Indexer) SetWorkspaceOptions(opt workspace.Options) {
 	defer ix.mu.Unlock()
 	ix.opt.Workspace = opt
 	ix.readLimit.Store(opt.ReadLimit())
+	ix.scanned = false // other rules: the next sync scans everything
+}
+
+// WorkspaceOptions returns the file-selection options syncs use.
+func (ix *Indexer) WorkspaceOptions() workspace.Options {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.opt.Workspace
 }
 
 // Store returns the store the indexer writes.
@@ -184,34 +215,53 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 
 	start := time.Now()
 	sum := Summary{Skipped: map[string]int{}}
-	found, err := workspace.Discover(ix.root.Dir(), ix.opt.Workspace)
-	if err != nil {
-		return sum, fmt.Errorf("index: %w", err)
-	}
-	for r, n := range found.SkipCounts() {
-		sum.Skipped[r] += n
-	}
-	sum.Files = len(found.Files)
-	known, err := ix.store.Files()
-	if err != nil {
-		return sum, fmt.Errorf("index: %w", err)
-	}
-
-	var jobs []job
-	seen := make(map[string]bool, len(found.Files))
-	for _, f := range found.Files {
-		seen[f.Rel] = true
-		prev, ok := known[f.Rel]
-		if ok && prev.Mtime == f.ModTime && prev.Size == f.Size {
-			sum.Unchanged++
-			continue
+	// With a watcher, the changes are taken before anything is read, so
+	// that a change made during this sync is in the next one's list.
+	var (
+		jobs  []job
+		known map[string]store.FileRecord
+		seen  map[string]bool
+		found workspace.Result
+		named []string // by the watcher
+		scan  = true
+	)
+	if ix.opt.Changes != nil {
+		var complete bool
+		named, complete, sum.ScanReason = ix.opt.Changes.Take()
+		scan = !complete || !ix.scanned
+		if !scan {
+			sum.Watched = true
 		}
-		j := job{file: f}
-		if ok {
-			p := prev
-			j.prev = &p
+	}
+	if scan {
+		found, err = workspace.Discover(ix.root.Dir(), ix.opt.Workspace)
+		if err != nil {
+			return sum, fmt.Errorf("index: %w", err)
 		}
-		jobs = append(jobs, j)
+		for r, n := range found.SkipCounts() {
+			sum.Skipped[r] += n
+		}
+		sum.Files = len(found.Files)
+		if known, err = ix.store.Files(); err != nil {
+			return sum, fmt.Errorf("index: %w", err)
+		}
+		seen = make(map[string]bool, len(found.Files))
+		for _, f := range found.Files {
+			seen[f.Rel] = true
+			prev, ok := known[f.Rel]
+			if ok && prev.Mtime == f.ModTime && prev.Size == f.Size {
+				sum.Unchanged++
+				continue
+			}
+			j := job{file: f}
+			if ok {
+				p := prev
+				j.prev = &p
+			}
+			jobs = append(jobs, j)
+		}
+	} else if jobs, known, seen, err = ix.planChanged(named, &sum); err != nil {
+		return sum, fmt.Errorf("index: %w", err)
 	}
 
 	total := len(jobs)
@@ -362,11 +412,61 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 		// Many new full-text segments: merge them so queries stay fast.
 		err = errors.Join(err, ix.store.Optimize())
 	}
+	if scan {
+		ix.files = len(found.Files)
+	} else {
+		ix.files += len(sum.Added) - sum.Removed
+		sum.Files = ix.files
+	}
+	if ix.opt.Changes != nil && scan && err == nil {
+		rels := make([]string, len(found.Files))
+		for i, f := range found.Files {
+			rels[i] = f.Rel
+		}
+		ix.opt.Changes.Watch(found.Dirs, rels)
+		ix.scanned = true
+	}
 	sum.Duration = time.Since(start)
 	if err != nil {
 		return sum, fmt.Errorf("index: %w", err)
 	}
 	return sum, nil
+}
+
+// planChanged lists the jobs for the files a watcher named: each is
+// statted and compared with its record; one that is gone or no longer a
+// regular file is left out of seen, so the sync removes it. Everything
+// else is as the last full scan left it.
+func (ix *Indexer) planChanged(changed []string, sum *Summary) (jobs []job, known map[string]store.FileRecord, seen map[string]bool, err error) {
+	known = make(map[string]store.FileRecord, len(changed))
+	seen = make(map[string]bool, len(changed))
+	sum.Unchanged = ix.files - len(changed)
+	for _, rel := range changed {
+		prev, ok, err := ix.store.File(rel)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if ok {
+			known[rel] = prev
+		}
+		abs := filepath.Join(ix.root.Dir(), filepath.FromSlash(rel))
+		fi, err := os.Stat(abs)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		seen[rel] = true
+		f := workspace.File{Path: abs, Rel: rel, Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}
+		if ok && prev.Mtime == f.ModTime && prev.Size == f.Size {
+			sum.Unchanged++
+			continue
+		}
+		j := job{file: f}
+		if ok {
+			j.prev = &prev
+		}
+		jobs = append(jobs, j)
+	}
+	return jobs, known, seen, nil
 }
 
 // process reads, hashes, parses and chunks the jobs on worker goroutines and

@@ -36,6 +36,11 @@ func Diagnosis(d engine.Diagnosis, tools int) string {
 			fmt.Fprintln(&b, "           that program is large: a tsconfig.json or jsconfig.json whose include names the sources keeps TypeScript's memory down")
 		}
 	}
+	if d.WatchOK {
+		fmt.Fprintf(&b, "freshness: `scry serve` watches for changes (%s); the CLI and a failed watch scan mtimes on every question\n", d.WatchDetail)
+	} else {
+		fmt.Fprintf(&b, "freshness: mtime scan on every question, also in `scry serve` (%s)\n", d.WatchDetail)
+	}
 	fmt.Fprintf(&b, "mcp tools: %d exposed\n", tools)
 	return b.String()
 }
