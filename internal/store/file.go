@@ -22,3 +22,14 @@ func (s *Store) File(p string) (rec FileRecord, ok bool, err error) {
 	}
 	return rec, true, nil
 }
+
+// Checkpoint folds the write-ahead log into the index file and truncates
+// it, so that the file's size is the index's size.
+func (s *Store) Checkpoint() error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if _, err := s.db.ExecContext(context.Background(), `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		return fmt.Errorf("store: checkpoint: %w", err)
+	}
+	return nil
+}
