@@ -1,6 +1,7 @@
-// Package index keeps a workspace's store in step with its files: mtime as
-// the cheap trigger, a SHA-256 content hash as the check, one transaction per
-// changed file, and the signature cascade that marks dependent chunks for
+// Package index keeps a workspace's store in step with its files: mtime (or
+// a watcher's list of changed files) as the cheap trigger, a SHA-256 content
+// hash as the check, changed files written in batches of whole files per
+// transaction, and the signature cascade that marks dependent chunks for
 // re-embedding.
 package index
 
@@ -470,8 +471,8 @@ func (ix *Indexer) planChanged(changed []string, sum *Summary) (jobs []job, know
 }
 
 // process reads, hashes, parses and chunks the jobs on worker goroutines and
-// streams results back; writes stay on the caller's goroutine so that each
-// file is one store transaction and nothing interleaves.
+// streams results back; writes stay on the caller's goroutine so that a
+// batch is one store transaction and nothing interleaves.
 func (ix *Indexer) process(ctx context.Context, jobs []job) <-chan result {
 	workers := ix.opt.Workers
 	if workers <= 0 {
@@ -628,7 +629,7 @@ func dedupe(sorted []string) []string {
 }
 
 // writeError explains a failed index write: the index is consistent (each
-// file is one transaction), and the usual causes are named.
+// batch of whole files is one transaction), and the usual causes are named.
 func writeError(path string, err error) error {
 	msg := err.Error()
 	hint := ""
