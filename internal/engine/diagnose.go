@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"time"
 
 	"github.com/scry-dev/scry/internal/embed"
 	"github.com/scry-dev/scry/internal/embed/onnxrt"
@@ -35,6 +36,17 @@ type Diagnosis struct {
 	// (WatchOK) or the mtime scan, with the numbers that decide it.
 	WatchOK     bool
 	WatchDetail string
+	// Compiler is the running TypeScript 7 server's memory, when the
+	// engine was opened with it (doctor --compiler); nil otherwise.
+	Compiler *CompilerMemory
+}
+
+// CompilerMemory is what the TypeScript 7 server holds once its project is
+// loaded.
+type CompilerMemory struct {
+	RSS, Peak int64         // bytes
+	Ready     time.Duration // from start to the project loaded
+	Err       error         // not measured
 }
 
 // ManyUngoverned is where a tsconfig.json becomes worth suggesting: on the
@@ -135,6 +147,11 @@ func (e *Engine) Diagnose(ctx context.Context, cacheDir string) (Diagnosis, erro
 		d.WatchOK, d.WatchDetail = watch.Check(len(found.Dirs))
 	} else {
 		d.WatchDetail = err.Error()
+	}
+	if comp := e.Compiler(); comp != nil {
+		m := &CompilerMemory{Ready: comp.srv.ReadyTime()}
+		m.RSS, m.Peak, m.Err = comp.srv.Memory()
+		d.Compiler = m
 	}
 	d.TypeScript = tsls.DiagnoseWith(tsls.FindOptions{Root: e.root.Dir(), CacheDir: cacheDir, Flag: e.cfg.TSGo, TrustWorkspace: e.cfg.Origin.Trust.Trusted})
 	if files, err := e.sourceFiles(); err == nil && len(files) > 0 {

@@ -30,6 +30,14 @@ func Diagnosis(d engine.Diagnosis, tools int) string {
 	b.WriteString(Sensitive(d.Config, "           "))
 	models(&b, d)
 	fmt.Fprintf(&b, "typescript 7:\n%s\n", indentLines(d.TypeScript.String(), "  "))
+	if m := d.Compiler; m != nil {
+		if m.Err != nil {
+			fmt.Fprintf(&b, "  memory: not measured (%v)\n", m.Err)
+		} else {
+			fmt.Fprintf(&b, "  memory: %.0f MB resident (peak %.0f MB) with the project loaded in %.1f s\n",
+				float64(m.RSS)/1e6, float64(m.Peak)/1e6, m.Ready.Seconds())
+		}
+	}
 	if d.Governed+d.Ungoverned > 0 {
 		fmt.Fprintf(&b, "projects:  %d files under a tsconfig.json or jsconfig.json, %d without one (given to TypeScript 7 as one program)\n", d.Governed, d.Ungoverned)
 		if d.Ungoverned > engine.ManyUngoverned {

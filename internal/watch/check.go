@@ -16,19 +16,23 @@ const maxWatchesFile = "/proc/sys/fs/inotify/max_user_watches"
 // ok false with the reason when `scry serve` would fall back to the mtime
 // scan. Watches other programs of the same user hold are not counted.
 func Check(dirs int) (ok bool, detail string) {
+	n := fmt.Sprintf("%d directories", dirs)
+	if dirs == 1 {
+		n = "1 directory"
+	}
 	if runtime.GOOS != "linux" {
-		return true, fmt.Sprintf("%d directories to watch (fsnotify on %s)", dirs, runtime.GOOS)
+		return true, fmt.Sprintf("%s to watch (fsnotify on %s)", n, runtime.GOOS)
 	}
 	data, err := os.ReadFile(maxWatchesFile)
 	if err != nil {
-		return true, fmt.Sprintf("%d directories to watch (inotify limit unknown: %v)", dirs, err)
+		return true, fmt.Sprintf("%s to watch (inotify limit unknown: %v)", n, err)
 	}
 	limit, err := strconv.Atoi(strings.TrimSpace(string(data)))
 	if err != nil {
-		return true, fmt.Sprintf("%d directories to watch (inotify limit unreadable)", dirs)
+		return true, fmt.Sprintf("%s to watch (inotify limit unreadable)", n)
 	}
 	if dirs >= limit {
-		return false, fmt.Sprintf("%d directories to watch, more than the inotify limit of %d (raise %s)", dirs, limit, maxWatchesFile)
+		return false, fmt.Sprintf("%s to watch, more than the inotify limit of %d (raise %s)", n, limit, maxWatchesFile)
 	}
-	return true, fmt.Sprintf("%d directories to watch, inotify limit %d", dirs, limit)
+	return true, fmt.Sprintf("%s to watch, inotify limit %d", n, limit)
 }
