@@ -15,6 +15,7 @@ import (
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/snapshot"
 	"github.com/scry-dev/scry/internal/tokens"
+	"github.com/scry-dev/scry/internal/weaviate"
 )
 
 // Answer is what a search returns to an agent: the connection graph, then
@@ -47,6 +48,9 @@ type Query struct {
 	Budget    int      // token budget of the whole answer
 	Threshold *float64 // minimum relevance 0..1
 	CallDepth int      // call-tree depth in the graph (-1: transitive)
+	// Repos are the repositories searched in a shared index (empty: the
+	// configured ones); a local index ignores them.
+	Repos []string
 }
 
 // params are the pipeline's settings for q: the configuration, overridden
@@ -80,6 +84,15 @@ func (e *Engine) Search(ctx context.Context, q Query) (Answer, error) {
 		callDepth = e.cfg.CallDepth
 	}
 	req := search.Request{Query: q.Text, Paths: q.Paths, Languages: q.Languages, Params: e.params(q)}
+	if e.shared != nil {
+		rd, err := e.sharedReader(ctx, q.Repos)
+		if err != nil {
+			return Answer{}, err
+		}
+		// The shared index has no workspace to sync: its file texts are
+		// the versions its chunks came from.
+		return e.searchIn(ctx, rd, req, callDepth)
+	}
 	for attempt := 0; ; attempt++ {
 		ans, err := e.search(ctx, req, callDepth)
 		if !errors.Is(err, snapshot.ErrStale) || attempt == maxStaleRetries {
@@ -96,7 +109,16 @@ func (e *Engine) Search(ctx context.Context, q Query) (Answer, error) {
 const maxStaleRetries = 3
 
 func (e *Engine) search(ctx context.Context, req search.Request, callDepth int) (Answer, error) {
+	return e.searchIn(ctx, nil, req, callDepth)
+}
+
+// searchIn answers from the shared index's reader rd, or from the local
+// index when rd is nil.
+func (e *Engine) searchIn(ctx context.Context, rd *weaviate.Reader, req search.Request, callDepth int) (Answer, error) {
 	pl := search.Pipeline{Store: e.store, Reranker: e.reranker, Hybrid: e.neural.Hybrid()}
+	if rd != nil {
+		pl = search.Pipeline{Store: rd, Reranker: e.reranker}
+	}
 	resp, err := pl.Search(ctx, req)
 	if err != nil {
 		return Answer{}, err
@@ -108,7 +130,7 @@ func (e *Engine) search(ctx context.Context, req search.Request, callDepth int) 
 		return Answer{Response: resp, Graph: g, Tokens: n, Budget: budget}, nil
 	}
 	results := resp.Results
-	snaps := &snapshotCache{texts: map[string]string{}}
+	snaps := &snapshotCache{texts: map[string]string{}, shared: rd}
 	// The compiler describes the results while snapshots are built and
 	// fitted to the budget: the two wait on different processes. A result
 	// the budget then drops costs a description nobody reads.
@@ -124,6 +146,11 @@ func (e *Engine) search(ctx context.Context, req search.Request, callDepth int) 
 	var wanted atomic.Int64
 	wanted.Store(int64(len(results)))
 	go func(all []search.Result) {
+		if rd != nil {
+			d, err := describeAllShared(rd, all)
+			done <- described{d, err}
+			return
+		}
 		d, err := e.describeAll(dctx, all, callDepth, &wanted)
 		done <- described{d, err}
 	}(results)
@@ -300,6 +327,8 @@ func (e *Engine) describeUncached(ctx context.Context, c chunk.Chunk, callDepth 
 // answer to the budget asks for the same ones again.
 type snapshotCache struct {
 	texts map[string]string
+	// shared: snapshots come from the shared index's file texts.
+	shared *weaviate.Reader
 }
 
 func (e *Engine) snapshotOf(c *snapshotCache, file string, targets []snapshot.Target) (string, error) {
@@ -308,6 +337,14 @@ func (e *Engine) snapshotOf(c *snapshotCache, file string, targets []snapshot.Ta
 		key += fmt.Sprintf("|%d-%d", t.StartLine, t.EndLine)
 	}
 	if text, ok := c.texts[key]; ok {
+		return text, nil
+	}
+	if c.shared != nil {
+		text, err := sharedSnapshot(c.shared, file, targets)
+		if err != nil {
+			return "", err
+		}
+		c.texts[key] = text
 		return text, nil
 	}
 	abs, _, err := e.root.Resolve(file)

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"github.com/scry-dev/scry/internal/weaviate"
 	"os"
 	"time"
 
@@ -39,6 +40,9 @@ type Diagnosis struct {
 	// Compiler is the running TypeScript 7 server's memory, when the
 	// engine was opened with it (doctor --compiler); nil otherwise.
 	Compiler *CompilerMemory
+
+	// Shared is the shared index's cluster, with the weaviate backend.
+	Shared *weaviate.Status
 }
 
 // CompilerMemory is what the TypeScript 7 server holds once its project is
@@ -93,7 +97,18 @@ type RerankerCheck struct {
 // TypeScript 7. It opens the configured models, so a wrong URL, key or
 // directory shows here rather than in the first search.
 func (e *Engine) Diagnose(ctx context.Context, cacheDir string) (Diagnosis, error) {
-	d := Diagnosis{Workspace: e.root.Dir(), IndexPath: e.store.Path(), Config: e.cfg, ConfigErr: e.cfgErr}
+	d := Diagnosis{Workspace: e.root.Dir(), Config: e.cfg, ConfigErr: e.cfgErr}
+	if e.shared != nil {
+		st, err := e.shared.Status(ctx)
+		d.Shared = &st
+		if err != nil {
+			return d, err
+		}
+	}
+	if e.store == nil { // a stateless reader of the shared index
+		return d, nil
+	}
+	d.IndexPath = e.store.Path()
 	var err error
 	if d.Files, d.Chunks, err = e.store.Stats(); err != nil {
 		return d, err

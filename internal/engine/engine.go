@@ -20,6 +20,7 @@ import (
 	"github.com/scry-dev/scry/internal/tokens"
 	"github.com/scry-dev/scry/internal/tsls"
 	"github.com/scry-dev/scry/internal/watch"
+	"github.com/scry-dev/scry/internal/weaviate"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -66,6 +67,11 @@ type Options struct {
 	// a sync then examines only the changed files. Where watching is not
 	// possible, Warn hears why and every sync scans the tree.
 	Watch bool
+	// Publish: with the weaviate backend, keep the local index too, so
+	// that Publish can fill the repository's tenant from it. Without it a
+	// weaviate-backed engine is stateless: it opens no local index and
+	// reads the cluster alone (Models, Sync and Compiler are ignored).
+	Publish bool
 	// CacheDir is where `scry setup` puts TypeScript 7; "" is CacheDir().
 	CacheDir string
 
@@ -96,6 +102,9 @@ type Engine struct {
 	neural   *neural
 	progress func(done, total int)
 	lastSync index.Summary
+
+	// shared is the cluster holding the shared index (backend weaviate).
+	shared *weaviate.Client
 
 	compiler     compilerBox
 	stopCompiler func()
@@ -136,6 +145,18 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 			opt.Warn(errors.New(n))
 		}
 	}
+	var shared *weaviate.Client
+	if cfg.SharedIndex() && cfgErr == nil {
+		// The cluster is reached before anything local is touched: a
+		// wrong URL or key fails here and leaves the local index as it
+		// was.
+		if shared, err = connectShared(ctx, cfg); err != nil {
+			return nil, err
+		}
+		if !opt.Publish {
+			return &Engine{root: root, cfg: cfg, shared: shared, progress: opt.Progress, stopCompiler: func() {}}, nil
+		}
+	}
 	path := opt.IndexPath
 	if path == "" {
 		if path, err = DefaultIndexPath(root.Dir()); err != nil {
@@ -146,7 +167,7 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open index for %s: %w", root.Dir(), err)
 	}
-	e := &Engine{root: root, store: st, cfg: cfg, cfgErr: cfgErr, progress: opt.Progress, stopCompiler: func() {}}
+	e := &Engine{root: root, store: st, cfg: cfg, cfgErr: cfgErr, shared: shared, progress: opt.Progress, stopCompiler: func() {}}
 	ixOpt := index.Options{
 		Workspace: workspace.Options{Include: cfg.Include, Exclude: cfg.Exclude, MaxFileSize: cfg.MaxFileSize},
 		Progress:  opt.Progress,
@@ -303,6 +324,9 @@ func (e *Engine) SyncProgress(ctx context.Context, progress func(done, total int
 func (e *Engine) Close() error {
 	e.stopCompiler()
 	e.parsed.close()
+	if e.store == nil { // a stateless reader of the shared index
+		return e.neural.Close()
+	}
 	var werr error
 	if e.watcher != nil {
 		werr = e.watcher.Close()

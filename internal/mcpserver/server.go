@@ -54,6 +54,17 @@ func New(eng *engine.Engine) (*mcp.Server, error) {
 	if len(names) == 0 {
 		names = DefaultTools
 	}
+	if eng.Shared() {
+		// A server of the shared index holds no checkout: it answers
+		// codebase_search from the cluster; the other tools read a
+		// workspace.
+		for _, n := range cfg.Tools {
+			if n != "codebase_search" {
+				return nil, fmt.Errorf("mcp: tool %s needs a local index; the weaviate backend serves codebase_search", n)
+			}
+		}
+		names = []string{"codebase_search"}
+	}
 	byName := make(map[string]tool, len(tools))
 	for _, t := range tools {
 		byName[t.name] = t
@@ -82,6 +93,9 @@ func New(eng *engine.Engine) (*mcp.Server, error) {
 // progress to clients that asked for it. Calls arriving during a sync wait
 // for it, so no answer is read from a half-written index.
 func (s *Server) fresh(ctx context.Context, req *mcp.CallToolRequest) error {
+	if s.eng.Shared() {
+		return nil // the shared index is kept fresh by `scry index`
+	}
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
 	var progress func(done, total int)

@@ -53,12 +53,16 @@ const (
 	maxMatches    = 20 // declarations answered for one ambiguous symbol path
 )
 
+// maxRepos bounds the repositories one search fans out to.
+const maxRepos = 64
+
 type searchArgs struct {
 	Query     string   `json:"query" jsonschema:"plain-words question, or symbol = [file >] [Parent >] name"`
 	Path      []string `json:"path,omitempty" jsonschema:"files, directories or globs to search within"`
 	Languages []string `json:"languages,omitempty" jsonschema:"typescript, tsx, javascript"`
 	Budget    int      `json:"budget,omitempty" jsonschema:"token budget for the answer (default 8000)"`
 	Threshold *float64 `json:"threshold,omitempty" jsonschema:"minimum relevance 0..1 (default 0.5)"`
+	Repos     []string `json:"repos,omitempty" jsonschema:"repositories to search in a shared index (default: the server's --repo list)"`
 }
 
 // codebaseSearch answers with the connection graph first (priority 1.0),
@@ -83,7 +87,13 @@ func (s *Server) codebaseSearch(ctx context.Context, req *mcp.CallToolRequest, a
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, err
 	}
-	ans, err := s.eng.Search(ctx, engine.Query{Text: a.Query, Paths: paths, Languages: a.Languages, Budget: a.Budget, Threshold: a.Threshold})
+	if len(a.Repos) > 0 && !s.eng.Shared() {
+		return nil, argError("repos: this server reads one local workspace; repos needs the weaviate backend")
+	}
+	if len(a.Repos) > maxRepos {
+		return nil, argError("at most %d repos", maxRepos)
+	}
+	ans, err := s.eng.Search(ctx, engine.Query{Text: a.Query, Paths: paths, Languages: a.Languages, Budget: a.Budget, Threshold: a.Threshold, Repos: a.Repos})
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,10 @@ import (
 // server exposes.
 func Diagnosis(d engine.Diagnosis, tools int) string {
 	var b strings.Builder
+	if d.Shared != nil {
+		shared(&b, d)
+		return b.String()
+	}
 	fmt.Fprintf(&b, "workspace: %s\n", d.Workspace)
 	fmt.Fprintf(&b, "index:     %s (%d files, %d chunks)\n", d.IndexPath, d.Files, d.Chunks)
 	if d.Files == 0 {
@@ -150,4 +154,29 @@ func keyNote(vars string, set bool) string {
 func indentLines(s, prefix string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	return prefix + strings.Join(lines, "\n"+prefix)
+}
+
+// shared is the report of a shared-index (weaviate) engine.
+func shared(b *strings.Builder, d engine.Diagnosis) {
+	s := d.Shared
+	fmt.Fprintf(b, "backend:   weaviate %s at %s\n", s.Version, s.URL)
+	healthy := 0
+	for _, n := range s.Nodes {
+		if n.Status == "HEALTHY" {
+			healthy++
+		}
+	}
+	fmt.Fprintf(b, "nodes:     %d, %d healthy\n", len(s.Nodes), healthy)
+	for _, n := range s.Nodes {
+		fmt.Fprintf(b, "  %s  %s  %d objects, %d shards\n", n.Name, n.Status, n.Objects, n.Shards)
+	}
+	fmt.Fprintf(b, "tenants:   %d (searched: %s)\n", len(s.Tenants), strings.Join(d.Config.Weaviate.Repos, ", "))
+	for _, t := range s.Tenants {
+		fmt.Fprintf(b, "  %s  %d files, %d chunk objects\n", t.Repo, t.Files, t.Chunks)
+	}
+	if d.ConfigErr != nil {
+		fmt.Fprintf(b, "config:    ERROR %v\n", d.ConfigErr)
+	}
+	fmt.Fprintln(b, "settings that run or send something, and where each came from:")
+	b.WriteString(Sensitive(d.Config, "           "))
 }

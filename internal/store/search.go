@@ -327,21 +327,18 @@ func (s *Store) informativeTerms(ts []string) []string {
 	if len(ts) <= minTerms {
 		return ts
 	}
-	var total int
-	if err := s.db.QueryRow(`SELECT count(*) FROM chunks`).Scan(&total); err != nil || total < 2000 {
+	st, err := s.TermStats(ts)
+	if err != nil || st.Chunks < 2000 {
 		return ts // small indexes: nothing to save
 	}
+	total := st.Chunks
 	type tdf struct {
 		term string
 		df   int
 	}
 	dfs := make([]tdf, 0, len(ts))
 	for _, t := range ts {
-		var df int
-		if err := s.db.QueryRow(`SELECT doc FROM chunks_vocab WHERE term = ?`, t).Scan(&df); err != nil {
-			df = 0
-		}
-		dfs = append(dfs, tdf{t, df})
+		dfs = append(dfs, tdf{t, st.DocFreq[t]})
 	}
 	limit := int(commonShare * float64(total))
 	var keep []string

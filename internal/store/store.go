@@ -45,6 +45,8 @@ type Store struct {
 	// other inside SQLite's busy handler; other processes are held off by
 	// BEGIN IMMEDIATE + busy_timeout.
 	wmu sync.Mutex
+	// stats caches corpus statistics between changes of the index.
+	stats statsCache
 }
 
 // FileRecord is what the store knows about one indexed file.
@@ -110,6 +112,7 @@ func (s *Store) Path() string { return s.path }
 
 // Close closes the index.
 func (s *Store) Close() error {
+	s.stats.close()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("store: close %s: %w", s.path, err)
 	}

@@ -919,3 +919,40 @@ func TestContainerSourceCompressed(t *testing.T) {
 		t.Fatalf("Chunk: source differs (%v)", err)
 	}
 }
+
+// TermStats are cached between queries; a commit by any connection — this
+// store's writer or another process's (here a second Store on the same
+// file) — must be seen by the next lookup.
+func TestTermStatsFollowWrites(t *testing.T) {
+	s := openTemp(t)
+	mustReplace(t, s, rec("a.ts"), fn("a.ts", "parseToken", 1, "return token"))
+	check := func(when string, wantChunks, wantDF int) {
+		t.Helper()
+		st, err := s.TermStats([]string{"token", "absent"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Chunks != wantChunks || st.DocFreq["token"] != wantDF {
+			t.Errorf("%s: %d chunks, df(token) %d; want %d and %d", when, st.Chunks, st.DocFreq["token"], wantChunks, wantDF)
+		}
+		if _, ok := st.DocFreq["absent"]; ok {
+			t.Errorf("%s: a term not in the index has a frequency", when)
+		}
+	}
+	check("first", 1, 1)
+	check("cached", 1, 1)
+	mustReplace(t, s, rec("b.ts"), fn("b.ts", "verifyToken", 1, "return token"), fn("b.ts", "other", 5, "return 1"))
+	check("after this store wrote", 3, 2)
+
+	other, err := Open(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	mustReplace(t, other, rec("c.ts"), fn("c.ts", "tokenize", 1, "return token"))
+	check("after another connection wrote", 4, 3)
+	if err := other.DeleteFile("b.ts"); err != nil {
+		t.Fatal(err)
+	}
+	check("after another connection deleted", 2, 2)
+}

@@ -46,6 +46,16 @@ type Prepared struct {
 	source   [][]byte // compressed full source, nil where stored as text
 }
 
+// PrepareFullText computes the chunks' full-text columns alone, for
+// indexes other than this store's that rank with the same columns.
+func PrepareFullText(chunks []chunk.Chunk) []FullText {
+	out := make([]FullText, len(chunks))
+	for i := range chunks {
+		out[i] = ftsFields(&chunks[i])
+	}
+	return out
+}
+
 // Prepare computes the stored forms of a file's chunks.
 func Prepare(chunks []chunk.Chunk) *Prepared {
 	p := &Prepared{fullText: make([]FullText, len(chunks)), source: make([][]byte, len(chunks))}
