@@ -51,3 +51,36 @@ func BenchmarkColdSync(b *testing.B) {
 		b.ReportMetric(float64(size)/float64(sum.Bytes), "index/source")
 	}
 }
+
+// BenchmarkNoChangeSync times a sync that finds nothing changed (the mtime
+// scan every CLI question pays) over the tree named by SCRY_BENCH_TREE,
+// indexed once first.
+func BenchmarkNoChangeSync(b *testing.B) {
+	dir := os.Getenv("SCRY_BENCH_TREE")
+	if dir == "" {
+		b.Skip("SCRY_BENCH_TREE not set")
+	}
+	root, err := workspace.NewRoot(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, err := store.Open(filepath.Join(b.TempDir(), "index.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	ix := index.New(root, st, index.Options{Workspace: workspace.Options{MaxFileSize: 16 << 20}})
+	if _, err := ix.Sync(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		sum, err := ix.Sync(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if sum.Indexed != 0 {
+			b.Fatalf("a sync with no change indexed %d files", sum.Indexed)
+		}
+	}
+}
