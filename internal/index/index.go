@@ -420,9 +420,14 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 		sum.Files = ix.files
 	}
 	if ix.opt.Changes != nil && scan && err == nil {
-		rels := make([]string, len(found.Files))
-		for i, f := range found.Files {
-			rels[i] = f.Rel
+		rels := make([]string, 0, len(found.Files))
+		for _, f := range found.Files {
+			rels = append(rels, f.Rel)
+		}
+		for _, s := range found.Skipped {
+			if s.Reason == workspace.SkipTooLarge {
+				rels = append(rels, s.Rel)
+			}
 		}
 		ix.opt.Changes.Watch(found.Dirs, rels)
 		ix.scanned = true

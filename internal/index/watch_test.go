@@ -88,6 +88,13 @@ func TestWatchedSync(t *testing.T) {
 	}
 	sync("replaced by rename", true, 1, 0)
 
+	// An editor's swap file and other names that can never be indexed
+	// cost no scan.
+	write("src/.a.ts.swp", "swap")
+	write("src/notes.md", "# notes")
+	write("src/notes.md", "# notes, edited")
+	sync("files that are not sources", true, 0, 0)
+
 	write("src/new.ts", "export function delta() {}\n")
 	if sum := sync("a new file", false, 1, 0); !strings.Contains(sum.ScanReason, "src/new.ts") {
 		t.Fatalf("scan reason %q does not name the new file", sum.ScanReason)
@@ -100,6 +107,53 @@ func TestWatchedSync(t *testing.T) {
 
 	write(".gitignore", "lib/\n")
 	sync("an ignore file", false, 0, 1)
+	sync("after the ignore file, watched", true, 0, 0)
+}
+
+// TestWatchedSyncSizeLimit: a file skipped for its size is watched too, so
+// an edit that brings it under the limit is indexed without a scan.
+func TestWatchedSyncSizeLimit(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.ts")
+	if err := os.WriteFile(big, []byte("export const big = '"+strings.Repeat("x", 4096)+"'\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "small.ts"), []byte("export const small = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root, err := workspace.NewRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := watch.New(dir)
+	if err != nil {
+		t.Skipf("watching is not possible here: %v", err)
+	}
+	defer w.Close()
+	st, err := store.Open(filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ix := index.New(root, st, index.Options{Changes: w, Workspace: workspace.Options{MaxFileSize: 1024}})
+	for i := 0; i < 2; i++ {
+		if _, err := ix.Sync(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(big, []byte("export const big = 'now small'\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := ix.Sync(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.Watched || sum.Indexed != 1 {
+		t.Fatalf("after shrinking big.ts: watched %v, indexed %d (%s)", sum.Watched, sum.Indexed, sum.ScanReason)
+	}
+	if _, ok, err := st.File("big.ts"); err != nil || !ok {
+		t.Fatalf("big.ts not in the index after it shrank (%v)", err)
+	}
 }
 
 // cleanSnapshot indexes dir into a new index and describes it.

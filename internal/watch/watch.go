@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // Watcher records the files changed under one root since the last Take.
@@ -139,12 +141,22 @@ func (w *Watcher) event(ev fsnotify.Event) {
 	case w.known[rel]:
 		// Written, replaced, removed or renamed away: the sync stats it.
 		w.changed[rel] = true
-	case ev.Has(fsnotify.Chmod) && !ev.Has(fsnotify.Create):
-		// Attributes of a file that is not indexed: nothing to do.
+	case ev.Has(fsnotify.Create):
+		// A new name, created or moved in. A directory or link may hold
+		// candidates and a source file may be one: the scan's rules
+		// decide. Other files (an editor's swap and backup files, build
+		// output) can never be, so they cost nothing.
+		fi, err := os.Lstat(ev.Name)
+		switch {
+		case err != nil:
+			// Gone already; its removal is its own event.
+		case fi.IsDir() || fi.Mode()&os.ModeSymlink != 0 || workspace.IsSupported(base):
+			w.fullScan(rel + " appeared")
+		}
 	default:
-		// A new name (a file or directory created or renamed in): whether
-		// it is a candidate is for the scan's rules to decide.
-		w.fullScan(rel + " appeared")
+		// Written, removed or renamed away under a name the last scan
+		// did not index: not a candidate then, not one now (the rules
+		// did not change, or an ignore-file event said so).
 	}
 }
 
@@ -156,7 +168,8 @@ func (w *Watcher) fullScan(reason string) {
 }
 
 // Watch makes the watched directories those the last full scan walked, and
-// files the files it found. Directories that cannot be watched (the
+// files the files it found (and those it skipped for their size, which an
+// edit can bring under the limit). Directories that cannot be watched (the
 // system's limit on watches) leave every later Take asking for a full scan.
 func (w *Watcher) Watch(dirs, files []string) {
 	want := make(map[string]bool, len(dirs))
