@@ -108,6 +108,14 @@ func TestWatchedSync(t *testing.T) {
 	write(".gitignore", "lib/\n")
 	sync("an ignore file", false, 0, 1)
 	sync("after the ignore file, watched", true, 0, 0)
+
+	// git's own ignore file is read by the scan, so it is watched too.
+	write(".git/info/exclude", "# nothing yet\n")
+	sync("the .git directory appeared", false, 0, 0)
+	sync("the .git directory, now watched", false, 0, 0)
+	write(".git/info/exclude", "pkg/\n")
+	sync("git's exclude file", false, 0, 1)
+	sync("after git's exclude file, watched", true, 0, 0)
 }
 
 // TestWatchedSyncSizeLimit: a file skipped for its size is watched too, so

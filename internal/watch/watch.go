@@ -46,6 +46,14 @@ type Watcher struct {
 	done    chan struct{}
 }
 
+// gitExclude is git's per-repository ignore file, relative to the root.
+const gitExclude = ".git/info/exclude"
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
 // barrierWait bounds the wait for the barrier event; past it the caller
 // scans everything rather than answer from a possibly stale index.
 const barrierWait = 2 * time.Second
@@ -136,8 +144,10 @@ func (w *Watcher) event(ev fsnotify.Event) {
 	case w.watched[ev.Name]:
 		// A watched directory itself was removed or renamed.
 		w.fullScan("directory " + rel + " changed")
-	case base == ".gitignore" || base == ".scry.toml":
+	case base == ".gitignore" || base == ".scry.toml" || rel == gitExclude:
 		w.fullScan(rel + " changed")
+	case strings.HasPrefix(rel, ".git/"):
+		// Only the exclude file of git's own directory matters.
 	case w.known[rel]:
 		// Written, replaced, removed or renamed away: the sync stats it.
 		w.changed[rel] = true
@@ -172,9 +182,13 @@ func (w *Watcher) fullScan(reason string) {
 // edit can bring under the limit). Directories that cannot be watched (the
 // system's limit on watches) leave every later Take asking for a full scan.
 func (w *Watcher) Watch(dirs, files []string) {
-	want := make(map[string]bool, len(dirs))
+	want := make(map[string]bool, len(dirs)+1)
 	for _, d := range dirs {
 		want[d] = true
+	}
+	// The scan reads .git/info/exclude, though it walks no .git directory.
+	if info := filepath.Join(w.root, filepath.Dir(gitExclude)); isDir(info) {
+		want[info] = true
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
