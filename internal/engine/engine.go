@@ -17,7 +17,6 @@ import (
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/rerank"
 	"github.com/scry-dev/scry/internal/store"
-	"github.com/scry-dev/scry/internal/tokens"
 	"github.com/scry-dev/scry/internal/tsls"
 	"github.com/scry-dev/scry/internal/watch"
 	"github.com/scry-dev/scry/internal/weaviate"
@@ -185,9 +184,6 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 		return nil, err
 	}
 	if opt.Models {
-		// An engine with models ranks, and every answer is measured in
-		// tokens: the tokenizer's table is built beside the sync.
-		tokens.Preload()
 		n, err := openNeural(ctx, st, cfg.Embedding, cfg.Reranking, getenv, opt.Warn)
 		if err != nil {
 			return fail(err)

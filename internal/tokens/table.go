@@ -2,54 +2,133 @@ package tokens
 
 import (
 	"bytes"
+	_ "embed"
 	"encoding/base64"
+	"encoding/binary"
+	"errors"
 	"fmt"
-	"hash/maphash"
-
-	"github.com/pkoukk/tiktoken-go-loader/assets"
+	"unsafe"
 )
 
-// table holds o200k's merge ranks as one byte blob of the tokens in rank
-// order and an open-addressing hash table of rank numbers over it. The
-// library's loader built a map of 200,000 strings and then its encoder's
-// own tables: about 120 ms of CPU and 60 MB in every process that counted
-// one token, which was most of a one-file `scry search`. This is built in a
-// few milliseconds, and holds no pointers for the garbage collector to scan.
+// o200kTable is o200k's merge ranks laid out for lookup in place (see
+// encodeTable), made from the tiktoken loader module's rank file by
+// TestTableIsCurrent with -update. Building a lookup structure from the
+// rank file in each process cost 12 ms of CPU, most of a one-file `scry
+// search`; the library's own loader took 120 ms and 60 MB. This is read
+// where it lies in the binary: loading it costs nothing, only the pages a
+// lookup touches are read in, and the garbage collector never scans it.
+//
+//go:embed o200k.table
+var o200kTable string
+
+// Layout of an encoded table, little-endian:
+//
+//	magic (8 bytes) | n tokens (4) | slots (4, a power of two)
+//	offsets: n+1 × uint32, token r is blob[off[r]:off[r+1]]
+//	slots:   slots × uint32, rank+1 of the token hashed there, 0 empty
+//	         (open addressing, linear probing, FNV-1a 32 of the token)
+//	blob:    every token's bytes in rank order
+const (
+	tableMagic  = "o200kt1\x00"
+	tableHeader = len(tableMagic) + 8
+)
+
 type table struct {
-	blob  []byte   // every token's bytes, in rank order
-	off   []uint32 // token r is blob[off[r]:off[r+1]]
-	slots []uint32 // rank+1 of the token hashed here; 0 is empty
-	mask  uint64
-	seed  maphash.Seed
+	data string
+	// words is data seen as bytes, without a copy, for word loads: the
+	// embedded string is read-only and nothing here writes to it.
+	words                 []byte
+	mask                  uint32
+	offAt, slotAt, blobAt int
+}
+
+// newTable checks an encoded table's header and sizes.
+func newTable(data string) (*table, error) {
+	if len(data) < tableHeader || data[:len(tableMagic)] != tableMagic {
+		return nil, errors.New("tokens: not an encoded rank table")
+	}
+	n := int(binary.LittleEndian.Uint32([]byte(data[8:12])))
+	slots := int(binary.LittleEndian.Uint32([]byte(data[12:16])))
+	t := &table{data: data, words: unsafe.Slice(unsafe.StringData(data), len(data)), mask: uint32(slots - 1), offAt: tableHeader}
+	t.slotAt = t.offAt + 4*(n+1)
+	t.blobAt = t.slotAt + 4*slots
+	if slots <= n || slots&(slots-1) != 0 || t.blobAt > len(data) || t.blobAt+int(t.u32(t.offAt+4*n)) != len(data) {
+		return nil, errors.New("tokens: rank table sizes do not add up")
+	}
+	return t, nil
+}
+
+func (t *table) u32(i int) uint32 {
+	return binary.LittleEndian.Uint32(t.words[i:])
 }
 
 // rank returns the merge rank of s, if s is a token.
 func (t *table) rank(s string) (int, bool) {
-	for i := maphash.String(t.seed, s) & t.mask; ; i = (i + 1) & t.mask {
-		v := t.slots[i]
+	for i := fnv32(s) & t.mask; ; i = (i + 1) & t.mask {
+		v := t.u32(t.slotAt + 4*int(i))
 		if v == 0 {
 			return 0, false
 		}
-		r := v - 1
-		if string(t.blob[t.off[r]:t.off[r+1]]) == s {
-			return int(r), true
+		r := int(v - 1)
+		a, b := t.u32(t.offAt+4*r), t.u32(t.offAt+4*r+4)
+		if t.data[t.blobAt+int(a):t.blobAt+int(b)] == s {
+			return r, true
 		}
 	}
 }
 
-// loadTable reads the encoding's rank file ("<base64 token> <rank>" per
-// line) from the tables the loader module embeds.
-func loadTable(name string) (*table, error) {
-	raw, err := assets.Assets.ReadFile(name)
-	if err != nil {
-		return nil, fmt.Errorf("tokens: %w", err)
+// fnv32 is FNV-1a: fixed (the slots are computed ahead of time) and quick
+// on the few bytes a token has.
+func fnv32(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
 	}
-	n := bytes.Count(raw, []byte{'\n'}) + 1
-	t := &table{
-		blob: make([]byte, 0, len(raw)/2),
-		off:  make([]uint32, 1, n+1),
-		seed: maphash.MakeSeed(),
+	return h
+}
+
+// encodeTable lays out tokens (in rank order) as newTable reads them, with
+// slots at most half full so that the probes of a miss, the common case
+// while merging, stay short.
+func encodeTable(tokens []string) []byte {
+	slots := 1
+	for slots < 2*len(tokens)+1 {
+		slots <<= 1
 	}
+	var blob []byte
+	off := make([]uint32, 0, len(tokens)+1)
+	off = append(off, 0)
+	for _, tok := range tokens {
+		blob = append(blob, tok...)
+		off = append(off, uint32(len(blob)))
+	}
+	slot := make([]uint32, slots)
+	for r, tok := range tokens {
+		i := fnv32(tok) & uint32(slots-1)
+		for slot[i] != 0 {
+			i = (i + 1) & uint32(slots-1)
+		}
+		slot[i] = uint32(r + 1)
+	}
+	out := make([]byte, 0, tableHeader+4*(len(off)+slots)+len(blob))
+	out = append(out, tableMagic...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(tokens)))
+	out = binary.LittleEndian.AppendUint32(out, uint32(slots))
+	for _, o := range off {
+		out = binary.LittleEndian.AppendUint32(out, o)
+	}
+	for _, s := range slot {
+		out = binary.LittleEndian.AppendUint32(out, s)
+	}
+	return append(out, blob...)
+}
+
+// parseRankFile reads a tiktoken rank file ("<base64 token> <rank>" per
+// line, ranks in order from 0) into the tokens in rank order.
+func parseRankFile(raw []byte) ([]string, error) {
+	var tokens []string
+	seen := map[string]bool{}
 	for rest := raw; len(rest) > 0; {
 		line := rest
 		if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
@@ -60,47 +139,19 @@ func loadTable(name string) (*table, error) {
 		if len(line) == 0 {
 			continue
 		}
-		sp := bytes.IndexByte(line, ' ')
-		// Ranks are the line numbers in order; a file that says otherwise
-		// is not the table this code was written for.
-		if sp < 0 || !isDecimal(line[sp+1:], len(t.off)-1) {
-			return nil, fmt.Errorf("tokens: %s line %d: rank missing or out of order", name, len(t.off))
+		tok, rank, ok := bytes.Cut(line, []byte{' '})
+		if !ok || string(rank) != fmt.Sprint(len(tokens)) {
+			return nil, fmt.Errorf("tokens: rank file line %d: rank missing or out of order", len(tokens)+1)
 		}
-		t.blob, err = base64.StdEncoding.AppendDecode(t.blob, line[:sp])
+		b, err := base64.StdEncoding.DecodeString(string(tok))
 		if err != nil {
-			return nil, fmt.Errorf("tokens: %s line %d: %w", name, len(t.off), err)
+			return nil, fmt.Errorf("tokens: rank file line %d: %w", len(tokens)+1, err)
 		}
-		t.off = append(t.off, uint32(len(t.blob)))
-	}
-	tokens := len(t.off) - 1
-	size := 1
-	for size < 2*tokens+1 { // at most half full: probes stay short
-		size <<= 1
-	}
-	t.slots = make([]uint32, size)
-	t.mask = uint64(size - 1)
-	for r := range tokens {
-		tok := t.blob[t.off[r]:t.off[r+1]]
-		i := maphash.Bytes(t.seed, tok) & t.mask
-		for t.slots[i] != 0 {
-			if p := t.slots[i] - 1; bytes.Equal(t.blob[t.off[p]:t.off[p+1]], tok) {
-				return nil, fmt.Errorf("tokens: %s: token of rank %d repeats rank %d", name, r, p)
-			}
-			i = (i + 1) & t.mask
+		if seen[string(b)] {
+			return nil, fmt.Errorf("tokens: rank file line %d: token repeated", len(tokens)+1)
 		}
-		t.slots[i] = uint32(r + 1)
+		seen[string(b)] = true
+		tokens = append(tokens, string(b))
 	}
-	return t, nil
-}
-
-// isDecimal reports whether b is n written in decimal.
-func isDecimal(b []byte, n int) bool {
-	v := 0
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return false
-		}
-		v = v*10 + int(c-'0')
-	}
-	return len(b) > 0 && v == n
+	return tokens, nil
 }

@@ -13,16 +13,9 @@ var (
 	err   error
 )
 
-// load builds the o200k rank table on first use: a process that never
-// counts a token never pays for it.
+// load checks the embedded o200k rank table on first use.
 func load() {
-	ranks, err = loadTable("o200k_base.tiktoken")
-}
-
-// Preload builds the rank table on another goroutine, so that a process
-// about to answer a question does it while the index syncs instead of after.
-func Preload() {
-	go once.Do(load)
+	ranks, err = newTable(o200kTable)
 }
 
 // Count returns the number of o200k tokens in s. Should the embedded tables
