@@ -20,6 +20,7 @@ import (
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/textfmt"
 	"github.com/scry-dev/scry/internal/tsls"
+	"github.com/scry-dev/scry/internal/watch"
 	"github.com/scry-dev/scry/internal/weaviate"
 	"github.com/scry-dev/scry/internal/workspace"
 )
@@ -63,6 +64,10 @@ type Options struct {
 	Sync bool
 	// Compiler attaches the TypeScript 7 server.
 	Compiler CompilerMode
+	// Watch follows file changes as they happen (a long-running server):
+	// a sync then examines only the changed files. Where watching is not
+	// possible, Warn hears why and every sync scans the tree.
+	Watch bool
 	// Publish: with the weaviate backend, keep the local index too, so
 	// that Publish can fill the repository's tenant from it. Without it a
 	// weaviate-backed engine is stateless: it opens no local index and
@@ -106,6 +111,8 @@ type Engine struct {
 
 	compiler     compilerBox
 	stopCompiler func()
+	watcher      *watch.Watcher // nil without watch mode
+	watchErr     error          // why watch mode was asked for and is off
 	parsed       parsedFiles
 	described    describeCache
 }
@@ -167,6 +174,13 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 	e.indexOpts = index.Options{
 		Workspace: workspace.Options{Include: cfg.Include, Exclude: cfg.Exclude, MaxFileSize: cfg.MaxFileSize},
 		Progress:  opt.Progress,
+	}
+	if opt.Watch {
+		if e.watcher, e.watchErr = watch.New(root.Dir()); e.watchErr == nil {
+			e.indexOpts.Changes = e.watcher
+		} else if opt.Warn != nil {
+			opt.Warn(fmt.Errorf("not watching for changes, scanning the tree on every question: %w", e.watchErr))
+		}
 	}
 	e.indexer = index.New(root, st, e.indexOpts)
 	fail := func(err error) (*Engine, error) {
@@ -344,7 +358,23 @@ func (e *Engine) Close() error {
 	if e.store == nil { // a stateless reader of the shared index
 		return e.neural.Close()
 	}
-	return errors.Join(e.neural.Close(), e.store.Close())
+	var werr error
+	if e.watcher != nil {
+		werr = e.watcher.Close()
+	}
+	return errors.Join(werr, e.neural.Close(), e.store.Close())
+}
+
+// Freshness says how this engine keeps its index fresh: a watcher's
+// status, or the mtime scan and why.
+func (e *Engine) Freshness() string {
+	switch {
+	case e.watcher != nil:
+		return e.watcher.Status()
+	case e.watchErr != nil:
+		return "mtime scan on every question (watching failed: " + e.watchErr.Error() + ")"
+	}
+	return "mtime scan on every question (watch mode is for `scry serve`)"
 }
 
 // CacheDir is scry's cache directory (internal/cachedir owns the rule);

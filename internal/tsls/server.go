@@ -198,6 +198,20 @@ func (s *Server) Pid() int {
 	return s.proc.cmd.Process.Pid
 }
 
+// Memory returns the running server process's resident set and its peak,
+// in bytes (Linux only). Processes it started are not counted.
+func (s *Server) Memory() (rss, peak int64, err error) {
+	pid := s.Pid()
+	if pid == 0 {
+		return 0, 0, fmt.Errorf("tsls: no server running")
+	}
+	rss, peak, err = processMemory(pid)
+	if err != nil {
+		return 0, 0, fmt.Errorf("tsls: memory of pid %d: %w", pid, err)
+	}
+	return rss, peak, nil
+}
+
 // Restarts counts processes started after the first one.
 func (s *Server) Restarts() int {
 	s.mu.Lock()

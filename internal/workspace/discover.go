@@ -75,7 +75,12 @@ func discover(r *Root, opt Options) (Result, error) {
 
 	slices.SortFunc(w.files, func(a, b File) int { return strings.Compare(a.Rel, b.Rel) })
 	slices.SortFunc(w.skipped, func(a, b Skip) int { return strings.Compare(a.Rel, b.Rel) })
-	return Result{Files: w.files, Skipped: w.skipped}, nil
+	dirs := make([]string, 0, len(w.visited))
+	for d := range w.visited {
+		dirs = append(dirs, d)
+	}
+	slices.Sort(dirs)
+	return Result{Files: w.files, Skipped: w.skipped, Dirs: dirs}, nil
 }
 
 // maxIgnoreFile bounds the read of one ignore file (a larger one is not
