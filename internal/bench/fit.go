@@ -262,7 +262,7 @@ type FitOptions struct {
 	// TreesWithout names features the trees may not split on (an
 	// ablation: the trees see them as 0, a constant no split can use).
 	TreesWithout []int
-	Log        io.Writer
+	Log          io.Writer
 }
 
 func (o FitOptions) share() float64 {
