@@ -165,7 +165,7 @@ times lexical and full-pipeline queries.`,
 			}
 			r, err := bench.RunSpeed(cmd.Context(), bench.SpeedOptions{
 				Prefix: bf.corpus, Packages: pkgs, Queries: queries, Runs: runs, Seed: bf.seed,
-				WorkDir: bf.work, Log: bf.log(cmd),
+				WorkDir: bf.work, Log: bf.log(cmd), Executable: self(),
 			})
 			if err != nil {
 				return err
@@ -185,4 +185,14 @@ times lexical and full-pipeline queries.`,
 	cmd.Flags().IntVar(&queries, "queries", 200, "number of latency queries")
 	cmd.Flags().IntVar(&runs, "runs", 5, "times each re-sync is measured")
 	return cmd
+}
+
+// self is this program's path, for benchmarks that time the CLI as a user
+// runs it ("" when it cannot be found: that measure is then left out).
+func self() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return exe
 }

@@ -47,7 +47,7 @@ SCRY_TOKEN) then requires "Authorization: Bearer <token>" on every request.`,
 				}
 				return nil
 			}
-			e, err := ws.open(cmd, engine.Options{Models: true, Compiler: engine.CompilerBackground}, false, false, tf.layer(cmd), toolsLayer, nf.layer(cmd), bf.layer(cmd))
+			e, err := ws.open(cmd, engine.Options{Models: true, Compiler: engine.CompilerBackground, Watch: true}, false, false, tf.layer(cmd), toolsLayer, nf.layer(cmd), bf.layer(cmd))
 			if err != nil {
 				return err
 			}

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"github.com/scry-dev/scry/internal/weaviate"
 	"os"
+	"time"
 
 	"github.com/scry-dev/scry/internal/embed"
 	"github.com/scry-dev/scry/internal/embed/onnxrt"
 	"github.com/scry-dev/scry/internal/rerank"
 	"github.com/scry-dev/scry/internal/tsls"
+	"github.com/scry-dev/scry/internal/watch"
+	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // Diagnosis is what `scry doctor` reports: what scry found and what is
@@ -30,9 +33,24 @@ type Diagnosis struct {
 	// Governed files have a tsconfig.json or jsconfig.json; the others go
 	// to TypeScript 7 as one program.
 	Governed, Ungoverned int
+	// Freshness is how `scry serve` keeps the index fresh here: watching
+	// (WatchOK) or the mtime scan, with the numbers that decide it.
+	WatchOK     bool
+	WatchDetail string
+	// Compiler is the running TypeScript 7 server's memory, when the
+	// engine was opened with it (doctor --compiler); nil otherwise.
+	Compiler *CompilerMemory
 
 	// Shared is the shared index's cluster, with the weaviate backend.
 	Shared *weaviate.Status
+}
+
+// CompilerMemory is what the TypeScript 7 server holds once its project is
+// loaded.
+type CompilerMemory struct {
+	RSS, Peak int64         // bytes
+	Ready     time.Duration // from start to the project loaded
+	Err       error         // not measured
 }
 
 // ManyUngoverned is where a tsconfig.json becomes worth suggesting: on the
@@ -140,6 +158,16 @@ func (e *Engine) Diagnose(ctx context.Context, cacheDir string) (Diagnosis, erro
 		}
 	}
 
+	if found, err := workspace.Discover(e.root.Dir(), e.indexer.WorkspaceOptions()); err == nil {
+		d.WatchOK, d.WatchDetail = watch.Check(len(found.Dirs))
+	} else {
+		d.WatchDetail = err.Error()
+	}
+	if comp := e.Compiler(); comp != nil {
+		m := &CompilerMemory{Ready: comp.srv.ReadyTime()}
+		m.RSS, m.Peak, m.Err = comp.srv.Memory()
+		d.Compiler = m
+	}
 	d.TypeScript = tsls.DiagnoseWith(tsls.FindOptions{Root: e.root.Dir(), CacheDir: cacheDir, Flag: e.cfg.TSGo, TrustWorkspace: e.cfg.Origin.Trust.Trusted})
 	if files, err := e.sourceFiles(); err == nil && len(files) > 0 {
 		d.Governed, d.Ungoverned = tsls.ProgramSplit(files)
