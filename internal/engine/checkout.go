@@ -168,3 +168,16 @@ func (e *Engine) OpenCheckout(ctx context.Context) (local *Engine, ok bool, err 
 	}
 	return local, true, nil
 }
+
+// Checkout is the local engine on the checkout of the one repository a
+// shared-index engine is configured for, opened on first use and closed
+// with e; ok is false when there is no such checkout. A server of the
+// shared index answers the structure tools from it.
+func (e *Engine) Checkout(ctx context.Context) (local *Engine, ok bool, err error) {
+	repos := e.cfg.Weaviate.Repos
+	if e.shared == nil || len(repos) != 1 || e.checkouts[repos[0]] == nil {
+		return nil, false, nil
+	}
+	local, err = e.checkouts[repos[0]].open(ctx)
+	return local, true, err
+}

@@ -91,16 +91,34 @@ func New(eng *engine.Engine) (*mcp.Server, error) {
 	if len(names) == 0 {
 		names = DefaultTools
 	}
+	// Which server answers each tool: all of them this one, except on the
+	// shared index, where codebase_search reads the cluster and the
+	// structure tools read this machine's checkout of the repository,
+	// when it has one.
+	serverFor := func(string) *Server { return s }
 	if eng.Shared() {
-		// A server of the shared index holds no checkout: it answers
-		// codebase_search from the cluster; the other tools read a
-		// workspace.
-		for _, n := range cfg.Tools {
-			if n != "codebase_search" {
-				return nil, fmt.Errorf("mcp: tool %s needs a local index; the weaviate backend serves codebase_search", n)
-			}
+		local, ok, err := eng.Checkout(context.Background())
+		if err != nil {
+			return nil, fmt.Errorf("mcp: %w", err)
 		}
-		names = []string{"codebase_search"}
+		if ok {
+			ls := &Server{eng: local, cfg: local.Config()}
+			serverFor = func(name string) *Server {
+				if name == "codebase_search" {
+					return s
+				}
+				return ls
+			}
+		} else {
+			// Without a checkout the other tools have no workspace
+			// to read.
+			for _, n := range cfg.Tools {
+				if n != "codebase_search" {
+					return nil, fmt.Errorf("mcp: tool %s needs a local index or a checkout of the repository (--checkout); the weaviate backend serves codebase_search", n)
+				}
+			}
+			names = []string{"codebase_search"}
+		}
 	}
 	byName := make(map[string]tool, len(tools))
 	for _, t := range tools {
@@ -113,7 +131,7 @@ func New(eng *engine.Engine) (*mcp.Server, error) {
 			unknown = append(unknown, name)
 			continue
 		}
-		t.add(srv, s)
+		t.add(srv, serverFor(name))
 	}
 	if len(unknown) > 0 {
 		known := make([]string, len(tools))
