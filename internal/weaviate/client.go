@@ -323,7 +323,7 @@ func (c *Client) fileClass() *models.Class {
 		MultiTenancyConfig: &models.MultiTenancyConfig{Enabled: true},
 		ReplicationConfig:  c.replication(),
 		Properties: []*models.Property{
-			exact("path"), exact("hash"), exact("state"), exact("language"), exact("mtime"),
+			exact("path"), exact("hash"), exact("state"), exact("language"), exact("mtime"), exact("embedModel"),
 			prop("size", "int", false, false, ""), prop("chunks", "int", false, false, ""),
 			prop("text", "blob", false, false, ""),
 		},

@@ -226,3 +226,57 @@ func TestHybridFirstStage(t *testing.T) {
 		t.Errorf("hybrid top-10 overlap %d of %d, want at least 70%%", overlap, n)
 	}
 }
+
+// TestVectorsAddedLater: a repository pushed without an embedder gets its
+// vectors on the next push once one is configured (every file is sent
+// again, once), and a push with nothing changed sends nothing.
+func TestVectorsAddedLater(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	w := newWorkspace(t, fixture)
+	repo := repoName(t, c, "later")
+	w.push(t, c, repo)
+	srv := embeddingServer(t, 32)
+	emb, err := embed.New(ctx, embed.Config{Provider: embed.ProviderOpenAI, URL: srv.URL + "/v1", Model: "hash-words", Key: "test-key"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Close()
+	if _, err := index.EmbedPending(ctx, w.st, emb, index.EmbedOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	model := emb.ModelID()
+	opt := w.options()
+	opt.VectorModel = model
+	opt.Vectors = func(ids []string) (map[string][]float32, error) {
+		out := map[string][]float32{}
+		for _, id := range ids {
+			if v, err := w.st.GetVector(id, model); err == nil {
+				out[id] = v
+			}
+		}
+		return out, nil
+	}
+	for i, want := range []int{len(fixture), 0} {
+		sum, err := c.Push(ctx, repo, w.st, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Sent != want {
+			t.Errorf("push %d with an embedder: %+v, want %d files sent", i+1, sum, want)
+		}
+	}
+	rd, err := c.Reader(ctx, []string{repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	qv, _ := emb.EmbedQuery(ctx, "validate a token")
+	ids, err := rd.Nearest(ctx, qv, model, 50, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, chunks, _ := w.st.Stats()
+	if len(ids) != chunks {
+		t.Errorf("%d chunks have vectors in the cluster, want all %d", len(ids), chunks)
+	}
+}

@@ -70,6 +70,9 @@ type remoteFile struct {
 	Path  string `json:"path"`
 	Hash  string `json:"hash"`
 	State string `json:"state"`
+	// EmbedModel is the model of the vectors sent with the file's chunks
+	// ("" for none).
+	EmbedModel string `json:"embedModel"`
 	Extra struct {
 		ID string `json:"id"`
 	} `json:"_additional"`
@@ -122,7 +125,9 @@ func (c *Client) Push(ctx context.Context, repo string, src Source, opt PushOpti
 	}
 	var todo []store.FileRecord
 	for _, f := range local {
-		if r, ok := byPath[f.Path]; ok && r.State == stateLive && r.Hash == f.ContentHash {
+		// A file is sent again when its vectors are of another model
+		// than the one configured now (or it has none and one is).
+		if r, ok := byPath[f.Path]; ok && r.State == stateLive && r.Hash == f.ContentHash && (opt.Vectors == nil || r.EmbedModel == opt.VectorModel) {
 			sum.Unchanged++
 			continue
 		}
@@ -289,7 +294,18 @@ func (c *Client) sendFile(ctx context.Context, repo string, src Source, f store.
 	if opt.AfterChunks != nil {
 		opt.AfterChunks(f.Path)
 	}
-	rec, err := fileObject(repo, f, text, len(chunks), stateLive)
+	// The record names the vectors' model once every chunk has its
+	// vector; until then the next push sends the file again.
+	model := ""
+	if opt.Vectors != nil {
+		model = opt.VectorModel
+		for i := range chunks {
+			if len(vecs[chunks[i].ID]) == 0 {
+				model = ""
+			}
+		}
+	}
+	rec, err := fileObject(repo, f, text, len(chunks), stateLive, model)
 	if err != nil {
 		return 0, false, err
 	}
@@ -306,7 +322,7 @@ func (c *Client) sendFile(ctx context.Context, repo string, src Source, f store.
 // at once), then its chunks, then the record. An interrupted removal is
 // finished by the next push, which finds the tombstone.
 func (c *Client) removeFile(ctx context.Context, repo, path string) error {
-	tomb, err := fileObject(repo, store.FileRecord{Path: path}, nil, 0, stateDeleted)
+	tomb, err := fileObject(repo, store.FileRecord{Path: path}, nil, 0, stateDeleted, "")
 	if err != nil {
 		return err
 	}
@@ -429,7 +445,7 @@ func chunkObject(repo string, f store.FileRecord, seq int, ch *chunk.Chunk, ft s
 	return o
 }
 
-func fileObject(repo string, f store.FileRecord, text []byte, chunks int, state string) (*models.Object, error) {
+func fileObject(repo string, f store.FileRecord, text []byte, chunks int, state, model string) (*models.Object, error) {
 	var z bytes.Buffer
 	w := gzip.NewWriter(&z)
 	if _, err := w.Write(text); err != nil {
@@ -444,7 +460,7 @@ func fileObject(repo string, f store.FileRecord, text []byte, chunks int, state 
 		ID:     objectID("file", f.Path),
 		Properties: map[string]any{
 			"path": f.Path, "hash": f.ContentHash, "state": state, "language": f.Language,
-			"mtime": strconv.FormatInt(f.Mtime, 10), "size": f.Size, "chunks": chunks,
+			"mtime": strconv.FormatInt(f.Mtime, 10), "size": f.Size, "chunks": chunks, "embedModel": model,
 			"text": base64.StdEncoding.EncodeToString(z.Bytes()),
 		},
 	}, nil
@@ -481,7 +497,7 @@ func (c *Client) fileRecordsAndMarker(ctx context.Context, repo string) ([]remot
 	}
 	after := ""
 	for {
-		q := fmt.Sprintf(`{Get{%s(tenant:%s,limit:1000%s%s){path hash state _additional{id}}}}`, FileClass, quote(repo), level, afterArg(after))
+		q := fmt.Sprintf(`{Get{%s(tenant:%s,limit:1000%s%s){path hash state embedModel _additional{id}}}}`, FileClass, quote(repo), level, afterArg(after))
 		var resp struct {
 			Get map[string][]remoteFile `json:"Get"`
 		}
