@@ -73,7 +73,7 @@ type remoteFile struct {
 	// EmbedModel is the model of the vectors sent with the file's chunks
 	// ("" for none).
 	EmbedModel string `json:"embedModel"`
-	Extra struct {
+	Extra      struct {
 		ID string `json:"id"`
 	} `json:"_additional"`
 }
