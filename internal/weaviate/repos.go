@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/store"
 )
@@ -132,11 +134,12 @@ func (r *Reader) names(t *tenant, cs []chunk.Chunk) []chunk.Chunk {
 // (each tenant's scores use its own statistics).
 func (r *Reader) Search(q store.Query) ([]store.Hit, error) {
 	var all []store.Hit
-	for _, t := range r.tenants {
-		hits, err := t.search(r.ctx, q)
-		if err != nil {
-			return nil, err
-		}
+	res, err := perTenant(r, func(t *tenant) ([]store.Hit, error) { return t.search(r.ctx, q) })
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range r.tenants {
+		hits := res[i]
 		for i := range hits {
 			hits[i].Chunk = r.name(t, hits[i].Chunk)
 		}
@@ -164,11 +167,12 @@ func (r *Reader) Nearest(ctx context.Context, q []float32, model string, k int, 
 		dist float64
 	}
 	var all []hit
-	for _, t := range r.tenants {
-		objs, err := t.nearest(ctx, q, model, k, paths, languages)
-		if err != nil {
-			return nil, err
-		}
+	res, err := perTenant(r, func(t *tenant) ([]object, error) { return t.nearest(ctx, q, model, k, paths, languages) })
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range r.tenants {
+		objs := res[i]
 		for _, o := range objs {
 			id := o.ChunkID
 			if r.multi {
@@ -188,11 +192,12 @@ func (r *Reader) Nearest(ctx context.Context, q []float32, model string, k int, 
 // TermStats sums the tenants' statistics.
 func (r *Reader) TermStats(ts []string) (store.TermStats, error) {
 	sum := store.TermStats{DocFreq: map[string]int{}}
-	for _, t := range r.tenants {
-		st, err := t.termStats(r.ctx, ts)
-		if err != nil {
-			return sum, err
-		}
+	res, err := perTenant(r, func(t *tenant) (store.TermStats, error) { return t.termStats(r.ctx, ts) })
+	if err != nil {
+		return sum, err
+	}
+	for i := range r.tenants {
+		st := res[i]
 		sum.Chunks += st.Chunks
 		for k, v := range st.DocFreq {
 			sum.DocFreq[k] += v
@@ -204,11 +209,12 @@ func (r *Reader) TermStats(ts []string) (store.TermStats, error) {
 // ChunksNamed returns light chunks named any of names, in file order.
 func (r *Reader) ChunksNamed(names []string, limit int) ([]chunk.Chunk, error) {
 	var all []chunk.Chunk
-	for _, t := range r.tenants {
-		cs, err := t.chunksNamed(r.ctx, names, limit)
-		if err != nil {
-			return nil, err
-		}
+	res, err := perTenant(r, func(t *tenant) ([]chunk.Chunk, error) { return t.chunksNamed(r.ctx, names, limit) })
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range r.tenants {
+		cs := res[i]
 		all = append(all, r.names(t, cs)...)
 	}
 	if r.multi {
@@ -221,11 +227,12 @@ func (r *Reader) ChunksNamed(names []string, limit int) ([]chunk.Chunk, error) {
 // NameCounts sums the tenants' counts.
 func (r *Reader) NameCounts(names []string) (map[string]int, error) {
 	out := map[string]int{}
-	for _, t := range r.tenants {
-		m, err := t.nameCounts(r.ctx, names)
-		if err != nil {
-			return nil, err
-		}
+	res, err := perTenant(r, func(t *tenant) (map[string]int, error) { return t.nameCounts(r.ctx, names) })
+	if err != nil {
+		return nil, err
+	}
+	for i := range r.tenants {
+		m := res[i]
 		for k, v := range m {
 			out[k] += v
 		}
@@ -247,11 +254,12 @@ func (r *Reader) TopLevelDefinitions(path string, kinds []string, limit int) ([]
 // patterns are matched within each repository).
 func (r *Reader) ChunkIDsFiltered(paths, languages, kinds []string) ([]string, error) {
 	var all []string
-	for _, t := range r.tenants {
-		ids, err := t.chunkIDsFiltered(r.ctx, paths, languages, kinds)
-		if err != nil {
-			return nil, err
-		}
+	res, err := perTenant(r, func(t *tenant) ([]string, error) { return t.chunkIDsFiltered(r.ctx, paths, languages, kinds) })
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range r.tenants {
+		ids := res[i]
 		for _, id := range ids {
 			if r.multi {
 				id = t.repo + ":" + id
@@ -303,11 +311,12 @@ func (r *Reader) Chunk(id string) (chunk.Chunk, error) {
 // ChunksByName returns the chunks named exactly name, in full.
 func (r *Reader) ChunksByName(name string) ([]chunk.Chunk, error) {
 	var all []chunk.Chunk
-	for _, t := range r.tenants {
-		cs, err := t.chunksByName(r.ctx, name)
-		if err != nil {
-			return nil, err
-		}
+	res, err := perTenant(r, func(t *tenant) ([]chunk.Chunk, error) { return t.chunksByName(r.ctx, name) })
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range r.tenants {
+		cs := res[i]
 		all = append(all, r.names(t, cs)...)
 	}
 	return all, nil
@@ -321,4 +330,21 @@ func (r *Reader) FileText(path string) (string, error) {
 		return "", fmt.Errorf("weaviate: file %s: %w", path, store.ErrNotFound)
 	}
 	return t.fileText(r.ctx, p)
+}
+
+// perTenant runs read on every tenant, up to eight at a time, and returns
+// the results in the tenants' order: a request over several repositories
+// costs about one tenant's round trips rather than their sum.
+func perTenant[T any](r *Reader, read func(t *tenant) (T, error)) ([]T, error) {
+	out := make([]T, len(r.tenants))
+	var g errgroup.Group
+	g.SetLimit(8)
+	for i, t := range r.tenants {
+		g.Go(func() error {
+			v, err := read(t)
+			out[i] = v
+			return err
+		})
+	}
+	return out, g.Wait()
 }
