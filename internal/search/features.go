@@ -114,6 +114,9 @@ type queryInfo struct {
 	// wants records the query asking for what is otherwise demoted.
 	wantsTests, wantsAux, wantsImports, wantsComments bool
 	descriptors                                       [NumQueryFeatures]float64
+	// initials are the query terms' first letters: text words that start
+	// otherwise cannot match, and are not even stemmed.
+	initials *terms.Initials
 }
 
 // newQueryInfo computes a query's terms, their IDF from the index's
@@ -121,6 +124,7 @@ type queryInfo struct {
 func newQueryInfo(q string, st store.TermStats) queryInfo {
 	qi := queryInfo{terms: terms.Query(q), idf: map[string]float64{}, pos: map[string]int{}, words: map[string]bool{}, code: map[string]bool{},
 		descriptors: QueryFeatures(q)}
+	qi.initials = terms.InitialsOf(qi.terms)
 	for i, t := range qi.terms {
 		qi.pos[t] = i
 	}
@@ -244,7 +248,7 @@ func (qi *queryInfo) mask(texts ...string) termMask {
 		if len(t) > maxFeatureText {
 			t = t[:maxFeatureText]
 		}
-		for _, x := range terms.Split(t) {
+		for _, x := range terms.SplitWanted(t, qi.initials) {
 			if i, ok := qi.pos[x]; ok {
 				m[i/64] |= 1 << (i % 64)
 			}
