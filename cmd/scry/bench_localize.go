@@ -123,7 +123,8 @@ func newBenchFitCmd() *cobra.Command {
 	var leads int
 	var keepLinear bool
 	var trees, depth, minLeaf int
-	var rate float64
+	var rate, jsdocShare float64
+	var treesWithout []int
 	cmd := &cobra.Command{
 		Use:   "fit DUMP [DUMP...] [--out internal/search/model.json] [--ablate]",
 		Short: "Fit the ranker's weights and calibration on the tune split of feature dumps",
@@ -143,13 +144,13 @@ ablation of each feature group when --ablate is given. --out writes the model
 				return err
 			}
 			r, err := bench.Fit(set, bench.FitOptions{Seed: seed, Passes: passes, Ablate: ablate, FileRelevance: fileRel, Leads: leads,
-				KeepLinear: keepLinear, Trees: trees, Depth: depth, MinLeaf: minLeaf, Rate: rate, Log: cmd.ErrOrStderr()})
+				KeepLinear: keepLinear, Trees: trees, JSDocShare: jsdocShare, TreesWithout: treesWithout, Depth: depth, MinLeaf: minLeaf, Rate: rate, Log: cmd.ErrOrStderr()})
 			if err != nil {
 				return err
 			}
 			if out != "" {
-				command := fmt.Sprintf("scry bench localize --dump LOC; scry bench quality --set tune --dump JSDOC; scry bench fit LOC JSDOC --seed %d --passes %d --file-relevance=%v --keep-linear=%v --trees %d --depth %d --min-leaf %d --rate %g",
-					seed, passes, fileRel, keepLinear, trees, depth, minLeaf, rate)
+				command := fmt.Sprintf("scry bench localize --dump LOC; scry bench quality --set tune --dump JSDOC; scry bench fit LOC JSDOC --seed %d --passes %d --file-relevance=%v --keep-linear=%v --trees %d --depth %d --min-leaf %d --rate %g --jsdoc-share %g",
+					seed, passes, fileRel, keepLinear, trees, depth, minLeaf, rate, jsdocShare)
 				if err := r.WriteModel(out, command); err != nil {
 					return err
 				}
@@ -168,5 +169,7 @@ ablation of each feature group when --ablate is given. --out writes the model
 	cmd.Flags().IntVar(&depth, "depth", 3, "levels per tree")
 	cmd.Flags().IntVar(&minLeaf, "min-leaf", 100, "fewest candidates per leaf")
 	cmd.Flags().Float64Var(&rate, "rate", 0.1, "shrinkage of each tree")
+	cmd.Flags().IntSliceVar(&treesWithout, "trees-without", nil, "feature indexes the trees may not use (an ablation)")
+	cmd.Flags().Float64Var(&jsdocShare, "jsdoc-share", bench.DefaultJSDocShare, "the JSDoc questions' share of the objective when fix commits are given too")
 	return cmd
 }

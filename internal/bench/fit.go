@@ -64,12 +64,20 @@ func LoadDump(path string) ([]*fitInstance, error) {
 			return nil, fmt.Errorf("bench: dump %s:%d: %w", path, line, err)
 		}
 		fi := &fitInstance{in: d.Instance}
+		qf := search.QueryFeatures(d.Query)
 		for i, c := range d.Candidates {
-			if len(c.Features) != search.NumFeatures {
+			var fv search.Features
+			switch len(c.Features) {
+			case search.NumFeatures:
+				copy(fv[:], c.Features)
+			case search.FQueryTerms:
+				// A dump from before the query descriptors: they depend on
+				// the query's text alone, so they are computed here.
+				copy(fv[:], c.Features)
+				copy(fv[search.FQueryTerms:], qf[:])
+			default:
 				return nil, fmt.Errorf("bench: dump %s:%d: %d features, scry computes %d: dump again", path, line, len(c.Features), search.NumFeatures)
 			}
-			var fv search.Features
-			copy(fv[:], c.Features)
 			fi.feats = append(fi.feats, fv)
 			fi.results = append(fi.results, search.Result{
 				Chunk: chunk.Chunk{ID: fmt.Sprint(i), RelativePath: c.File, StartLine: c.StartLine, EndLine: c.EndLine,
@@ -160,11 +168,20 @@ func dcg(r int) float64 {
 // the scorer counts a whole class as a hit on any of its methods, and an
 // agent pays for every line it is shown.
 func Objective(set []*fitInstance, m *search.Model) float64 {
+	return objective(set, m, DefaultJSDocShare)
+}
+
+// DefaultJSDocShare is the JSDoc questions' share of the objective when
+// both kinds are present.
+const DefaultJSDocShare = 0.5
+
+// objective is Objective with the JSDoc questions weighing share and the
+// fix commits 1 − share when both kinds are present, whatever their
+// numbers: the ranker serves both kinds.
+func objective(set []*fitInstance, m *search.Model, share float64) float64 {
 	if len(set) == 0 {
 		return 0
 	}
-	// Fix commits and JSDoc questions count as two equal halves when both
-	// are present, whatever their numbers: the ranker serves both kinds.
 	var sum [2]float64
 	var n [2]int
 	for _, fi := range set {
@@ -176,14 +193,13 @@ func Objective(set []*fitInstance, m *search.Model) float64 {
 		sum[g] += 0.5*sym + 0.5*file
 		n[g]++
 	}
-	s, groups := 0.0, 0
-	for g := range sum {
-		if n[g] > 0 {
-			s += sum[g] / float64(n[g])
-			groups++
-		}
+	switch {
+	case n[0] == 0:
+		return sum[1] / float64(n[1])
+	case n[1] == 0:
+		return sum[0] / float64(n[0])
 	}
-	return s / float64(groups)
+	return (1-share)*sum[0]/float64(n[0]) + share*sum[1]/float64(n[1])
 }
 
 // gains are an instance's symbol gain (discounted by size, see Objective)
@@ -240,7 +256,20 @@ type FitOptions struct {
 	Depth   int     // levels per tree (ltr default when 0)
 	MinLeaf int     // fewest candidates per leaf (ltr default when 0)
 	Rate    float64 // shrinkage (ltr default when 0)
-	Log     io.Writer
+	// JSDocShare is the JSDoc questions' share of the objective (0 means
+	// DefaultJSDocShare).
+	JSDocShare float64
+	// TreesWithout names features the trees may not split on (an
+	// ablation: the trees see them as 0, a constant no split can use).
+	TreesWithout []int
+	Log          io.Writer
+}
+
+func (o FitOptions) share() float64 {
+	if o.JSDocShare <= 0 {
+		return DefaultJSDocShare
+	}
+	return o.JSDocShare
 }
 
 // Ablation is one refit with a feature group switched off.
@@ -290,6 +319,7 @@ var AblationGroups = []struct {
 	{"kinds (imports, comments, statements …)", []int{search.FNonCode, search.FStatement, search.FCallable, search.FTypeDecl, search.FContainer}},
 	{"size, export, depth", []int{search.FLines, search.FExported, search.FDepth}},
 	{"name rarity (index-time usage prior)", []int{search.FRare}},
+	{"query descriptors (length, prose, code)", []int{search.FQueryTerms, search.FQueryProse, search.FQueryCode}},
 	{"file diversity penalty", []int{search.NumFeatures}},
 }
 
@@ -338,7 +368,7 @@ func fitWeights(tune []*fitInstance, start *search.Model, fixed map[int]bool, op
 	for i := range fixed {
 		x0[i] = 0
 	}
-	obj := func(x []float64) float64 { return Objective(tune, withParams(start, x)) }
+	obj := func(x []float64) float64 { return objective(tune, withParams(start, x), opt.share()) }
 	x, _ := ltr.CoordinateAscent(x0, obj, ltr.AscentOptions{
 		Seed: opt.Seed, Passes: opt.Passes, Fixed: fixed, Tolerance: 1e-4,
 		Log: func(r, p int, o float64) {
@@ -570,33 +600,43 @@ func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
 // boostTrees fits regression trees on top of m's linear score. The number
-// of trees is chosen on a fifth of the tune instances (by a hash of their
-// id) held back from a first fit, by the fit objective, stopping after 60
-// trees without a gain; the trees are then refit on every tune instance.
+// of trees is chosen on the tune instances of about a quarter of the
+// repositories and packages (by a hash of the name) held back from a first
+// fit, by the fit objective, stopping after 60 trees without a gain; the
+// trees are then refit on every tune instance. Holding back whole
+// repositories, not instances, asks what the reported holdout asks: do the
+// trees carry over to code they have not seen.
 func boostTrees(tune []*fitInstance, m *search.Model, opt FitOptions) []ltr.Tree {
 	var fitPart, valPart []*fitInstance
 	for _, fi := range tune {
 		h := fnv.New32a()
-		h.Write([]byte(fi.in.ID))
-		if h.Sum32()%5 == 0 {
+		h.Write([]byte(fi.in.Repo))
+		if h.Sum32()%4 == 0 {
 			valPart = append(valPart, fi)
 		} else {
 			fitPart = append(fitPart, fi)
 		}
 	}
 	bopt := ltr.BoostOptions{Trees: opt.Trees, Depth: opt.Depth, MinLeaf: opt.MinLeaf, Rate: opt.Rate}
-	best, bestN := Objective(valPart, m), 0
+	best, bestN := objective(valPart, m, opt.share()), 0
 	if opt.Log != nil {
 		fmt.Fprintf(opt.Log, "trees: validation objective %.4f with none\n", best)
 	}
 	choose := bopt
 	choose.After = func(ts []ltr.Tree) bool {
+		if opt.Log != nil && len(ts) <= 3 {
+			lo, hi := 0.0, 0.0
+			for _, v := range ts[len(ts)-1].Value {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+			fmt.Fprintf(opt.Log, "trees: tree %d nodes %d leaf values %.4f..%.4f\n", len(ts), len(ts[len(ts)-1].Value), lo, hi)
+		}
 		if len(ts)%10 != 0 {
 			return true
 		}
 		c := *m
 		c.Trees = ts
-		o := Objective(valPart, &c)
+		o := objective(valPart, &c, opt.share())
 		if opt.Log != nil {
 			fmt.Fprintf(opt.Log, "trees: validation objective %.4f with %d\n", o, len(ts))
 		}
@@ -605,19 +645,26 @@ func boostTrees(tune []*fitInstance, m *search.Model, opt FitOptions) []ltr.Tree
 		}
 		return len(ts)-bestN < 60
 	}
-	ltr.LambdaMART(rankQueries(fitPart, m), choose)
+	if opt.Log != nil {
+		repos := map[string]bool{}
+		for _, fi := range valPart {
+			repos[fi.in.Repo] = true
+		}
+		fmt.Fprintf(opt.Log, "trees: choosing their number on %d instances of %d repositories held back\n", len(valPart), len(repos))
+	}
+	ltr.LambdaMART(rankQueries(fitPart, m, opt.share(), opt.TreesWithout), choose)
 	if bestN == 0 {
 		return nil
 	}
 	bopt.Trees = bestN
-	return ltr.LambdaMART(rankQueries(tune, m), bopt)
+	return ltr.LambdaMART(rankQueries(tune, m, opt.share(), opt.TreesWithout), bopt)
 }
 
-// rankQueries turns instances into LambdaMART's queries: graded relevance
-// 1 for a candidate in a gold file plus up to 1 for overlapping a gold
-// symbol (discounted by size as in Objective), the linear score as the
-// base, and weights that make fix commits and JSDoc questions halves.
-func rankQueries(set []*fitInstance, m *search.Model) []ltr.RankQuery {
+// rankQueries turns instances into LambdaMART's queries: two kinds of
+// relevance as in Objective (the first symbol hit, discounted by size, and
+// the first file hit, weighing half each), the linear score as the base,
+// and weights that make fix commits and JSDoc questions halves.
+func rankQueries(set []*fitInstance, m *search.Model, share float64, without []int) []ltr.RankQuery {
 	var n [2]int
 	for _, fi := range set {
 		if fi.isJSDoc() {
@@ -632,23 +679,36 @@ func rankQueries(set []*fitInstance, m *search.Model) []ltr.RankQuery {
 		if fi.isJSDoc() {
 			g = 1
 		}
-		q := ltr.RankQuery{Weight: 1 / float64(n[g])}
+		w := (1 - share) / float64(n[g])
+		if g == 1 {
+			w = share / float64(n[g])
+		}
+		q := ltr.RankQuery{Weight: w, KindWeights: []float64{0.5, 0.5}}
 		for i := range fi.feats {
-			q.X = append(q.X, fi.feats[i][:])
+			x := fi.feats[i][:]
+			if len(without) > 0 {
+				x = append([]float64(nil), x...)
+				for _, f := range without {
+					x[f] = 0
+				}
+			}
+			q.X = append(q.X, x)
 			q.Base = append(q.Base, m.Score(&fi.feats[i]))
-			q.Rel = append(q.Rel, fi.gain(i))
+			file := 0.0
+			if fi.fileRel[i] {
+				file = 1
+			}
+			q.Gains = append(q.Gains, []float64{fi.symGain(i), file})
 		}
 		qs = append(qs, q)
 	}
 	return qs
 }
 
-// gain is a candidate's graded relevance (see rankQueries).
-func (fi *fitInstance) gain(i int) float64 {
+// symGain is a candidate's gain as a symbol hit: 0 when it is none, else
+// discounted by size as in Objective.
+func (fi *fitInstance) symGain(i int) float64 {
 	rel := 0.0
-	if fi.fileRel[i] {
-		rel = 1
-	}
 	if !fi.symRel[i] {
 		return rel
 	}
@@ -656,7 +716,7 @@ func (fi *fitInstance) gain(i int) float64 {
 	for _, g := range fi.in.GoldSymbols {
 		if g.File == c.RelativePath && c.StartLine <= g.EndLine && g.StartLine <= c.EndLine {
 			ratio := float64(g.EndLine-g.StartLine+1) / float64(c.EndLine-c.StartLine+1)
-			return rel + math.Sqrt(math.Min(1, ratio))
+			return math.Sqrt(math.Min(1, ratio))
 		}
 	}
 	return rel

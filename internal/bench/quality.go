@@ -75,7 +75,7 @@ var systemDescriptions = map[string]string{
 	SysBM25:    "BM25 (k1=1.2, b=0.75) over whole files, scry's term normalisation",
 	SysLexical: "scry first stage only: BM25F over symbol chunks, no reranker",
 	SysV1:      "the previous ranker: 40 BM25F candidates, fixed-weight reranker, blend",
-	SysFull:    "scry's fitted ranker: deep candidates, features, linear model (model.json)",
+	SysFull:    "scry's fitted ranker: deep candidates, features, linear model and regression trees (model.json)",
 	SysHybrid:  "scry's fitted ranker with vector candidates fused in (reciprocal rank)",
 }
 

@@ -13,10 +13,12 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/scry-dev/scry/internal/cachedir"
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/rerank"
 	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/textfmt"
 	"github.com/scry-dev/scry/internal/tsls"
 	"github.com/scry-dev/scry/internal/watch"
 	"github.com/scry-dev/scry/internal/weaviate"
@@ -92,8 +94,10 @@ type Engine struct {
 	root    *workspace.Root
 	store   *store.Store
 	indexer *index.Indexer
-	cfg     config.Config
-	cfgErr  error
+	// indexOpts are the indexer's options, kept for Rebuild.
+	indexOpts index.Options
+	cfg       config.Config
+	cfgErr    error
 	// reranker overrides the built-in reranker when set.
 	reranker rerank.Reranker
 	// neural holds the configured embedder, vector index and reranker
@@ -130,7 +134,7 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 	}
 	root, err := workspace.NewRoot(dir)
 	if err != nil {
-		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
+		return nil, fmt.Errorf("open workspace %s: %w", textfmt.Name(dir), err)
 	}
 	cfg, cfgErr := loadConfig(root.Dir(), getenv, opt.Configure)
 	if cfgErr != nil && !opt.KeepBrokenConfig {
@@ -163,21 +167,21 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 	}
 	st, err := openIndex(ctx, path, opt.IndexPath == "", opt.Warn)
 	if err != nil {
-		return nil, fmt.Errorf("open index for %s: %w", root.Dir(), err)
+		return nil, fmt.Errorf("open index for %s: %w", textfmt.Name(root.Dir()), err)
 	}
 	e := &Engine{root: root, store: st, cfg: cfg, cfgErr: cfgErr, shared: shared, progress: opt.Progress, stopCompiler: func() {}}
-	ixOpt := index.Options{
+	e.indexOpts = index.Options{
 		Workspace: workspace.Options{Include: cfg.Include, Exclude: cfg.Exclude, MaxFileSize: cfg.MaxFileSize},
 		Progress:  opt.Progress,
 	}
 	if opt.Watch {
 		if w, err := watch.New(root.Dir()); err == nil {
-			e.watcher, ixOpt.Changes = w, w
+			e.watcher, e.indexOpts.Changes = w, w
 		} else if opt.Warn != nil {
 			opt.Warn(fmt.Errorf("not watching for changes, scanning the tree on every question: %w", err))
 		}
 	}
-	e.indexer = index.New(root, st, ixOpt)
+	e.indexer = index.New(root, st, e.indexOpts)
 	fail := func(err error) (*Engine, error) {
 		e.Close()
 		return nil, err
@@ -194,7 +198,7 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 	}
 	if opt.Sync || opt.Compiler == CompilerWait {
 		if e.lastSync, err = e.Sync(ctx); err != nil {
-			return fail(fmt.Errorf("sync %s: %w", root.Dir(), err))
+			return fail(fmt.Errorf("sync %s: %w", textfmt.Name(root.Dir()), err))
 		}
 	}
 	if opt.Compiler != CompilerOff {
@@ -229,7 +233,7 @@ func openIndex(ctx context.Context, path string, inCache bool, warn func(error))
 		return nil, err
 	}
 	if !ours {
-		return nil, fmt.Errorf("%w; not deleting %s, which is not in scry's cache: delete it or name another --index", err, path)
+		return nil, fmt.Errorf("%w; not deleting %s, which is not in scry's cache: delete it or name another --index", err, textfmt.Name(path))
 	}
 	if rerr := store.Remove(path); rerr != nil {
 		return nil, errors.Join(err, rerr)
@@ -238,6 +242,37 @@ func openIndex(ctx context.Context, path string, inCache bool, warn func(error))
 		warn(fmt.Errorf("%w; deleted it: the index is rebuilt from the workspace", err))
 	}
 	return store.Open(path)
+}
+
+// IsCorrupt reports whether err says the index file is damaged ("database
+// disk image is malformed" and the like): pages damaged after Open's check
+// surface only in the queries that read them.
+func IsCorrupt(err error) bool { return store.IsCorrupt(err) }
+
+// Rebuild replaces a damaged index with a new one built from the workspace:
+// the file is deleted (it opened as scry's index, so it is scry's to
+// delete), created again, and synced. The caller must keep every other
+// method of the engine from running meanwhile (the MCP server holds its
+// calls off); the compiler and the models stay attached.
+func (e *Engine) Rebuild(ctx context.Context) error {
+	path := e.store.Path()
+	if err := e.store.Close(); err != nil && !store.IsCorrupt(err) {
+		return fmt.Errorf("rebuild %s: %w", textfmt.Name(path), err)
+	}
+	if err := store.Remove(path); err != nil {
+		return fmt.Errorf("rebuild: %w", err)
+	}
+	st, err := store.Open(path)
+	if err != nil {
+		return fmt.Errorf("rebuild %s: %w", textfmt.Name(path), err)
+	}
+	e.store = st
+	e.indexer = index.New(e.root, st, e.indexOpts)
+	e.described.clear()
+	if e.lastSync, err = e.Sync(ctx); err != nil {
+		return fmt.Errorf("rebuild: sync %s: %w", textfmt.Name(e.root.Dir()), err)
+	}
+	return nil
 }
 
 // loadConfig is the one place a workspace's settings are read: its
@@ -329,14 +364,9 @@ func (e *Engine) Close() error {
 	return errors.Join(werr, e.neural.Close(), e.store.Close())
 }
 
-// CacheDir is scry's cache directory: $SCRY_CACHE_DIR, else scry's
-// directory in the user cache directory.
-func CacheDir() (string, error) {
-	if d := os.Getenv("SCRY_CACHE_DIR"); d != "" {
-		return d, nil
-	}
-	return tsls.DefaultCacheDir()
-}
+// CacheDir is scry's cache directory (internal/cachedir owns the rule);
+// the front ends ask here so that they need not import it.
+func CacheDir() (string, error) { return cachedir.Dir() }
 
 // DefaultIndexPath is where a workspace's index lives unless told otherwise:
 // the user cache directory, keyed by a hash of the root's real path, so that

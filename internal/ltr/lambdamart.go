@@ -8,7 +8,7 @@ import (
 // LambdaMART boosts regression trees on LambdaRank gradients (Burges,
 // "From RankNet to LambdaRank to LambdaMART: An Overview", 2010): each
 // tree moves every document's score in the direction that most raises the
-// NDCG of its query, so the ensemble learns what a linear model cannot —
+// query's metric, so the ensemble learns what a linear model cannot —
 // one feature mattering only when another holds (a path match counts for a
 // terse fix subject, less for a sentence of prose). The fit starts from
 // each document's base score (a linear model's), so the trees correct that
@@ -39,11 +39,20 @@ func (t *Tree) Eval(x []float64) float64 {
 }
 
 // RankQuery is one query's documents for LambdaMART.
+//
+// The metric is first-hit DCG over kinds of relevance: for each kind k,
+// the document of that kind ranked highest contributes
+// KindWeights[k] · Gains[d][k] / log2(rank + 1) within the top Truncate,
+// and the rest of that kind nothing — an agent stops at the first right
+// answer, so a second chunk of the right file earns nothing, and NDCG
+// with many relevant documents would push the ranker to fill the top with
+// one file.
 type RankQuery struct {
-	X      [][]float64 // features per document
-	Rel    []float64   // graded relevance per document (0: not relevant)
-	Base   []float64   // starting score per document; nil means 0
-	Weight float64     // the query's weight in the gradients; 0 means 1
+	X           [][]float64 // features per document
+	Gains       [][]float64 // per document, its gain for each kind (0: not of that kind)
+	KindWeights []float64   // per kind
+	Base        []float64   // starting score per document; nil means 0
+	Weight      float64     // the query's weight in the gradients; 0 means 1
 }
 
 // BoostOptions configure LambdaMART.
@@ -55,6 +64,19 @@ type BoostOptions struct {
 	Bins    int     // quantile bins per feature; 0 means 64 (at most 255)
 	// Truncate limits NDCG to the top k in the gradients; 0 means 10.
 	Truncate int
+	// L2 regularises each leaf's Newton step, value = Σgrad / (Σhess +
+	// L2) (XGBoost's lambda): without it a leaf whose documents are
+	// already far apart (tiny second derivatives) takes a huge step.
+	// 0 means 1; query weights are normalised to a mean of 1 so that it
+	// means the same for any number of queries.
+	L2 float64
+	// Sigma scales score differences in the pairwise probabilities
+	// (RankNet's σ). Boosting from a base whose scores lie far apart
+	// would otherwise see probabilities of 0 or 1, second derivatives of
+	// 0 and Newton steps without bound. 0 means the reciprocal of the
+	// median spread (standard deviation) of the base scores within a
+	// query, so that a step is measured in the base's own units.
+	Sigma float64
 	// After, when set, is called after each tree with the ensemble so far;
 	// returning false stops the boosting.
 	After func(trees []Tree) bool
@@ -80,6 +102,20 @@ func LambdaMART(qs []RankQuery, opt BoostOptions) []Tree {
 	}
 	if opt.Truncate <= 0 {
 		opt.Truncate = 10
+	}
+	if opt.L2 <= 0 {
+		opt.L2 = 1
+	}
+	if opt.Sigma <= 0 {
+		opt.Sigma = autoSigma(qs)
+	}
+	meanWeight := 0.0
+	for _, q := range qs {
+		w := q.Weight
+		if w == 0 {
+			w = 1
+		}
+		meanWeight += w / float64(len(qs))
 	}
 	var rows [][]float64
 	var start []int // first row of each query
@@ -118,9 +154,13 @@ func LambdaMART(qs []RankQuery, opt BoostOptions) []Tree {
 		clear(grad)
 		clear(hess)
 		for qi, q := range qs {
-			lambdas(q, scores[start[qi]:start[qi]+len(q.X)], grad[start[qi]:], hess[start[qi]:], opt.Truncate)
+			if q.Weight == 0 {
+				q.Weight = 1
+			}
+			q.Weight /= meanWeight
+			lambdas(q, scores[start[qi]:start[qi]+len(q.X)], grad[start[qi]:], hess[start[qi]:], opt.Truncate, opt.Sigma)
 		}
-		g := &grower{binned: binned, cuts: cuts, grad: grad, hess: hess, minLeaf: opt.MinLeaf, rate: opt.Rate, bins: opt.Bins}
+		g := &grower{binned: binned, cuts: cuts, grad: grad, hess: hess, minLeaf: opt.MinLeaf, rate: opt.Rate, bins: opt.Bins, l2: opt.L2}
 		tree := Tree{}
 		g.grow(&tree, all, opt.Depth)
 		trees = append(trees, tree)
@@ -132,6 +172,33 @@ func LambdaMART(qs []RankQuery, opt BoostOptions) []Tree {
 		}
 	}
 	return trees
+}
+
+// autoSigma is the reciprocal of the median within-query standard
+// deviation of the base scores (1 without a base).
+func autoSigma(qs []RankQuery) float64 {
+	var sds []float64
+	for _, q := range qs {
+		if len(q.Base) < 2 {
+			continue
+		}
+		mean, sq := 0.0, 0.0
+		for _, b := range q.Base {
+			mean += b
+		}
+		mean /= float64(len(q.Base))
+		for _, b := range q.Base {
+			sq += (b - mean) * (b - mean)
+		}
+		if sd := math.Sqrt(sq / float64(len(q.Base))); sd > 0 {
+			sds = append(sds, sd)
+		}
+	}
+	if len(sds) == 0 {
+		return 1
+	}
+	sort.Float64s(sds)
+	return 1 / sds[len(sds)/2]
 }
 
 // binCuts are each feature's bin upper bounds: up to bins distinct
@@ -163,10 +230,9 @@ func binCuts(rows [][]float64, nf, bins int) [][]float64 {
 }
 
 // lambdas adds one query's LambdaRank gradients (to raise a document's
-// score, positive) and their second derivatives: for each pair that the
-// relevance orders, the RankNet gradient scaled by how much swapping the
-// two would change NDCG@truncate.
-func lambdas(q RankQuery, s, grad, hess []float64, truncate int) {
+// score, positive) and their second derivatives: for each pair whose swap
+// would change the metric, the RankNet gradient scaled by that change.
+func lambdas(q RankQuery, s, grad, hess []float64, truncate int, sigma float64) {
 	n := len(q.X)
 	order := make([]int, n)
 	for i := range order {
@@ -177,46 +243,106 @@ func lambdas(q RankQuery, s, grad, hess []float64, truncate int) {
 	for r, i := range order {
 		rank[i] = r
 	}
-	ideal := append([]float64(nil), q.Rel...)
-	sort.Sort(sort.Reverse(sort.Float64Slice(ideal)))
-	idcg := 0.0
-	for r, g := range ideal {
-		if r >= truncate || g <= 0 {
-			break
-		}
-		idcg += g / math.Log2(float64(r)+2)
-	}
-	if idcg == 0 {
-		return
-	}
-	w := q.Weight
-	if w == 0 {
-		w = 1
-	}
 	disc := func(r int) float64 {
 		if r >= truncate {
 			return 0
 		}
 		return 1 / math.Log2(float64(r)+2)
 	}
-	for i := 0; i < n; i++ {
-		if q.Rel[i] <= 0 {
-			continue
+	nk := len(q.KindWeights)
+	first, second := make([]int, nk), make([]int, nk)
+	ideal := 0.0
+	for k := range first {
+		first[k], second[k] = -1, -1
+		best := 0.0
+		for d := 0; d < n; d++ {
+			best = max(best, q.Gains[d][k])
 		}
-		for j := 0; j < n; j++ {
-			if q.Rel[j] >= q.Rel[i] {
+		ideal += q.KindWeights[k] * best
+	}
+	if ideal == 0 {
+		return
+	}
+	var rel []int
+	isRel := make([]bool, n)
+	for _, d := range order {
+		for k := 0; k < nk; k++ {
+			if q.Gains[d][k] <= 0 {
 				continue
 			}
-			delta := math.Abs((q.Rel[i]-q.Rel[j])*(disc(rank[i])-disc(rank[j]))) / idcg
+			switch {
+			case first[k] < 0:
+				first[k] = d
+			case second[k] < 0:
+				second[k] = d
+			}
+			if !isRel[d] {
+				isRel[d] = true
+				rel = append(rel, d)
+			}
+		}
+	}
+	w := q.Weight
+	if w == 0 {
+		w = 1
+	}
+	// change is the metric's change when the documents at ranks a < b
+	// (x above y) trade places.
+	change := func(x, y int) float64 {
+		a, b := rank[x], rank[y]
+		delta := 0.0
+		for k := 0; k < nk; k++ {
+			xr, yr := q.Gains[x][k] > 0, q.Gains[y][k] > 0
+			if !xr && !yr {
+				continue
+			}
+			f := first[k]
+			cur := q.Gains[f][k] * disc(rank[f])
+			next := cur
+			switch {
+			case xr && f == x && !yr:
+				// The first hit moves down to b, unless the second
+				// hit is above b.
+				next = q.Gains[x][k] * disc(b)
+				if sd := second[k]; sd >= 0 && rank[sd] < b {
+					next = q.Gains[sd][k] * disc(rank[sd])
+				}
+			case xr && f == x && yr:
+				next = q.Gains[y][k] * disc(a)
+			case yr && !xr && a < rank[f]:
+				next = q.Gains[y][k] * disc(a)
+			}
+			delta += q.KindWeights[k] * (next - cur)
+		}
+		return delta
+	}
+	for _, p := range rel {
+		for d := 0; d < n; d++ {
+			if d == p || isRel[d] && d < p {
+				continue // each pair of relevant documents once
+			}
+			x, y := p, d
+			if rank[y] < rank[x] {
+				x, y = y, x
+			}
+			if rank[x] >= truncate {
+				continue // both below the cut: nothing changes
+			}
+			delta := change(x, y)
 			if delta == 0 {
 				continue
 			}
-			rho := 1 / (1 + math.Exp(s[i]-s[j]))
-			grad[i] += w * delta * rho
-			grad[j] -= w * delta * rho
-			h := w * delta * rho * (1 - rho)
-			hess[i] += h
-			hess[j] += h
+			up, down := y, x // a positive change: y belongs above x
+			if delta < 0 {
+				up, down = x, y
+			}
+			m := w * math.Abs(delta) / ideal
+			rho := 1 / (1 + math.Exp(sigma*(s[up]-s[down])))
+			grad[up] += sigma * m * rho
+			grad[down] -= sigma * m * rho
+			h := sigma * sigma * m * rho * (1 - rho)
+			hess[up] += h
+			hess[down] += h
 		}
 	}
 }
@@ -229,6 +355,7 @@ type grower struct {
 	minLeaf int
 	rate    float64
 	bins    int
+	l2      float64
 }
 
 // grow adds the subtree over rows to t, depth levels deep, and returns its
@@ -244,15 +371,16 @@ func (g *grower) grow(t *Tree, rows []int, depth int) int {
 		sg += g.grad[r]
 		sh += g.hess[r]
 	}
-	// A Newton step, damped where the second derivative vanishes.
-	t.Value = append(t.Value, g.rate*sg/(sh+1e-6))
+	// A regularised Newton step (see BoostOptions.L2).
+	t.Value = append(t.Value, g.rate*sg/(sh+g.l2))
 	if depth == 0 || len(rows) < 2*g.minLeaf {
 		return node
 	}
 	bestGain, bestF, bestBin := 0.0, -1, 0
-	n := float64(len(rows))
-	base := sg * sg / n
-	var hg [256]float64
+	// XGBoost's split gain: how much the regularised Newton steps of the
+	// two halves lower the loss beyond the parent's one step.
+	base := sg * sg / (sh + g.l2)
+	var hg, hh [256]float64
 	var hc [256]int
 	for f := range g.binned {
 		nb := len(g.cuts[f]) + 1
@@ -260,26 +388,27 @@ func (g *grower) grow(t *Tree, rows []int, depth int) int {
 			continue
 		}
 		clear(hg[:nb])
+		clear(hh[:nb])
 		clear(hc[:nb])
 		col := g.binned[f]
 		for _, r := range rows {
 			b := col[r]
 			hg[b] += g.grad[r]
+			hh[b] += g.hess[r]
 			hc[b]++
 		}
-		var lg float64
+		var lg, lh float64
 		var lc int
 		for b := 0; b < nb-1; b++ {
 			lg += hg[b]
+			lh += hh[b]
 			lc += hc[b]
 			rc := len(rows) - lc
 			if lc < g.minLeaf || rc < g.minLeaf {
 				continue
 			}
-			rg := sg - lg
-			// Least squares on the gradients: the split that best
-			// separates documents to push up from those to push down.
-			gain := lg*lg/float64(lc) + rg*rg/float64(rc) - base
+			rg, rh := sg-lg, sh-lh
+			gain := lg*lg/(lh+g.l2) + rg*rg/(rh+g.l2) - base
 			if gain > bestGain {
 				bestGain, bestF, bestBin = gain, f, b
 			}

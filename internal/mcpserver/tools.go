@@ -8,6 +8,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/render"
+	"github.com/scry-dev/scry/internal/textfmt"
 	"github.com/scry-dev/scry/internal/textsearch"
 )
 
@@ -38,11 +39,24 @@ func newTool[A any](name, description string, h func(s *Server, ctx context.Cont
 	return tool{name: name, add: func(srv *mcp.Server, s *Server) {
 		mcp.AddTool(srv, &mcp.Tool{Name: name, Description: description},
 			func(ctx context.Context, req *mcp.CallToolRequest, a A) (*mcp.CallToolResult, any, error) {
-				res, err := h(s, ctx, req, a)
+				res, err := s.call(ctx, func() (*mcp.CallToolResult, error) { return h(s, ctx, req, a) })
+				if err != nil {
+					// An error may echo a name from an argument or the
+					// workspace (an os error wraps the raw path): it must
+					// not add lines of its own to the agent's context.
+					err = escapedError{err}
+				}
 				return res, nil, err
 			})
 	}}
 }
+
+// escapedError is an error whose message is printed with textfmt.Line; it
+// unwraps to the original, so its kind is still recognised.
+type escapedError struct{ err error }
+
+func (e escapedError) Error() string { return textfmt.Line(e.err.Error()) }
+func (e escapedError) Unwrap() error { return e.err }
 
 // Limits on what one call may ask for: generous for real use, small enough
 // that no argument can make a call take unbounded time or memory.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // Diagnosis is `scry doctor`'s report; tools is how many MCP tools the
@@ -17,8 +18,8 @@ func Diagnosis(d engine.Diagnosis, tools int) string {
 		shared(&b, d)
 		return b.String()
 	}
-	fmt.Fprintf(&b, "workspace: %s\n", d.Workspace)
-	fmt.Fprintf(&b, "index:     %s (%d files, %d chunks)\n", d.IndexPath, d.Files, d.Chunks)
+	fmt.Fprintf(&b, "workspace: %s\n", textfmt.Name(d.Workspace))
+	fmt.Fprintf(&b, "index:     %s (%d files, %d chunks)\n", textfmt.Name(d.IndexPath), d.Files, d.Chunks)
 	if d.Files == 0 {
 		fmt.Fprintln(&b, "           not built yet: `scry index` (any search builds it too)")
 	}
