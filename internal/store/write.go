@@ -247,7 +247,13 @@ func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([
 			}
 		}
 		fileID, gen = b.nextID, 0
-		b.nextID++
+		if rec.ID != 0 {
+			if rec.ID < 0 || rec.ID > maxFileID {
+				return nil, fmt.Errorf("file id %d out of range", rec.ID)
+			}
+			fileID = rec.ID // the UNIQUE constraint refuses one in use
+		}
+		b.nextID = max(b.nextID, fileID+1)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO files(path, id, generation, mtime, size, content_hash, language, indexed_at)
 			VALUES (?, ?, 0, ?, ?, ?, ?, ?)`,
 			rec.Path, fileID, rec.Mtime, rec.Size, rec.ContentHash, rec.Language, rec.IndexedAt); err != nil {
