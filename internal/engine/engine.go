@@ -115,7 +115,6 @@ type Engine struct {
 	// disk, by name (a stateless shared-index engine only).
 	checkouts map[string]*checkout
 	watcher   *watch.Watcher // nil without watch mode
-	watchErr  error          // why watch mode was asked for and is off
 	parsed    parsedFiles
 	described describeCache
 }
@@ -188,10 +187,10 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 		Progress:  opt.Progress,
 	}
 	if opt.Watch {
-		if e.watcher, e.watchErr = watch.New(root.Dir()); e.watchErr == nil {
-			e.indexOpts.Changes = e.watcher
+		if w, err := watch.New(root.Dir()); err == nil {
+			e.watcher, e.indexOpts.Changes = w, w
 		} else if opt.Warn != nil {
-			opt.Warn(fmt.Errorf("not watching for changes, scanning the tree on every question: %w", e.watchErr))
+			opt.Warn(fmt.Errorf("not watching for changes, scanning the tree on every question: %w", err))
 		}
 	}
 	e.indexer = index.New(root, st, e.indexOpts)
@@ -375,18 +374,6 @@ func (e *Engine) Close() error {
 		werr = e.watcher.Close()
 	}
 	return errors.Join(werr, e.neural.Close(), e.store.Close())
-}
-
-// Freshness says how this engine keeps its index fresh: a watcher's
-// status, or the mtime scan and why.
-func (e *Engine) Freshness() string {
-	switch {
-	case e.watcher != nil:
-		return e.watcher.Status()
-	case e.watchErr != nil:
-		return "mtime scan on every question (watching failed: " + e.watchErr.Error() + ")"
-	}
-	return "mtime scan on every question (watch mode is for `scry serve`)"
 }
 
 // CacheDir is scry's cache directory (internal/cachedir owns the rule);

@@ -165,6 +165,7 @@ func (ix *Indexer) Root() *workspace.Root { return ix.root }
 type job struct {
 	file workspace.File
 	prev *store.FileRecord
+	id   int64 // for a file new to the index: the id it takes
 }
 
 type result struct {
@@ -265,6 +266,23 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 		return sum, fmt.Errorf("index: %w", err)
 	}
 
+	// New files are numbered in path order before any is parsed, so the
+	// ids (and the chunks' rowids) do not depend on which parser finishes
+	// first (see store.NextFileID).
+	next := int64(0)
+	for i := range jobs {
+		if jobs[i].prev != nil {
+			continue
+		}
+		if next == 0 {
+			if next, err = ix.store.NextFileID(); err != nil {
+				return sum, fmt.Errorf("index: %w", err)
+			}
+		}
+		jobs[i].id = next
+		next++
+	}
+
 	total := len(jobs)
 	done := 0
 	progress := func() {
@@ -336,6 +354,7 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 				Size:        r.job.file.Size,
 				ContentHash: r.hash,
 				Language:    r.parsed.Language,
+				ID:          r.job.id,
 			}
 			old, err := batch.ReplaceFile(rec, r.chunks, r.prep)
 			if err != nil {

@@ -2,9 +2,12 @@ package index_test
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -298,4 +301,65 @@ func equal(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// TestSameTreeSameRowids: the same tree indexed twice, by parsers that
+// finish in different orders, gives every chunk the same rowid (ranking
+// breaks ties by rowid, so answers would otherwise vary run to run).
+func TestSameTreeSameRowids(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 40 {
+		// Sizes vary so that the parsers finish out of order.
+		var src strings.Builder
+		for j := range 1 + (i*37)%90 {
+			fmt.Fprintf(&src, "export function f%d_%d() { return %d }\n", i, j, j)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("m%02d.ts", i)), []byte(src.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rowids := func() string {
+		path := filepath.Join(t.TempDir(), "index.db")
+		root, err := workspace.NewRoot(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := store.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := index.New(root, st, index.Options{Workers: 4}).Sync(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
+		db, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		rows, err := db.Query(`SELECT seq, id FROM chunks ORDER BY seq`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var b strings.Builder
+		for rows.Next() {
+			var seq int64
+			var id string
+			if err := rows.Scan(&seq, &id); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, "%d %s\n", seq, id)
+		}
+		return b.String()
+	}
+	first := rowids()
+	if strings.Count(first, "\n") < 40 {
+		t.Fatalf("too few chunks: %q", first)
+	}
+	for run := 0; run < 3; run++ {
+		if again := rowids(); again != first {
+			t.Fatalf("run %d gave other rowids:\n%s\nfirst:\n%s", run+2, again, first)
+		}
+	}
 }

@@ -57,6 +57,10 @@ type FileRecord struct {
 	ContentHash string
 	Language    string
 	IndexedAt   int64 // unix nanoseconds; ReplaceFile sets it when zero
+	// ID, when not zero, is the id a file new to the index takes (see
+	// NextFileID); zero takes the next free one. A known file keeps its id.
+	// Reads leave it zero.
+	ID int64
 }
 
 // Open opens or creates the index at path, creating parent directories. An

@@ -956,3 +956,65 @@ func TestTermStatsFollowWrites(t *testing.T) {
 	}
 	check("after another connection deleted", 2, 2)
 }
+
+// TestBatch: a batch's files are all visible after Commit and none after
+// Rollback; new files take consecutive ids after the highest one, a file
+// replaced twice in one batch moves two generations, and the full-text
+// rows stay one per chunk.
+func TestBatch(t *testing.T) {
+	s := openTemp(t)
+	mustReplace(t, s, rec("a.ts"), fn("a.ts", "alpha", 1, "one"))
+
+	b, err := s.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"b.ts", "c.ts"} {
+		if _, err := b.ReplaceFile(rec(f), []chunk.Chunk{fn(f, "beta", 1, "two")}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.Rollback()
+	if n := count(t, s, `SELECT count(*) FROM files`); n != 1 {
+		t.Fatalf("after a rollback %d files, want 1", n)
+	}
+
+	if b, err = s.Begin(); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		file string
+		name string
+	}{{"b.ts", "beta"}, {"a.ts", "alpha2"}, {"c.ts", "gamma"}, {"a.ts", "alpha3"}}
+	for _, st := range steps {
+		if _, err := b.ReplaceFile(rec(st.file), []chunk.Chunk{fn(st.file, st.name, 1, "x")}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.TouchFile("b.ts", 777); err != nil {
+		t.Fatal(err)
+	}
+	if b.Files() != 5 {
+		t.Fatalf("batch counted %d writes, want 5", b.Files())
+	}
+	if err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]int{"a.ts": {1, 2}, "b.ts": {2, 0}, "c.ts": {3, 0}}
+	for f, w := range want {
+		var id, gen int
+		if err := s.db.QueryRow(`SELECT id, generation FROM files WHERE path = ?`, f).Scan(&id, &gen); err != nil {
+			t.Fatal(err)
+		}
+		if id != w[0] || gen != w[1] {
+			t.Errorf("%s: id %d generation %d, want %d and %d", f, id, gen, w[0], w[1])
+		}
+	}
+	if got, _ := s.ChunksByFile("a.ts"); len(got) != 1 || got[0].Name != "alpha3" {
+		t.Errorf("a.ts after two replacements in one batch: %+v", got)
+	}
+	if files, _ := s.Files(); files["b.ts"].Mtime != 777 {
+		t.Errorf("b.ts mtime %d after the touch, want 777", files["b.ts"].Mtime)
+	}
+	ftsConsistent(t, s)
+}

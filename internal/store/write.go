@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -104,6 +105,7 @@ type Batch struct {
 	tx       *sql.Tx
 	ins, fts *sql.Stmt
 	files    int
+	nextID   int64 // the id the batch's next new file takes; 0 until read
 }
 
 // batchCacheKiB is the page cache of a batch's connection. With SQLite's
@@ -228,16 +230,44 @@ func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([
 		}
 	}
 	// A file keeps its id across replacements (a new one takes the next
-	// free id) and moves to its next generation.
+	// free id) and moves to its next generation. This is a read and a
+	// plain insert or update rather than one upsert: a statement that may
+	// write more than one row opens a statement savepoint, and at every
+	// savepoint FTS5 flushes what it holds in memory into a new segment,
+	// so an upsert per file made the batch's full-text rows one small
+	// segment per file again, and their merging a twentieth of a cold
+	// index's CPU time.
 	var fileID, gen int64
-	if err := tx.QueryRowContext(ctx, `INSERT INTO files(path, id, mtime, size, content_hash, language, indexed_at)
-		VALUES (?, (SELECT coalesce(max(id), 0) + 1 FROM files), ?, ?, ?, ?, ?)
-		ON CONFLICT(path) DO UPDATE SET mtime = excluded.mtime, size = excluded.size,
-			content_hash = excluded.content_hash, language = excluded.language,
-			indexed_at = excluded.indexed_at, generation = generation + 1
-		RETURNING id, generation`,
-		rec.Path, rec.Mtime, rec.Size, rec.ContentHash, rec.Language, rec.IndexedAt).Scan(&fileID, &gen); err != nil {
+	err = tx.QueryRowContext(ctx, `SELECT id, generation FROM files WHERE path = ?`, rec.Path).Scan(&fileID, &gen)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		if b.nextID == 0 {
+			if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM files`).Scan(&b.nextID); err != nil {
+				return nil, err
+			}
+		}
+		fileID, gen = b.nextID, 0
+		if rec.ID != 0 {
+			if rec.ID < 0 || rec.ID > maxFileID {
+				return nil, fmt.Errorf("file id %d out of range", rec.ID)
+			}
+			fileID = rec.ID // the UNIQUE constraint refuses one in use
+		}
+		b.nextID = max(b.nextID, fileID+1)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO files(path, id, generation, mtime, size, content_hash, language, indexed_at)
+			VALUES (?, ?, 0, ?, ?, ?, ?, ?)`,
+			rec.Path, fileID, rec.Mtime, rec.Size, rec.ContentHash, rec.Language, rec.IndexedAt); err != nil {
+			return nil, err
+		}
+	case err != nil:
 		return nil, err
+	default:
+		gen++
+		if _, err := tx.ExecContext(ctx, `UPDATE files SET mtime = ?, size = ?, content_hash = ?, language = ?,
+			indexed_at = ?, generation = ? WHERE path = ?`,
+			rec.Mtime, rec.Size, rec.ContentHash, rec.Language, rec.IndexedAt, gen, rec.Path); err != nil {
+			return nil, err
+		}
 	}
 	if fileID > maxFileID {
 		return nil, fmt.Errorf("file id %d out of range", fileID)

@@ -282,13 +282,3 @@ func (w *Watcher) barrier() error {
 		}
 	}
 }
-
-// Status says whether changes are being followed, for doctor and logs.
-func (w *Watcher) Status() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.broken != nil {
-		return "mtime scan on every question (watching failed: " + w.broken.Error() + ")"
-	}
-	return fmt.Sprintf("watching %d directories (fsnotify); a full mtime scan only after an overflow or a change to the tree's shape", len(w.watched))
-}
