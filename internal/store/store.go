@@ -104,7 +104,6 @@ func dsn(abs string) string {
 	// on power loss; the index is rebuildable, so durability per commit is
 	// not worth an fsync each.
 	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_pragma", "mmap_size(268435456)")
 	// Writers take the write lock at BEGIN, so the busy handler applies;
 	// a deferred transaction upgrading from read to write would get
 	// SQLITE_BUSY at once when another process is writing.
