@@ -1,0 +1,157 @@
+package parse
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/scry-dev/scry/internal/lines"
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// The builder walks one file's syntax tree into symbols; these are its
+// helpers for positions, node text and signatures.
+
+type builder struct {
+	path       string
+	lang       string
+	src        []byte
+	g          *grammar
+	lineStarts []int
+	jsxAware   bool
+	cursor     *sitter.TreeCursor
+	imports    []Import
+	errors     int
+	cands      []candidate
+}
+
+// line returns the 1-based line holding byte offset off.
+func (b *builder) line(off int) int { return lines.Of(b.lineStarts, off) }
+
+// endLine is the line of the last byte of [start,end): a node that ends right
+// after a newline does not reach the next line.
+func (b *builder) endLine(start, end int) int {
+	if end > start {
+		end--
+	}
+	return b.line(end)
+}
+
+func (b *builder) kindOf(n *sitter.Node) kind {
+	id := n.KindId()
+	if int(id) < len(b.g.kinds) {
+		return b.g.kinds[id]
+	}
+	return kNone
+}
+
+func (b *builder) text(n *sitter.Node) string {
+	return string(b.src[n.StartByte():n.EndByte()])
+}
+
+func (b *builder) namedChildren(n *sitter.Node) []sitter.Node {
+	return n.NamedChildren(b.cursor)
+}
+
+func (b *builder) children(n *sitter.Node) []sitter.Node {
+	return n.Children(b.cursor)
+}
+
+func (b *builder) countErrors(n *sitter.Node) {
+	if n.IsError() || n.IsMissing() {
+		b.errors++
+	}
+	if !n.HasError() {
+		return
+	}
+	for _, c := range b.children(n) {
+		b.countErrors(&c)
+	}
+}
+
+// newSymbol makes a symbol spanning node n.
+func (b *builder) newSymbol(n *sitter.Node, name, k string) *Symbol {
+	start, end := int(n.StartByte()), int(n.EndByte())
+	return &Symbol{
+		Name:          name,
+		Kind:          k,
+		StartByte:     start,
+		DeclStartByte: start,
+		EndByte:       end,
+		StartLine:     b.line(start),
+		EndLine:       b.endLine(start, end),
+		BodyStartByte: -1,
+	}
+}
+
+// setSpan makes s cover exactly node n (a wrapper such as an export
+// statement around the declaration s was built from).
+func (b *builder) setSpan(s *Symbol, n *sitter.Node) {
+	s.StartByte, s.DeclStartByte, s.EndByte = int(n.StartByte()), int(n.StartByte()), int(n.EndByte())
+	s.StartLine, s.EndLine = b.line(s.StartByte), b.endLine(s.StartByte, s.EndByte)
+}
+
+func (b *builder) lineEnd(l int) int { return lines.End(b.src, b.lineStarts, l) }
+
+func (b *builder) blankLine(l int) bool {
+	start := b.lineStarts[l-1]
+	return len(bytes.TrimSpace(b.src[start:b.lineEnd(l)])) == 0
+}
+
+func (b *builder) hasToken(n *sitter.Node, tok string) bool {
+	for i := uint(0); i < n.ChildCount(); i++ {
+		c := n.Child(i)
+		if !c.IsNamed() && c.Kind() == tok {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *builder) fieldText(n *sitter.Node, field string) string {
+	if c := n.ChildByFieldName(field); c != nil {
+		return b.text(c)
+	}
+	return ""
+}
+
+// signature is the declaration text before its body (decorators skipped),
+// whitespace collapsed; for bodiless declarations, the whole text.
+func (b *builder) signature(n *sitter.Node, bodyStart int) string {
+	start := int(n.StartByte())
+	for _, c := range b.children(n) {
+		if k := b.kindOf(&c); k == kDecorator || k == kComment {
+			continue
+		}
+		start = int(c.StartByte())
+		break
+	}
+	end := int(n.EndByte())
+	if bodyStart >= start && bodyStart <= end {
+		end = bodyStart
+	}
+	if start > end {
+		start = end
+	}
+	return collapseSpace(string(b.src[start:end]), 300)
+}
+
+func collapseSpace(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	s = strings.TrimSuffix(s, ";")
+	s = strings.TrimSpace(s)
+	if len(s) > max {
+		cut := max
+		for cut > 0 && (s[cut]&0xC0) == 0x80 {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
+
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'' || s[0] == '`') {
+		return s[1 : len(s)-1]
+	}
+	return s
+}

@@ -1,0 +1,175 @@
+package parse
+
+import (
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// Modules: imports, require calls and exports.
+
+func (b *builder) importStatement(n *sitter.Node) *Symbol {
+	module := unquote(b.fieldText(n, "source"))
+	var names []string
+	for _, c := range b.namedChildren(n) {
+		switch b.kindOf(&c) {
+		case kImportClause:
+			names = append(names, b.importClauseNames(&c)...)
+		case kImportRequireClause:
+			for _, cc := range b.namedChildren(&c) {
+				switch b.kindOf(&cc) {
+				case kIdentifier:
+					names = append(names, b.text(&cc))
+				case kString:
+					module = unquote(b.text(&cc))
+				}
+			}
+		}
+	}
+	s := b.newSymbol(n, "import:"+module, KindImport)
+	s.Signature = collapseSpace(b.text(n), 200)
+	b.imports = append(b.imports, Import{Statement: b.text(n), Module: module, Names: names, StartLine: s.StartLine, EndLine: s.EndLine})
+	return s
+}
+
+func (b *builder) importClauseNames(n *sitter.Node) []string {
+	var names []string
+	for _, c := range b.namedChildren(n) {
+		switch b.kindOf(&c) {
+		case kIdentifier:
+			names = append(names, b.text(&c))
+		case kNamespaceImport:
+			for _, cc := range b.namedChildren(&c) {
+				if b.kindOf(&cc) == kIdentifier {
+					names = append(names, b.text(&cc))
+				}
+			}
+		case kNamedImports:
+			for _, spec := range b.namedChildren(&c) {
+				if b.kindOf(&spec) != kImportSpecifier {
+					continue
+				}
+				if alias := spec.ChildByFieldName("alias"); alias != nil {
+					names = append(names, b.text(alias))
+				} else if nm := spec.ChildByFieldName("name"); nm != nil {
+					names = append(names, b.text(nm))
+				}
+			}
+		}
+	}
+	return names
+}
+
+// requireImport treats `const x = require('m')` (and destructured forms) as
+// an import: CommonJS code has no other way to say it.
+func (b *builder) requireImport(n *sitter.Node) *Symbol {
+	decls := 0
+	var module string
+	var names []string
+	for _, c := range b.namedChildren(n) {
+		if b.kindOf(&c) != kVariableDeclarator {
+			continue
+		}
+		decls++
+		v := c.ChildByFieldName("value")
+		if v == nil || b.kindOf(v) != kCall || b.fieldText(v, "function") != "require" {
+			return nil
+		}
+		args := v.ChildByFieldName("arguments")
+		if args == nil || args.NamedChildCount() != 1 || b.kindOf(args.NamedChild(0)) != kString {
+			return nil
+		}
+		module = unquote(b.text(args.NamedChild(0)))
+		if nm := c.ChildByFieldName("name"); nm != nil {
+			names = append(names, b.patternNames(nm)...)
+		}
+	}
+	if decls != 1 {
+		return nil
+	}
+	s := b.newSymbol(n, "import:"+module, KindImport)
+	s.Signature = collapseSpace(b.text(n), 200)
+	b.imports = append(b.imports, Import{Statement: b.text(n), Module: module, Names: names, StartLine: s.StartLine, EndLine: s.EndLine})
+	return s
+}
+
+// patternNames lists the identifiers a binding pattern introduces.
+func (b *builder) patternNames(n *sitter.Node) []string {
+	switch b.kindOf(n) {
+	case kIdentifier, kShorthandPattern:
+		return []string{b.text(n)}
+	}
+	if left := n.ChildByFieldName("left"); left != nil {
+		// `{ a = f(b) }`, `[x = y]`: only the left side is declared.
+		return b.patternNames(left)
+	}
+	var out []string
+	for _, c := range b.namedChildren(n) {
+		c := c
+		switch b.kindOf(&c) {
+		case kPairPattern:
+			if v := c.ChildByFieldName("value"); v != nil {
+				out = append(out, b.patternNames(v)...)
+			}
+		default:
+			out = append(out, b.patternNames(&c)...)
+		}
+	}
+	return out
+}
+
+func (b *builder) exportStatement(n *sitter.Node) *Symbol {
+	mods := []string{"exported"}
+	if b.hasToken(n, "default") {
+		mods = append(mods, "default")
+	}
+	if decl := n.ChildByFieldName("declaration"); decl != nil {
+		s := b.declaration(decl, mods)
+		if s == nil {
+			s = b.newSymbol(decl, firstLine([]byte(b.text(decl))), KindStatement)
+		}
+		// The export keyword and decorators belong to the declaration's range.
+		b.setSpan(s, n)
+		s.Signature = b.signature(n, s.BodyStartByte)
+		return s
+	}
+	if src := n.ChildByFieldName("source"); src != nil {
+		s := b.newSymbol(n, "re-export:"+unquote(b.text(src)), KindReExport)
+		s.Signature = collapseSpace(b.text(n), 200)
+		s.Exported = true
+		return s
+	}
+	if v := n.ChildByFieldName("value"); v != nil {
+		var s *Symbol
+		switch b.kindOf(v) {
+		case kArrowFunction, kFunctionExpression, kGeneratorFunction:
+			name := b.fieldText(v, "name")
+			if name == "" {
+				name = "default"
+			}
+			s = b.function(v, name, KindFunction)
+		case kClass:
+			name := b.fieldText(v, "name")
+			if name == "" {
+				name = "default"
+			}
+			s = b.class(v, name)
+		default:
+			s = b.newSymbol(v, collapseSpace(b.text(n), 60), KindExpression)
+			s.Children = b.nested(v)
+		}
+		s.Modifiers = append(mods, s.Modifiers...)
+		s.Exported = true
+		b.setSpan(s, n)
+		s.Signature = b.signature(n, s.BodyStartByte)
+		return s
+	}
+	// export { a, b }; export = X; export as namespace X; export * as ns
+	t := collapseSpace(b.text(n), 60)
+	k := KindReExport
+	if b.hasToken(n, "=") {
+		k = KindExpression
+	}
+	s := b.newSymbol(n, t, k)
+	s.Signature = collapseSpace(b.text(n), 200)
+	s.Exported = true
+	return s
+}
