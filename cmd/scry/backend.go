@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
 )
 
@@ -49,7 +48,7 @@ func (b *backendFlags) layer(cmd *cobra.Command) func(*engine.Config) error {
 			cfg.Weaviate.Replicas = b.replicas
 		}
 		if f.Changed("checkout") {
-			m, err := config.ParseCheckouts(b.checkouts)
+			m, err := engine.ParseCheckouts(b.checkouts)
 			if err != nil {
 				return err
 			}

@@ -14,6 +14,10 @@ import (
 // keys); front ends lay their flags over it in Options.Configure.
 type Config = config.Config
 
+// ParseCheckouts reads NAME=DIR pairs (--checkout) as config does, so that
+// the front ends need not import config.
+func ParseCheckouts(pairs []string) (map[string]string, error) { return config.ParseCheckouts(pairs) }
+
 // DefaultConfig is the settings with no file, environment or flag.
 func DefaultConfig() Config { return config.Default() }
 
