@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -80,4 +81,23 @@ func keys(m map[string]search.Features) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// A withdrawn question (its context cancelled) stops ranking with the
+// context's error instead of an answer.
+func TestGatherHonoursCancellation(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.ts"), []byte("export function refreshSessionCookie(s: string) { return s }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pl := search.Pipeline{Store: indexDir(t, dir)}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cs, err := pl.Gather(ctx, search.Request{Query: "refresh session cookie", Params: search.DefaultParams()})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled Gather: %d candidates, error %v; want context.Canceled", len(cs.Results), err)
+	}
+	if _, err := pl.Gather(context.Background(), search.Request{Query: "refresh session cookie", Params: search.DefaultParams()}); err != nil {
+		t.Fatalf("the same question, not cancelled: %v", err)
+	}
 }

@@ -96,9 +96,9 @@ func FuseRRF(lexical, vectors []string, k int) []Fused {
 // embedded degrades to lexical candidates (reported to h.OnError).
 func (p *Pipeline) Retrieve(ctx context.Context, h *Hybrid, req Request, n int) ([]Result, error) {
 	if h == nil || h.Embedder == nil || (h.Index == nil && h.Remote == nil) {
-		return p.candidates(req, n)
+		return p.candidates(ctx, req, n)
 	}
-	lex, err := p.candidates(req, n)
+	lex, err := p.candidates(ctx, req, n)
 	if err != nil {
 		return nil, err
 	}

@@ -59,6 +59,9 @@ func (p *Pipeline) Gather(ctx context.Context, req Request) (Candidates, error) 
 	if err := g.Wait(); err != nil {
 		return out, err
 	}
+	if err := ctx.Err(); err != nil {
+		return out, err
+	}
 	have := make(map[string]bool, len(cands))
 	for _, c := range cands {
 		have[c.Chunk.ID] = true
@@ -92,11 +95,15 @@ func (p *Pipeline) Gather(ctx context.Context, req Request) (Candidates, error) 
 			nameCount[n] = c
 		}
 	}
+	// A withdrawn question stops here rather than after the features.
+	if err := ctx.Err(); err != nil {
+		return out, err
+	}
 	qi := newQueryInfo(req.Query, st)
 	qi.codeMarked(req.Query)
 	out.Results = cands
 	out.Features = featurize(&qi, cands, nameCount, st.Chunks)
-	return out, nil
+	return out, ctx.Err()
 }
 
 // Expansion: the symbols of the files the first stage favours most join

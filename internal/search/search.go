@@ -239,7 +239,7 @@ func DocOf(c chunk.Chunk) rerank.Doc {
 
 // candidates returns first-stage candidates with FirstStage normalised to
 // [0,1] by the best score.
-func (p *Pipeline) candidates(req Request, n int) ([]Result, error) {
+func (p *Pipeline) candidates(ctx context.Context, req Request, n int) ([]Result, error) {
 	if n <= 0 {
 		n = DefaultParams().Candidates
 	}
@@ -247,7 +247,7 @@ func (p *Pipeline) candidates(req Request, n int) ([]Result, error) {
 	for i, l := range req.Languages {
 		langs[i] = NormalizeLanguage(l)
 	}
-	hits, err := p.Store.Search(store.Query{Terms: terms.Query(req.Query), Paths: req.Paths, Languages: langs, Limit: n, Light: true})
+	hits, err := p.Store.Search(store.Query{Terms: terms.Query(req.Query), Paths: req.Paths, Languages: langs, Limit: n, Light: true, Context: ctx})
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}

@@ -28,6 +28,9 @@ type Query struct {
 	Languages []string
 	// Limit is the maximum number of hits; DefaultLimit when <= 0.
 	Limit int
+	// Context, when set, cancels the query (SQLite is interrupted): a
+	// search for a question the agent has withdrawn stops early.
+	Context context.Context
 	// Light reads chunks without their full source and with their
 	// embedding text cut to LightText bytes (see ChunksByIDs), and leaves
 	// Hit.Language empty.
@@ -122,7 +125,11 @@ func (s *Store) Search(q Query) ([]Hit, error) {
 		SELECT ` + cols + `, ` + language + `, top.score
 		FROM top JOIN chunks c ON c.seq = top.seq` + files + `
 		ORDER BY top.score, top.seq`
-	rows, err := s.db.QueryContext(context.Background(), query, args...)
+	ctx := q.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: search: %w", err)
 	}
