@@ -53,8 +53,8 @@ type Embedder interface {
 
 // Providers.
 const (
-	ProviderNone   = "none"
-	ProviderONNX   = "onnx"
+	ProviderNone = "none"
+	ProviderONNX = "onnx"
 	// ProviderBuiltin is declared in builtin.go.
 	ProviderOpenAI = "openai"
 	ProviderVoyage = "voyage"

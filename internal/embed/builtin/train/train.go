@@ -233,7 +233,7 @@ func (t *Trainer) step(batch []Example) float64 {
 	dS := make([]float64, b*b)
 	loss := 0.0
 	for i := 0; i < b; i++ {
-		lse := logSumExp(S[i*b:(i+1)*b])
+		lse := logSumExp(S[i*b : (i+1)*b])
 		loss += lse - S[i*b+i]
 		for j := 0; j < b; j++ {
 			dS[i*b+j] += math.Exp(S[i*b+j]-lse) / float64(b)
