@@ -26,7 +26,7 @@ unpack() { # spec tarball
   local dest="$DIR/packages/$1"
   mkdir -p "$dest.tmp"
   # A tarball's top directory is usually package/, but not always.
-  tar -xzf "$2" -C "$dest.tmp" --strip-components=1 --no-same-owner --no-same-permissions
+  tar -xzf "$2" -C "$dest.tmp" --strip-components=1 --no-same-owner --no-same-permissions --warning=no-unknown-keyword
   mv "$dest.tmp" "$dest"
 }
 

@@ -7,6 +7,7 @@
 package main
 
 import (
+	"encoding/gob"
 	"errors"
 	"flag"
 	"fmt"
@@ -27,9 +28,11 @@ func main() {
 func run() error {
 	cfg := train.DefaultConfig()
 	corpus := flag.String("corpus", ".cache/model-corpus", "directory scripts/model-corpus.sh filled")
+	listFile := flag.String("packages", "internal/embed/builtin/train/packages.txt", "the pinned package list (name@version a line)")
 	out := flag.String("out", "", "write the quantised weights here (nothing is written when empty)")
 	workers := flag.Int("workers", 2, "goroutines extracting pairs (the result does not depend on it)")
 	valPercent := flag.Int("val", 5, "percentage of packages held out for validation")
+	pairsFile := flag.String("pairs", "", "keep the extracted pairs in this file and reuse them when it exists (for trying settings)")
 	flag.IntVar(&cfg.Dim, "dim", cfg.Dim, "vector size")
 	flag.IntVar(&cfg.Epochs, "epochs", cfg.Epochs, "passes over the training pairs")
 	flag.IntVar(&cfg.Batch, "batch", cfg.Batch, "pairs per step")
@@ -39,6 +42,7 @@ func run() error {
 	flag.Float64Var(&cfg.LR, "lr", cfg.LR, "Adagrad learning rate")
 	flag.Float64Var(&cfg.Scale, "scale", cfg.Scale, "inverse softmax temperature")
 	flag.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "random seed")
+	flag.Float64Var(&cfg.Dropout, "dropout", cfg.Dropout, "probability of dropping a term of a training text")
 	flag.IntVar(&cfg.EvalEvery, "eval-every", cfg.EvalEvery, "validate every N epochs (0: at the end only)")
 	flag.Parse()
 	if flag.NArg() > 0 {
@@ -46,7 +50,11 @@ func run() error {
 	}
 
 	start := time.Now()
-	pairs, stats, err := train.ExtractCorpus(*corpus, *workers)
+	list, err := train.ReadPackageList(*listFile)
+	if err != nil {
+		return err
+	}
+	pairs, stats, err := extract(*corpus, list, *workers, *pairsFile)
 	if err != nil {
 		return err
 	}
@@ -69,8 +77,8 @@ func run() error {
 	}
 
 	t := train.New(trainSet, cfg)
-	fmt.Printf("model: dim %d, vocabulary %d terms, %d trigram rows; epochs %d, batch %d, lr %g, scale %g, seed %d\n",
-		cfg.Dim, len(t.W.Vocab), cfg.Buckets, cfg.Epochs, cfg.Batch, cfg.LR, cfg.Scale, cfg.Seed)
+	fmt.Printf("model: dim %d, vocabulary %d terms, %d trigram rows; epochs %d, batch %d, lr %g, scale %g, dropout %g, seed %d\n",
+		cfg.Dim, len(t.W.Vocab), cfg.Buckets, cfg.Epochs, cfg.Batch, cfg.LR, cfg.Scale, cfg.Dropout, cfg.Seed)
 	rep := t.Fit(t.Examples(trainSet), t.Examples(valSet), os.Stdout)
 
 	data := t.W.Marshal()
@@ -100,4 +108,55 @@ func run() error {
 		fmt.Printf("wrote %s\n", *out)
 	}
 	return nil
+}
+
+// extracted is what the pairs file holds.
+type extracted struct {
+	Pairs []train.Pair
+	Stats []train.PackageStats
+}
+
+// extract reads the corpus, or the pairs file when it exists.
+// A pairs file is filtered by the list, so that it answers as a fresh
+// extraction of the listed packages would.
+func extract(corpus string, list []string, workers int, pairsFile string) ([]train.Pair, []train.PackageStats, error) {
+	if pairsFile != "" {
+		if f, err := os.Open(pairsFile); err == nil {
+			defer f.Close()
+			var x extracted
+			if err := gob.NewDecoder(f).Decode(&x); err != nil {
+				return nil, nil, fmt.Errorf("read %s: %w", pairsFile, err)
+			}
+			listed := map[string]bool{}
+			for _, p := range list {
+				listed[p] = true
+			}
+			var pairs []train.Pair
+			var stats []train.PackageStats
+			for _, p := range x.Pairs {
+				if listed[p.Package] {
+					pairs = append(pairs, p)
+				}
+			}
+			for _, s := range x.Stats {
+				if listed[s.Package] {
+					stats = append(stats, s)
+				}
+			}
+			return pairs, stats, nil
+		}
+	}
+	pairs, stats, err := train.ExtractCorpus(corpus, list, workers)
+	if err != nil || pairsFile == "" {
+		return pairs, stats, err
+	}
+	f, err := os.Create(pairsFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	if err := gob.NewEncoder(f).Encode(extracted{pairs, stats}); err != nil {
+		return nil, nil, fmt.Errorf("write %s: %w", pairsFile, err)
+	}
+	return pairs, stats, nil
 }

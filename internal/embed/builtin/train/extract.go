@@ -66,39 +66,38 @@ type PackageStats struct {
 	Pairs   int // pairs kept (before corpus-wide deduplication)
 }
 
-// ExtractCorpus reads every package directory under dir/packages (as
-// scripts/model-corpus.sh lays them out), in name order, with workers
-// goroutines; the result does not depend on workers.
-func ExtractCorpus(dir string, workers int) ([]Pair, []PackageStats, error) {
-	root := filepath.Join(dir, "packages")
-	ents, err := os.ReadDir(root)
+// ReadPackageList reads a package list: one name@version a line, '#'
+// starting a comment.
+func ReadPackageList(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("train: read corpus: %w", err)
+		return nil, fmt.Errorf("train: %w", err)
 	}
-	var names []string
-	for _, e := range ents {
-		if e.IsDir() && !strings.HasSuffix(e.Name(), ".tmp") {
-			names = append(names, e.Name())
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if i := strings.IndexByte(l, '#'); i >= 0 {
+			l = l[:i]
+		}
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
 		}
 	}
-	// Scoped packages (@scope/name@v) sit one level deeper.
-	var pkgs []string
-	for _, n := range names {
-		if strings.HasPrefix(n, "@") && !strings.Contains(n[1:], "@") {
-			sub, err := os.ReadDir(filepath.Join(root, n))
-			if err != nil {
-				return nil, nil, fmt.Errorf("train: read corpus: %w", err)
-			}
-			for _, s := range sub {
-				if s.IsDir() && !strings.HasSuffix(s.Name(), ".tmp") {
-					pkgs = append(pkgs, n+"/"+s.Name())
-				}
-			}
-			continue
-		}
-		pkgs = append(pkgs, n)
-	}
+	return out, nil
+}
+
+// ExtractCorpus reads the listed packages (name@version) from dir/packages,
+// where scripts/model-corpus.sh unpacks them, in name order, with workers
+// goroutines; the result does not depend on workers, nor on other
+// directories there. A listed package that is missing is an error.
+func ExtractCorpus(dir string, list []string, workers int) ([]Pair, []PackageStats, error) {
+	root := filepath.Join(dir, "packages")
+	pkgs := append([]string(nil), list...)
 	sort.Strings(pkgs)
+	for _, p := range pkgs {
+		if _, err := os.Stat(filepath.Join(root, p)); err != nil {
+			return nil, nil, fmt.Errorf("train: package %s not unpacked (scripts/model-corpus.sh): %w", p, err)
+		}
+	}
 	if workers < 1 {
 		workers = 1
 	}
@@ -308,8 +307,7 @@ func nameWords(name string) []string {
 			// a new word starts at an upper-case letter after a lower-case
 			// one, or before a lower-case one inside an acronym (HTTPResponse)
 			// (a plural s stays with its acronym: URLs)
-			acronymEnd := i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1]) && !(i+2 == len(rs) && rs[i+1] == 's')
-			if i > 0 && (unicode.IsLower(rs[i-1]) || acronymEnd) {
+			if i > 0 && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1]) && !(i+2 == len(rs) && rs[i+1] == 's')) {
 				flush()
 			}
 			cur = append(cur, r)

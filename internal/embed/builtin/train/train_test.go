@@ -77,9 +77,14 @@ func TestExtractPairs(t *testing.T) {
 	root := t.TempDir()
 	writeToy(t, root, "toy-duration@1.0.0")
 	writeToy(t, root, "@scope/other@2.0.0")
-	pairs, stats, err := ExtractCorpus(root, 2)
+	// A package left over from an older list is not read.
+	writeToy(t, root, "stale@0.1.0")
+	pairs, stats, err := ExtractCorpus(root, []string{"toy-duration@1.0.0", "@scope/other@2.0.0"}, 2)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, _, err := ExtractCorpus(root, []string{"missing@1.0.0"}, 1); err == nil {
+		t.Error("a missing package was not reported")
 	}
 	if len(stats) != 2 || stats[0].Package != "@scope/other@2.0.0" || stats[1].Package != "toy-duration@1.0.0" {
 		t.Fatalf("packages: %+v", stats)
@@ -252,6 +257,8 @@ func TestNameWords(t *testing.T) {
 		{"get_user_id", "get user id"},
 		{"base64Encode", "base encode"},
 		{"URLs", "urls"},
+		{"URLParser", "url parser"},
+		{"Foo", "foo"},
 		{"x", "x"},
 	} {
 		if got := strings.Join(nameWords(tc.in), " "); got != tc.want {
