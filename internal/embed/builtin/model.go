@@ -32,7 +32,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"math"
 	"sync"
@@ -86,7 +85,12 @@ type Item struct {
 }
 
 // Coef is the item's weight multiplier from its count: 1 + ln(count).
-func (it Item) Coef() float32 { return 1 + float32(math.Log(float64(it.Count))) }
+func (it Item) Coef() float32 {
+	if it.Count == 1 {
+		return 1 // most terms, and ln is not free
+	}
+	return 1 + float32(math.Log(float64(it.Count)))
+}
 
 // Tokenizer maps text to items; it is shared by the trainer and the
 // embedder so that the two never disagree.
@@ -154,9 +158,12 @@ func (t *Tokenizer) grams(term string) []int32 {
 	rows := make([]int32, 0, n)
 	base := int32(len(t.vocab))
 	for i := 0; i < n; i++ {
-		h := fnv.New32a()
-		h.Write([]byte(s[i : i+3]))
-		rows = append(rows, base+int32(h.Sum32()%uint32(t.buckets)))
+		// FNV-1a, 32 bits, of the trigram's bytes
+		h := uint32(2166136261)
+		for _, c := range []byte(s[i : i+3]) {
+			h = (h ^ uint32(c)) * 16777619
+		}
+		rows = append(rows, base+int32(h%uint32(t.buckets)))
 	}
 	return rows
 }
