@@ -1,10 +1,11 @@
-// Package embed turns chunk and query text into vectors. Providers: a local
-// ONNX model directory, any OpenAI-compatible /v1/embeddings endpoint, and
-// Voyage AI. Every provider returns L2-normalised float32 vectors, so that
-// cosine similarity is a dot product in package vector.
+// Package embed turns chunk and query text into vectors. Providers: scry's
+// own compiled-in model (builtin, package builtin), a local ONNX model
+// directory, any OpenAI-compatible /v1/embeddings endpoint, and Voyage AI.
+// Every provider returns L2-normalised float32 vectors, so that cosine
+// similarity is a dot product in package vector.
 //
-// Embedding is opt-in: with no provider configured scry is a lexical and
-// structural engine (see ARCHITECTURE.md).
+// With no provider configured, DefaultProvider applies; "none" always
+// turns embedding off, and scry is then a lexical and structural engine.
 package embed
 
 import (
