@@ -19,6 +19,14 @@ PACKAGES=(
   ramda@0.30.1
   effect@3.10.0
   immer@10.1.1
+  # the tune set of JSDoc questions (bench quality --set tune)
+  mongoose@9.12.1
+  luxon@3.7.2
+  mathjs@15.2.0
+  fp-ts@2.16.11
+  graphql@17.1.0
+  three@0.187.0
+  commander@15.1.0
 )
 
 command -v npm >/dev/null || { echo "bench-corpus: npm is required but not installed" >&2; exit 1; }

@@ -7,7 +7,14 @@ cd "$(dirname "$0")/.."
 scripts/testdeps.sh
 # shellcheck disable=SC1091
 source .cache/testdeps/env
-export SCRY_REQUIRE_CORPUS=1 SCRY_REQUIRE_TSGO=1 SCRY_REQUIRE_MCP=1 SCRY_REQUIRE_ONNX=1 SCRY_CRASH_RUNS=50
+export SCRY_REQUIRE_CORPUS=1 SCRY_REQUIRE_TSGO=1 SCRY_REQUIRE_MCP=1 SCRY_REQUIRE_ONNX=1 SCRY_REQUIRE_WEAVIATE=1 SCRY_CRASH_RUNS=50
+# A real Weaviate on loopback for the shared-index tests (built once per
+# machine, about 6 minutes; cached by version outside the checkout).
+weaviate_dir=$(mktemp -d)
+trap 'scripts/weaviate.sh stop "$weaviate_dir"; rm -rf "$weaviate_dir"' EXIT
+scripts/weaviate.sh start "$weaviate_dir" 1 >/dev/null
+# shellcheck disable=SC1091
+source "$weaviate_dir/env"
 unformatted=$(gofmt -l cmd internal)
 if [ -n "$unformatted" ]; then echo "gofmt needed: $unformatted" >&2; exit 1; fi
 go vet ./...

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -75,6 +76,7 @@ func printReport(out io.Writer, asJSON bool, r interface{ WriteText(io.Writer) e
 func newBenchQualityCmd() *cobra.Command {
 	var bf benchFlags
 	var perPackage int
+	var setName, dumpPath string
 	cmd := &cobra.Command{
 		Use:   "quality [--corpus DIR] [--packages a,b] [--out DIR] [--json]",
 		Short: "Retrieval quality against grep and BM25, with each scry stage switched off in turn",
@@ -89,13 +91,32 @@ SCRY_EMBED_* variables, as for scry search), the corpus is embedded and a
 hybrid system (BM25F + vectors) is reported beside the lexical ones.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pkgs, err := bench.SelectPackages(bench.QualityPackages, bf.packages)
+			set, ok := bench.QualitySets[setName]
+			if !ok {
+				return fmt.Errorf("bench quality: unknown --set %q (bench or tune)", setName)
+			}
+			pkgs, err := bench.SelectPackages(set, bf.packages)
 			if err != nil {
 				return err
 			}
 			opt := bench.QualityOptions{
 				Prefix: bf.corpus, Packages: pkgs, PerPackage: perPackage, Seed: bf.seed,
 				WorkDir: bf.work, Log: bf.log(cmd),
+			}
+			if dumpPath != "" {
+				f, err := os.Create(dumpPath)
+				if err != nil {
+					return fmt.Errorf("bench quality: %w", err)
+				}
+				defer f.Close()
+				w := bufio.NewWriter(f)
+				defer w.Flush()
+				// The tune set is fitted on; the benchmark's own questions are
+				// only reported by the fit, under their own split name.
+				opt.Dump, opt.DumpSplit = w, "tune"
+				if setName == "bench" {
+					opt.DumpSplit = bench.JSDocHoldout
+				}
 			}
 			// Only the environment configures the embedder: the benchmark's
 			// corpus is not a workspace with a .scry.toml of its own.
@@ -121,6 +142,8 @@ hybrid system (BM25F + vectors) is reported beside the lexical ones.`,
 	}
 	bf.register(cmd)
 	cmd.Flags().IntVar(&perPackage, "per-package", bench.DefaultPerPackage, "at most this many queries per package (-1: all)")
+	cmd.Flags().StringVar(&setName, "set", "bench", "question set: bench (the reported packages) or tune (other packages, for fitting the ranker)")
+	cmd.Flags().StringVar(&dumpPath, "dump", "", "write every question's candidates and features here (the format of bench localize --dump)")
 	return cmd
 }
 
@@ -151,7 +174,7 @@ times lexical and full-pipeline queries.`,
 			}
 			r, err := bench.RunSpeed(cmd.Context(), bench.SpeedOptions{
 				Prefix: bf.corpus, Packages: pkgs, Queries: queries, Runs: runs, Seed: bf.seed,
-				WorkDir: bf.work, Log: bf.log(cmd), Embedder: emb,
+				WorkDir: bf.work, Log: bf.log(cmd), Executable: self(), Embedder: emb,
 			})
 			if err != nil {
 				return err
@@ -171,4 +194,14 @@ times lexical and full-pipeline queries.`,
 	cmd.Flags().IntVar(&queries, "queries", 200, "number of latency queries")
 	cmd.Flags().IntVar(&runs, "runs", 5, "times each re-sync is measured")
 	return cmd
+}
+
+// self is this program's path, for benchmarks that time the CLI as a user
+// runs it ("" when it cannot be found: that measure is then left out).
+func self() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return exe
 }

@@ -131,28 +131,36 @@ func newBenchFitCmd() *cobra.Command {
 	var passes int
 	var ablate, fileRel bool
 	var leads int
+	var keepLinear bool
+	var trees, depth, minLeaf int
+	var rate, jsdocShare float64
+	var treesWithout []int
 	cmd := &cobra.Command{
-		Use:   "fit DUMP [--out internal/search/model.json] [--ablate]",
-		Short: "Fit the ranker's weights and calibration on a localization feature dump's tune split",
-		Long: `fit reads a feature dump written by 'scry bench localize --dump', fits the
-ranker's feature weights and file diversity penalty by coordinate ascent on
-the tune instances only (objective: mean of symbol and file NDCG@10), fits
-the logistic calibration of the score on the same instances, and reports the
-fitted model on the holdout instances, with an ablation of each feature group
-when --ablate is given. --out writes the model (the shipped one is
-internal/search/model.json).`,
-		Args: cobra.ExactArgs(1),
+		Use:   "fit DUMP [DUMP...] [--out internal/search/model.json] [--ablate]",
+		Short: "Fit the ranker's weights and calibration on the tune split of feature dumps",
+		Long: `fit reads feature dumps written by 'scry bench localize --dump' and
+'scry bench quality --dump' (JSDoc questions: --set tune to fit on, --set
+bench to report), fits the ranker's feature weights and file diversity
+penalty by coordinate ascent on the tune instances only (objective: mean of
+symbol and file NDCG@10, fix commits and JSDoc questions weighing half each
+when both are given), fits the logistic calibration of the score on the tune
+fix commits, and reports the fitted model on the holdout instances, with an
+ablation of each feature group when --ablate is given. --out writes the model
+(the shipped one is internal/search/model.json).`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			set, err := bench.LoadDump(args[0])
+			set, err := bench.LoadDumps(args)
 			if err != nil {
 				return err
 			}
-			r, err := bench.Fit(set, bench.FitOptions{Seed: seed, Passes: passes, Ablate: ablate, FileRelevance: fileRel, Leads: leads, Log: cmd.ErrOrStderr()})
+			r, err := bench.Fit(set, bench.FitOptions{Seed: seed, Passes: passes, Ablate: ablate, FileRelevance: fileRel, Leads: leads,
+				KeepLinear: keepLinear, Trees: trees, JSDocShare: jsdocShare, TreesWithout: treesWithout, Depth: depth, MinLeaf: minLeaf, Rate: rate, Log: cmd.ErrOrStderr()})
 			if err != nil {
 				return err
 			}
 			if out != "" {
-				command := fmt.Sprintf("scry bench localize --dump DUMP; scry bench fit DUMP --seed %d --passes %d --file-relevance=%v", seed, passes, fileRel)
+				command := fmt.Sprintf("scry bench localize --dump LOC; scry bench quality --set tune --dump JSDOC; scry bench fit LOC JSDOC --seed %d --passes %d --file-relevance=%v --keep-linear=%v --trees %d --depth %d --min-leaf %d --rate %g --jsdoc-share %g",
+					seed, passes, fileRel, keepLinear, trees, depth, minLeaf, rate, jsdocShare)
 				if err := r.WriteModel(out, command); err != nil {
 					return err
 				}
@@ -166,5 +174,12 @@ internal/search/model.json).`,
 	cmd.Flags().BoolVar(&fileRel, "file-relevance", true, "calibrate P(the result lies in a file a fix changed); false: P(it overlaps the changed code)")
 	cmd.Flags().IntVar(&leads, "leads", 0, "leads per simulated default answer (0: the default, 5)")
 	cmd.Flags().BoolVar(&ablate, "ablate", false, "refit with each feature group off and report holdout figures")
+	cmd.Flags().BoolVar(&keepLinear, "keep-linear", false, "keep the shipped model's linear weights (fit only the trees and the calibration)")
+	cmd.Flags().IntVar(&trees, "trees", 0, "boost up to this many regression trees on the linear score (0: linear only)")
+	cmd.Flags().IntVar(&depth, "depth", 3, "levels per tree")
+	cmd.Flags().IntVar(&minLeaf, "min-leaf", 100, "fewest candidates per leaf")
+	cmd.Flags().Float64Var(&rate, "rate", 0.1, "shrinkage of each tree")
+	cmd.Flags().IntSliceVar(&treesWithout, "trees-without", nil, "feature indexes the trees may not use (an ablation)")
+	cmd.Flags().Float64Var(&jsdocShare, "jsdoc-share", bench.DefaultJSDocShare, "the JSDoc questions' share of the objective when fix commits are given too")
 	return cmd
 }

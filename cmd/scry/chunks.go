@@ -4,10 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"sort"
 
 	"github.com/spf13/cobra"
 
@@ -16,18 +12,23 @@ import (
 
 func newChunksCmd() *cobra.Command {
 	var asJSON, stats bool
+	var root string
 	cmd := &cobra.Command{
-		Use:   "chunks [--json] [--stats] FILE|DIR...",
+		Use:   "chunks [--json] [--stats] [--root DIR] FILE|DIR...",
 		Short: "Parse files and print their symbol-level chunks",
 		Long: `chunks parses TypeScript/JavaScript files (directories are walked, skipping
 node_modules and .git) and prints their chunks: a readable outline by default,
 one JSON object per line with --json. --stats checks the chunks of every file
 against the ten validation rules (coverage, no overlap, source fidelity,
 hierarchy, token limit, collapsed children, breadcrumbs, deterministic ids,
-root isolation, relevant imports) and prints the validation summary.`,
+root isolation, relevant imports) and prints the validation summary.
+
+Like every path argument, each FILE or DIR must lie inside the workspace root
+(--root, default the current directory); files are read through it, so a
+link out of the root is refused.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			files, err := expandArgs(args)
+			files, err := engine.FindSources(root, args)
 			if err != nil {
 				return err
 			}
@@ -38,8 +39,8 @@ root isolation, relevant imports) and prints the validation summary.`,
 			defer w.Flush()
 			enc := json.NewEncoder(w)
 			enc.SetEscapeHTML(false)
-			for _, path := range files {
-				chunks, err := engine.ChunkFile(path)
+			for _, rel := range files.Files {
+				chunks, err := files.Chunks(rel)
 				if err != nil {
 					return err
 				}
@@ -58,6 +59,7 @@ root isolation, relevant imports) and prints the validation summary.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON chunk per line")
 	cmd.Flags().BoolVar(&stats, "stats", false, "validate the chunks and print the Parser Validation Summary")
+	cmd.Flags().StringVar(&root, "root", ".", "workspace root the paths must lie in")
 	return cmd
 }
 
@@ -69,44 +71,11 @@ func indent(n int) string {
 	return string(b)
 }
 
-// expandArgs turns file and directory arguments into a sorted list of
-// supported source files.
-func expandArgs(args []string) ([]string, error) {
-	var files []string
-	for _, a := range args {
-		info, err := os.Stat(a)
-		if err != nil {
-			return nil, fmt.Errorf("chunks: %w", err)
-		}
-		if !info.IsDir() {
-			files = append(files, a)
-			continue
-		}
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() && (d.Name() == "node_modules" || d.Name() == ".git") && p != a {
-				return filepath.SkipDir
-			}
-			if !d.IsDir() && engine.IsSource(p) {
-				files = append(files, p)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("chunks: walk %s: %w", a, err)
-		}
-	}
-	sort.Strings(files)
-	return files, nil
-}
-
 // printStats validates every file's chunks (twice, for deterministic ids)
 // and prints the Parser Validation Summary (docs/architecture.md, rule 2); it fails when any
 // rule is violated.
-func printStats(cmd *cobra.Command, files []string) error {
-	results, sum, err := engine.CheckChunks(files, "Files")
+func printStats(cmd *cobra.Command, files *engine.SourceFiles) error {
+	results, sum, err := files.Check("Files")
 	if err != nil {
 		return err
 	}

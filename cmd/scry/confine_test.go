@@ -58,3 +58,41 @@ func TestStructureStaysInRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestChunksConfinedToRoot: `scry chunks` takes its paths like every other
+// path argument, inside the workspace root, and reads files through it: a
+// path outside, a `..` path and a link out of the root are refused with an
+// error naming the root, and nothing of the outside file is printed.
+func TestChunksConfinedToRoot(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	secret := "export function outsideSecret() { return 42; }\n"
+	if err := os.WriteFile(filepath.Join(outside, "secret.ts"), []byte(secret), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "a.ts"), []byte("export function inside() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret.ts"), filepath.Join(root, "link.ts")); err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(root, filepath.Join(outside, "secret.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, arg := range []string{filepath.Join(outside, "secret.ts"), outside, rel, "link.ts"} {
+		for _, extra := range [][]string{nil, {"--stats"}, {"--json"}} {
+			args := append(append([]string{"chunks", "--root", root}, extra...), arg)
+			out, err := runScry(t, args...)
+			if err == nil || !strings.Contains(err.Error(), "outside the workspace root") {
+				t.Errorf("%v: error %v, want a refusal naming the root", args, err)
+			}
+			if strings.Contains(out, "outsideSecret") {
+				t.Errorf("%v printed the outside file:\n%s", args, out)
+			}
+		}
+	}
+	out, err := runScry(t, "chunks", "--root", root, root)
+	if err != nil || !strings.Contains(out, "inside") {
+		t.Errorf("chunks of the root itself: %v\n%s", err, out)
+	}
+}

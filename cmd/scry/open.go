@@ -93,5 +93,11 @@ func (w *workspaceFlags) open(cmd *cobra.Command, opt engine.Options, progress, 
 	if bar != nil {
 		bar.Finish()
 	}
-	return e, err
+	if err == nil {
+		err = refuseShared(cmd, e)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
 }

@@ -56,6 +56,7 @@ func newSearchCmd() *cobra.Command {
 	var ws workspaceFlags
 	var tf tuningFlags
 	var nf neuralFlags
+	var bf backendFlags
 	var asJSON bool
 	var k int
 	var paths, langs []string
@@ -67,7 +68,7 @@ ranked pipeline (BM25F candidates, reranking, blend, relevance gate and token
 budget); "symbol = [file >] [Parent >] name" looks a symbol up exactly.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := ws.open(cmd, engine.Options{Models: true, Sync: true, Compiler: engine.CompilerWait}, true, true, tf.layer(cmd), nf.layer(cmd))
+			e, err := ws.open(cmd, engine.Options{Models: true, Sync: true, Compiler: engine.CompilerWait}, true, true, tf.layer(cmd), nf.layer(cmd), bf.layer(cmd))
 			if err != nil {
 				return err
 			}
@@ -91,6 +92,7 @@ budget); "symbol = [file >] [Parent >] name" looks a symbol up exactly.`,
 	ws.register(cmd)
 	tf.register(cmd)
 	nf.register(cmd)
+	bf.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: {query, results: [{file, start_line, end_line, name, breadcrumb, kind, score}], leads: [...], graph, snapshots}")
 	cmd.Flags().IntVarP(&k, "k", "k", 0, "at most this many results (default: as many as pass the gate and fit the budget)")
 	cmd.Flags().StringArrayVar(&paths, "path", nil, "only files under this path or matching this glob (repeatable)")

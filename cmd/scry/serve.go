@@ -29,6 +29,7 @@ func newServeCmd() *cobra.Command {
 	var ws workspaceFlags
 	var tf tuningFlags
 	var nf neuralFlags
+	var bf backendFlags
 	var httpAddr, token string
 	var tools []string
 	cmd := &cobra.Command{
@@ -46,7 +47,7 @@ SCRY_TOKEN) then requires "Authorization: Bearer <token>" on every request.`,
 				}
 				return nil
 			}
-			e, err := ws.open(cmd, engine.Options{Models: true, Compiler: engine.CompilerBackground}, false, false, tf.layer(cmd), toolsLayer, nf.layer(cmd))
+			e, err := ws.open(cmd, engine.Options{Models: true, Compiler: engine.CompilerBackground, Watch: true}, false, false, tf.layer(cmd), toolsLayer, nf.layer(cmd), bf.layer(cmd))
 			if err != nil {
 				return err
 			}
@@ -69,6 +70,7 @@ SCRY_TOKEN) then requires "Authorization: Bearer <token>" on every request.`,
 	ws.register(cmd)
 	tf.register(cmd)
 	nf.register(cmd)
+	bf.register(cmd)
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on ADDR (e.g. :7424 binds 127.0.0.1:7424)")
 	cmd.Flags().StringVar(&token, "token", "", "require this bearer token over HTTP (env SCRY_TOKEN)")
 	cmd.Flags().StringSliceVar(&tools, "tools", nil, "expose only these tools (comma-separated; env SCRY_TOOLS)")

@@ -50,12 +50,19 @@ references, type hierarchy) then come from the compiler instead of syntax.`, eng
 
 func newDoctorCmd() *cobra.Command {
 	var ws workspaceFlags
+	var compiler bool
+	var bf backendFlags
 	cmd := &cobra.Command{
 		Use:   "doctor [--root DIR]",
 		Short: "Report what scry found and what is missing",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := ws.open(cmd, engine.Options{KeepBrokenConfig: true}, false, false)
+			opt := engine.Options{KeepBrokenConfig: true}
+			if compiler {
+				// Loading the project needs the indexed file list.
+				opt.Compiler = engine.CompilerWait
+			}
+			e, err := ws.open(cmd, opt, compiler, false, bf.layer(cmd))
 			if err != nil {
 				return err
 			}
@@ -74,5 +81,7 @@ func newDoctorCmd() *cobra.Command {
 		},
 	}
 	ws.register(cmd)
+	bf.register(cmd)
+	cmd.Flags().BoolVar(&compiler, "compiler", false, "also start TypeScript 7 on the workspace (indexing it first) and report its memory")
 	return cmd
 }

@@ -54,6 +54,30 @@ var QualityPackages = []Package{
 	{Name: "immer", Version: "10.1.1", Include: []string{"src/**/*.ts"}},
 }
 
+// QualityTunePackages are a second set of JSDoc questions, built the same way
+// from other packages, for fitting the ranker: the benchmark's own packages
+// (QualityPackages) are never fitted on. None of them is one of the
+// benchmark's packages or carries their code (lodash would repeat
+// lodash-es), and none is a repository of the localization benchmark.
+// Each ships its documented code in one form only.
+var QualityTunePackages = []Package{
+	// lib/ is the library's own CommonJS source; types/ repeats the JSDoc.
+	{Name: "mongoose", Version: "9.12.1", Include: []string{"lib/**/*.js"}},
+	// src/ is the ESM source; build/ holds bundles of the same code.
+	{Name: "luxon", Version: "3.7.2", Include: []string{"src/**/*.js"}},
+	// lib/esm is one of three builds of the same source.
+	{Name: "mathjs", Version: "15.2.0", Include: []string{"lib/esm/**/*.js"}},
+	// es6/ is one of two builds; the .d.ts files repeat the JSDoc.
+	{Name: "fp-ts", Version: "2.16.11", Include: []string{"es6/**/*.js"}},
+	// The .mjs build only: .js and .d.ts repeat it.
+	{Name: "graphql", Version: "17.1.0", Include: []string{"**/*.mjs"}, Exclude: []string{"**/*.d.mts"}},
+	{Name: "three", Version: "0.187.0", Include: []string{"src/**/*.js"}},
+	{Name: "commander", Version: "15.1.0", Include: []string{"lib/*.js"}},
+}
+
+// QualitySets names the question sets `scry bench quality --set` builds.
+var QualitySets = map[string][]Package{"bench": QualityPackages, "tune": QualityTunePackages}
+
 // SpeedPackages are the speed benchmark's corpus, over a million lines: the
 // TypeScript compiler's shipped JavaScript and declaration files (large,
 // machine-written files), the quality packages' sources (hand-written, many

@@ -477,6 +477,7 @@ type DumpCandidate struct {
 	File      string    `json:"file"`
 	StartLine int       `json:"start_line"`
 	EndLine   int       `json:"end_line"`
+	Name      string    `json:"name,omitempty"`
 	Mirror    string    `json:"mirror,omitempty"`
 	Tokens    int       `json:"tokens"`
 	Features  []float64 `json:"f"`
@@ -494,7 +495,7 @@ func dumpInstance(w io.Writer, in *Instance, cs search.Candidates) error {
 		c := r.Chunk
 		f := cs.Features[i]
 		d.Candidates = append(d.Candidates, DumpCandidate{
-			File: c.RelativePath, StartLine: c.StartLine, EndLine: c.EndLine,
+			File: c.RelativePath, StartLine: c.StartLine, EndLine: c.EndLine, Name: c.Name,
 			Mirror: search.MirrorKey(r), Tokens: tokens.Count(c.FullSource), Features: f[:],
 		})
 	}

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/search"
 )
 
@@ -214,5 +216,42 @@ func TestScoreList(t *testing.T) {
 	long = append(long, LocSpan{"a.ts", 10, 10})
 	if got := ScoreList(in, long); got.FileRank != 0 {
 		t.Errorf("result beyond depth counted: %+v", got)
+	}
+}
+
+// The objective weighs fix commits and JSDoc questions as two halves,
+// whatever their numbers, so many easy questions of one kind cannot drown
+// the other.
+func TestObjectiveBalancesKinds(t *testing.T) {
+	inst := func(repo string, hit bool) *fitInstance {
+		in := Instance{ID: repo, Repo: repo, Split: "tune", GoldFiles: []string{"a.ts"},
+			GoldSymbols: []GoldSymbol{{File: "a.ts", Name: "f", StartLine: 1, EndLine: 3}}}
+		file := "b.ts"
+		if hit {
+			file = "a.ts"
+		}
+		return &fitInstance{
+			in:      in,
+			feats:   []search.Features{{}},
+			results: []search.Result{{Chunk: chunk.Chunk{ID: "0", RelativePath: file, Name: "f", StartLine: 1, EndLine: 3}}},
+			mirror:  []string{""},
+			symRel:  []bool{hit},
+			fileRel: []bool{hit},
+		}
+	}
+	tests := []struct {
+		name string
+		set  []*fitInstance
+		want float64
+	}{
+		{"fix commits only", []*fitInstance{inst("o/r", true), inst("o/r", false)}, 0.5},
+		{"one hit commit, three missed questions", []*fitInstance{inst("o/r", true), inst("jsdoc/p", false), inst("jsdoc/p", false), inst("jsdoc/p", false)}, 0.5},
+		{"three hit questions, one missed commit", []*fitInstance{inst("o/r", false), inst("jsdoc/p", true), inst("jsdoc/p", true), inst("jsdoc/p", true)}, 0.5},
+		{"all hit", []*fitInstance{inst("o/r", true), inst("jsdoc/p", true)}, 1},
+	}
+	for _, tc := range tests {
+		if got := Objective(tc.set, search.DefaultModel); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%s: objective %.3f, want %.3f", tc.name, got, tc.want)
+		}
 	}
 }

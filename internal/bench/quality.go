@@ -53,6 +53,11 @@ type QualityOptions struct {
 	// Hybrid, when set, adds the hybrid system; nil reports it as not
 	// available (no embedder configured).
 	Hybrid HybridOpener
+	// Dump, when set, receives every query's candidates and features in
+	// the format of `scry bench localize --dump`, as instances of the split
+	// DumpSplit, so that `scry bench fit` can fit on JSDoc questions too.
+	Dump      io.Writer
+	DumpSplit string
 }
 
 // System names, in report order. Every system answers the same queries on
@@ -75,7 +80,7 @@ var systemDescriptions = map[string]string{
 	SysBM25:    "BM25 (k1=1.2, b=0.75) over whole files, scry's term normalisation",
 	SysLexical: "scry first stage only: BM25F over symbol chunks, no reranker",
 	SysV1:      "the previous ranker: 40 BM25F candidates, fixed-weight reranker, blend",
-	SysFull:    "scry's fitted ranker: deep candidates, features, linear model (model.json)",
+	SysFull:    "scry's fitted ranker: deep candidates, features, linear model and regression trees (model.json)",
 	SysHybrid:  "scry's fitted ranker with vector candidates fused in (reciprocal rank)",
 	SysVector:  "the embedder alone: the chunks nearest the query's vector",
 	SysFused:   "scry's first stage with vector candidates fused in (reciprocal rank), no ranker",
@@ -307,7 +312,7 @@ func RunQuality(ctx context.Context, opt QualityOptions) (*QualityReport, error)
 	ftok := newFileTokens(paths, contents)
 
 	log.printf("quality: answering %d queries", len(c.Queries))
-	ev := &evaluator{store: st, grep: grep, bm25: bm, prm: opt.Params, ftok: ftok, hybrid: hybrid}
+	ev := &evaluator{store: st, grep: grep, bm25: bm, prm: opt.Params, ftok: ftok, hybrid: hybrid, dump: opt.Dump, dumpSplit: opt.DumpSplit}
 	results := make([]QueryResult, len(c.Queries))
 	errs := make([]error, len(c.Queries))
 	next := make(chan int)
@@ -415,6 +420,10 @@ type evaluator struct {
 	prm    search.Params
 	ftok   *fileTokens
 	hybrid *search.Hybrid // nil: no embedder
+
+	dump      io.Writer
+	dumpSplit string
+	dumpMu    sync.Mutex
 }
 
 // evaluate answers one query with every system. The scry variants share
@@ -459,6 +468,11 @@ func (e *evaluator) evaluate(ctx context.Context, q Query) (QueryResult, error) 
 	gathered, err := pl.Gather(ctx, search.Request{Query: q.Text, Params: e.prm})
 	if err != nil {
 		return res, err
+	}
+	if e.dump != nil {
+		if err := e.dumpQuery(q, gathered); err != nil {
+			return res, err
+		}
 	}
 	full := search.ApplyModel(search.DefaultModel, gathered)
 	lists := map[string][]search.Result{
@@ -544,6 +558,20 @@ func vectorOnly(ctx context.Context, st *store.Store, h *search.Hybrid, query st
 		out = append(out, search.Result{Chunk: c, FirstStage: float64(hit.Score)})
 	}
 	return out, nil
+}
+
+// dumpQuery writes one question as a localization instance: the gold file
+// is the answer's file and the gold symbol the answer.
+func (e *evaluator) dumpQuery(q Query, cs search.Candidates) error {
+	in := Instance{
+		ID: fmt.Sprintf("jsdoc/%s/%d", q.Package, q.ID), Repo: "jsdoc/" + q.Package, Split: e.dumpSplit,
+		Query: q.Text, GoldFiles: []string{q.File},
+		GoldSymbols:        []GoldSymbol{{File: q.File, Name: q.Name, QualifiedName: q.Name, StartLine: q.StartLine, EndLine: q.EndLine}},
+		MentionsGoldSymbol: q.NamesAnswer,
+	}
+	e.dumpMu.Lock()
+	defer e.dumpMu.Unlock()
+	return dumpInstance(e.dump, &in, cs)
 }
 
 // firstStage is the pipeline's candidate step: BM25F hits with scores

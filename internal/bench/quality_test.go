@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -112,10 +113,12 @@ export default curry;
 func TestQualityEndToEnd(t *testing.T) {
 	prefix, pkgs := tinyCorpus(t)
 	work := t.TempDir()
-	r, err := RunQuality(context.Background(), QualityOptions{Prefix: prefix, Packages: pkgs, WorkDir: work})
+	var dump bytes.Buffer
+	r, err := RunQuality(context.Background(), QualityOptions{Prefix: prefix, Packages: pkgs, WorkDir: work, Dump: &dump, DumpSplit: "tune"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkQualityDump(t, dump.Bytes(), len(r.Results))
 
 	// The queries: every documented function with a unique, long enough
 	// summary, and nothing else.
@@ -293,9 +296,42 @@ func TestInstallScriptPinsTheSameVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range SpeedPackages {
+	for _, p := range append(append([]Package(nil), SpeedPackages...), QualityTunePackages...) {
 		if !strings.Contains(string(data), "\n  "+p.Spec()+"\n") {
 			t.Errorf("scripts/bench-corpus.sh does not install %s", p.Spec())
 		}
+	}
+}
+
+// checkQualityDump: every question is dumped as a JSDoc instance of the
+// tune split whose answer is marked relevant among its candidates, and a
+// fit refuses JSDoc questions alone (its calibration needs fix commits).
+func checkQualityDump(t *testing.T, dump []byte, questions int) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "jsdoc.jsonl")
+	if err := os.WriteFile(path, dump, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, err := LoadDump(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set) != questions {
+		t.Fatalf("dump has %d instances, the run asked %d questions", len(set), questions)
+	}
+	for _, fi := range set {
+		if !fi.isJSDoc() || fi.in.Split != "tune" || len(fi.in.GoldSymbols) != 1 {
+			t.Errorf("%s: repo %q split %q gold %v", fi.in.ID, fi.in.Repo, fi.in.Split, fi.in.GoldSymbols)
+		}
+		found := false
+		for i := range fi.feats {
+			found = found || fi.symRel[i]
+		}
+		if !found {
+			t.Errorf("%s (%q): the answer is not marked among %d candidates", fi.in.ID, fi.in.Query, len(fi.feats))
+		}
+	}
+	if _, err := Fit(set, FitOptions{Passes: 1}); err == nil || !strings.Contains(err.Error(), "fix commits") {
+		t.Errorf("fit on JSDoc questions alone: %v, want a refusal naming fix commits", err)
 	}
 }

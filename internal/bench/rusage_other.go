@@ -10,3 +10,6 @@ func peakRSS() int64 { return -1 }
 
 // cpuTime is not measured off Linux; -1 reports it as unknown.
 func cpuTime() time.Duration { return -1 }
+
+// childCPU is not measured off Linux; -1 reports it as unknown.
+func childCPU() time.Duration { return -1 }

@@ -16,6 +16,7 @@ import (
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/watch"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -36,6 +37,11 @@ type SpeedOptions struct {
 	// directory removed afterwards.
 	WorkDir string
 	Log     io.Writer
+	// Executable, when set, is the scry binary whose CLI fixed cost is
+	// measured (CLIRuns runs of `scry search` on a one-file workspace,
+	// default 20).
+	Executable string
+	CLIRuns    int
 	// Embedder, when set, embeds every chunk right after the cold index
 	// (timed on its own), so that the index size includes the vectors.
 	Embedder embed.Embedder
@@ -93,6 +99,9 @@ type ColdIndex struct {
 	// CPUSeconds is the CPU time (user + system, all threads) the cold
 	// index used; -1 where not measured.
 	CPUSeconds float64 `json:"cpu_seconds"`
+	// MBPerCPUSecond is the CPU efficiency: MB of source indexed per
+	// CPU-second (0 where CPU time was not measured).
+	MBPerCPUSecond float64 `json:"mb_per_cpu_second"`
 	// PeakRSS is the process's peak resident set size right after the cold
 	// index (bytes; -1 where not measured). Nothing before it in the run
 	// holds more than one file in memory.
@@ -123,10 +132,23 @@ type SpeedReport struct {
 	Full         Latency `json:"full_latency"`
 	// IndexBytes is the index file; WALBytes its write-ahead log, which
 	// SQLite folds back into the file at checkpoints.
-	IndexBytes int64   `json:"index_bytes"`
-	WALBytes   int64   `json:"wal_bytes"`
-	Chunks     int     `json:"chunks"`
-	Seconds    float64 `json:"seconds"`
+	IndexBytes int64 `json:"index_bytes"`
+	WALBytes   int64 `json:"wal_bytes"`
+	// CheckpointedBytes is the index file plus its log after a
+	// checkpoint; SizeRatio is that over the corpus's bytes.
+	CheckpointedBytes int64   `json:"checkpointed_bytes"`
+	SizeRatio         float64 `json:"size_ratio"`
+	// WatchedNoChange and WatchedOneEdit are the re-syncs again with a
+	// file watcher (watch mode): only the files it names are examined.
+	WatchedNoChange Durations `json:"watched_no_change_resync"`
+	WatchedOneEdit  Durations `json:"watched_one_edit_resync"`
+	// WatchReason is why watched syncs could not be measured ("" when
+	// they were).
+	WatchReason string `json:"watch_reason,omitempty"`
+	// CLI is the fixed cost of one `scry search` (nil when not measured).
+	CLI     *CLICost `json:"cli,omitempty"`
+	Chunks  int      `json:"chunks"`
+	Seconds float64  `json:"seconds"`
 	// LoadBefore and LoadAfter are /proc/loadavg at the start and the end:
 	// timings on a machine busy with other work are not comparable.
 	LoadBefore string `json:"load_before,omitempty"`
@@ -223,6 +245,9 @@ func RunSpeed(ctx context.Context, opt SpeedOptions) (*SpeedReport, error) {
 	r.Cold = ColdIndex{Seconds: ms / 1000, Indexed: sum.Indexed, Bytes: sum.Bytes, Skipped: sum.Skipped, PeakRSS: peakRSS(), CPUSeconds: -1}
 	if cpu1 := cpuTime(); cpu0 >= 0 && cpu1 >= 0 {
 		r.Cold.CPUSeconds = (cpu1 - cpu0).Seconds()
+		if r.Cold.CPUSeconds > 0 {
+			r.Cold.MBPerCPUSecond = float64(sum.Bytes) / 1e6 / r.Cold.CPUSeconds
+		}
 	}
 	if r.Cold.Seconds > 0 {
 		r.Cold.MBPerSec = float64(sum.Bytes) / 1e6 / r.Cold.Seconds
@@ -284,6 +309,31 @@ func RunSpeed(ctx context.Context, opt SpeedOptions) (*SpeedReport, error) {
 	if info, err := os.Stat(dbPath + "-wal"); err == nil {
 		r.WALBytes = info.Size()
 	}
+	if err := st.Checkpoint(); err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	for _, p := range []string{dbPath, dbPath + "-wal"} {
+		if info, err := os.Stat(p); err == nil {
+			r.CheckpointedBytes += info.Size()
+		}
+	}
+	if r.Bytes > 0 {
+		r.SizeRatio = float64(r.CheckpointedBytes) / float64(r.Bytes)
+	}
+
+	if err := r.measureWatched(ctx, root, st, dir, opt.Runs); err != nil {
+		return nil, err
+	}
+	if opt.Executable != "" {
+		runs := opt.CLIRuns
+		if runs <= 0 {
+			runs = 20
+		}
+		log.printf("speed: CLI fixed cost, %d runs", runs)
+		if r.CLI, err = measureCLICost(ctx, opt.Executable, work, runs); err != nil {
+			return nil, err
+		}
+	}
 
 	log.printf("speed: drawing queries")
 	queries, err := speedQueries(files, opt)
@@ -329,6 +379,69 @@ func RunSpeed(ctx context.Context, opt SpeedOptions) (*SpeedReport, error) {
 	r.Seconds = time.Since(start).Seconds()
 	r.LoadAfter = loadAverage()
 	return r, nil
+}
+
+// measureWatched times re-syncs with a file watcher: with no change and
+// after one edit (appended to the edit target, as the plain re-syncs do).
+func (r *SpeedReport) measureWatched(ctx context.Context, root *workspace.Root, st *store.Store, dir string, runs int) error {
+	w, err := watch.New(dir)
+	if err != nil {
+		r.WatchReason = err.Error()
+		return nil
+	}
+	defer w.Close()
+	ix := index.New(root, st, index.Options{Workspace: workspace.Options{MaxFileSize: BenchMaxFileSize}, Changes: w})
+	// The first syncs scan and set the watches up.
+	for i := 0; i < 3; i++ {
+		sum, err := ix.Sync(ctx)
+		if err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+		if sum.Watched {
+			break
+		}
+		if i == 2 {
+			r.WatchReason = "still scanning after three syncs: " + sum.ScanReason
+			return nil
+		}
+	}
+	timed := func(edit int) (float64, error) {
+		if edit >= 0 {
+			if err := appendFunction(filepath.Join(dir, filepath.FromSlash(r.EditedFile)), 100+edit); err != nil {
+				return 0, err
+			}
+		}
+		t0 := time.Now()
+		sum, err := ix.Sync(ctx)
+		ms := float64(time.Since(t0).Microseconds()) / 1000
+		if err != nil {
+			return 0, fmt.Errorf("bench: %w", err)
+		}
+		if !sum.Watched {
+			return 0, fmt.Errorf("bench: a watched sync scanned the tree: %s", sum.ScanReason)
+		}
+		if want := min(edit+1, 1); sum.Indexed != want {
+			return 0, fmt.Errorf("bench: a watched sync indexed %d files, want %d", sum.Indexed, want)
+		}
+		return ms, nil
+	}
+	var none, edits []float64
+	for i := 0; i < runs; i++ {
+		ms, err := timed(-1)
+		if err != nil {
+			return err
+		}
+		none = append(none, ms)
+	}
+	for i := 0; i < runs; i++ {
+		ms, err := timed(i)
+		if err != nil {
+			return err
+		}
+		edits = append(edits, ms)
+	}
+	r.WatchedNoChange, r.WatchedOneEdit = durationsOf(none), durationsOf(edits)
+	return nil
 }
 
 // speedQueries draws the latency queries as the quality benchmark draws its
@@ -459,7 +572,8 @@ func (r *SpeedReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(bw, "| cold index, wall time | %.1f s |\n", r.Cold.Seconds)
 	fmt.Fprintf(bw, "| cold index, throughput | %.2f MB/s, %.0f files/s |\n", r.Cold.MBPerSec, r.Cold.FilesPerSec)
 	if r.Cold.CPUSeconds > 0 {
-		fmt.Fprintf(bw, "| cold index, CPU time (user + system) | %.1f s (%.2f MB per CPU-second) |\n", r.Cold.CPUSeconds, float64(r.Cold.Bytes)/1e6/r.Cold.CPUSeconds)
+		fmt.Fprintf(bw, "| cold index, CPU time (user + system) | %.1f s |\n", r.Cold.CPUSeconds)
+		fmt.Fprintf(bw, "| cold index, CPU efficiency | %.2f MB of source per CPU-second |\n", r.Cold.MBPerCPUSecond)
 	}
 	fmt.Fprintf(bw, "| cold index, files indexed / skipped | %d / %s |\n", r.Cold.Indexed, skipped)
 	if r.Cold.EmbedModel != "" {
@@ -468,13 +582,28 @@ func (r *SpeedReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(bw, "| peak RSS (process, after cold index) | %s |\n", rss)
 	fmt.Fprintf(bw, "| chunks | %d |\n", r.Chunks)
 	fmt.Fprintf(bw, "| index size on disk: file + write-ahead log | %.1f + %.1f MB |\n", float64(r.IndexBytes)/1e6, float64(r.WALBytes)/1e6)
+	fmt.Fprintf(bw, "| index size after a checkpoint / source size | %.1f MB / %.1f MB = %.2f× |\n", float64(r.CheckpointedBytes)/1e6, float64(r.Bytes)/1e6, r.SizeRatio)
 	fmt.Fprintf(bw, "| no-change re-sync (median / max of %d) | %.0f / %.0f ms |\n", len(r.NoChange.Runs), r.NoChange.Median, r.NoChange.Max)
 	fmt.Fprintf(bw, "| one-edit re-sync (median / max of %d; %s, %d files re-parsed in all) | %.0f / %.0f ms |\n",
 		len(r.OneEdit.Runs), r.EditedFile, r.EditReparsed, r.OneEdit.Median, r.OneEdit.Max)
+	if r.WatchReason == "" {
+		fmt.Fprintf(bw, "| watch mode: no-change re-sync (median / max of %d) | %.1f / %.1f ms |\n", len(r.WatchedNoChange.Runs), r.WatchedNoChange.Median, r.WatchedNoChange.Max)
+		fmt.Fprintf(bw, "| watch mode: one-edit re-sync (median / max of %d) | %.1f / %.1f ms |\n", len(r.WatchedOneEdit.Runs), r.WatchedOneEdit.Median, r.WatchedOneEdit.Max)
+	} else {
+		fmt.Fprintf(bw, "| watch mode | not measured: %s |\n", r.WatchReason)
+	}
 	fmt.Fprintf(bw, "| lexical query latency (first stage), p50 / p95 over %d | %.1f / %.1f ms |\n", r.Lexical.N, r.Lexical.P50, r.Lexical.P95)
 	fmt.Fprintf(bw, "| full pipeline latency, p50 / p95 over %d | %.1f / %.1f ms |\n", r.Full.N, r.Full.P50, r.Full.P95)
 	if r.Lexical.CPUMean >= 0 {
 		fmt.Fprintf(bw, "| CPU time per query, mean: lexical / full pipeline | %.1f / %.1f ms |\n", r.Lexical.CPUMean, r.Full.CPUMean)
+	}
+	if r.CLI != nil {
+		cpu := "n/a"
+		if r.CLI.CPUMean >= 0 {
+			cpu = fmt.Sprintf("%.1f ms", r.CLI.CPUMean)
+		}
+		fmt.Fprintf(bw, "| CLI fixed cost: `scry search` on a one-file workspace, wall median / max of %d; CPU mean | %.1f / %.1f ms; %s |\n",
+			len(r.CLI.Runs), r.CLI.Wall.Median, r.CLI.Wall.Max, cpu)
 	}
 	fmt.Fprintf(bw, "\nTotal time %.1f s.", r.Seconds)
 	if r.LoadBefore != "" {

@@ -25,6 +25,17 @@ func TestSpeedEndToEnd(t *testing.T) {
 	if r.EditedFile == "" || r.EditReparsed != 2 {
 		t.Errorf("edited %q, re-parsed %d files, want 2", r.EditedFile, r.EditReparsed)
 	}
+	if r.WatchReason != "" {
+		t.Logf("watch mode not measured: %s", r.WatchReason)
+	} else if len(r.WatchedNoChange.Runs) != 2 || len(r.WatchedOneEdit.Runs) != 2 {
+		t.Errorf("watched re-sync runs: %+v %+v", r.WatchedNoChange, r.WatchedOneEdit)
+	}
+	if r.CheckpointedBytes == 0 || r.SizeRatio <= 0 || r.WALBytes < 0 {
+		t.Errorf("index size after a checkpoint %d, ratio %.2f", r.CheckpointedBytes, r.SizeRatio)
+	}
+	if r.Cold.CPUSeconds > 0 && r.Cold.MBPerCPUSecond <= 0 {
+		t.Errorf("CPU time %.2f s but no CPU efficiency", r.Cold.CPUSeconds)
+	}
 	if r.Lexical.N != 4 || r.Full.N != 4 {
 		t.Errorf("latency samples: lexical %d, full %d, want 4", r.Lexical.N, r.Full.N)
 	}
@@ -32,7 +43,7 @@ func TestSpeedEndToEnd(t *testing.T) {
 	if err := r.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"cold index, wall time", "no-change re-sync", "one-edit re-sync", "full pipeline latency", "| alpha | 1.0.0 |"} {
+	for _, s := range []string{"cold index, wall time", "no-change re-sync", "one-edit re-sync", "full pipeline latency", "after a checkpoint / source size", "| alpha | 1.0.0 |"} {
 		if !strings.Contains(text.String(), s) {
 			t.Errorf("report lacks %q:\n%s", s, text.String())
 		}

@@ -8,7 +8,9 @@ import (
 	"unsafe"
 
 	"github.com/scry-dev/scry/internal/ident"
+	"github.com/scry-dev/scry/internal/lines"
 	"github.com/scry-dev/scry/internal/parse"
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // MaxEmbeddingBytes bounds a chunk's embedding text: 32,000 tokens at
@@ -25,7 +27,7 @@ func File(f *parse.File, absPath, relPath string) []Chunk {
 		text:       sourceText(f.Source),
 		absPath:    absPath,
 		relPath:    relPath,
-		lineStarts: parse.LineStarts(f.Source),
+		lineStarts: lines.Starts(f.Source),
 		imports:    f.Imports,
 	}
 	if len(f.Imports) > 0 {
@@ -73,17 +75,8 @@ func (c *chunker) lines(from, to int) string {
 func (c *chunker) lineStart(l int) int { return c.lineStarts[l-1] }
 
 // lineEnd is the offset just past line l's text, before its terminator
-// ("\n" or "\r\n").
-func (c *chunker) lineEnd(l int) int {
-	end := len(c.src)
-	if l < len(c.lineStarts) {
-		end = c.lineStarts[l] - 1
-	}
-	if end > c.lineStart(l) && c.src[end-1] == '\r' {
-		end--
-	}
-	return end
-}
+// ("\n", "\r\n" or a lone "\r").
+func (c *chunker) lineEnd(l int) int { return lines.End(c.src, c.lineStarts, l) }
 
 // visibleChildren folds children that occupy exactly their parent's lines
 // into the parent (they would duplicate its chunk) and lifts their own
@@ -105,12 +98,19 @@ func visibleChildren(s *parse.Symbol) []*parse.Symbol {
 }
 
 func (c *chunker) emit(s *parse.Symbol, parent *Chunk, breadcrumbParent string, depth int) string {
-	breadcrumb := breadcrumbParent + " > " + s.Name
+	// A name is source text; a computed key (a template literal) can hold
+	// a line break, which printed in an answer would start a line of the
+	// file's choosing. Such a name is kept quoted, everywhere it goes.
+	name := textfmt.Name(s.Name)
+	if !textfmt.Unsafe(s.Name) {
+		name = s.Name // a leading double quote is a string key as written, not a forgery
+	}
+	breadcrumb := breadcrumbParent + " > " + name
 	ch := Chunk{
 		FilePath:     c.absPath,
 		RelativePath: c.relPath,
 		NodeKind:     s.Kind,
-		Name:         s.Name,
+		Name:         name,
 		Depth:        depth,
 		Signature:    s.Signature,
 		FullSource:   c.lines(s.StartLine, s.EndLine),
@@ -125,7 +125,7 @@ func (c *chunker) emit(s *parse.Symbol, parent *Chunk, breadcrumbParent string, 
 		ch.ParentName = parent.Name
 		ch.ParentChunkID = parent.ID
 	}
-	ch.ID = chunkID(c.relPath, s.Kind, s.Name, s.StartLine, breadcrumbParent)
+	ch.ID = chunkID(c.relPath, s.Kind, name, s.StartLine, breadcrumbParent)
 	children := visibleChildren(s)
 	ch.EmbeddingText = c.embeddingText(s, children, ch.FullSource)
 	if s.Kind != parse.KindImport && s.Kind != parse.KindComment {
@@ -157,7 +157,7 @@ func (c *chunker) embeddingText(s *parse.Symbol, children []*parse.Symbol, full 
 	next := s.StartLine
 	collapsed := false
 	for _, ch := range children {
-		declLine := lineOf(c.lineStarts, ch.DeclStartByte)
+		declLine := lines.Of(c.lineStarts, ch.DeclStartByte)
 		// A declaration on one line (its JSDoc aside) is its own signature.
 		if !ch.BodyBearing() || declLine >= ch.EndLine || ch.BodyStartByte <= ch.DeclStartByte {
 			continue
@@ -181,19 +181,6 @@ func (c *chunker) embeddingText(s *parse.Symbol, children []*parse.Symbol, full 
 		return capText(strings.TrimSuffix(sb.String(), "\n"))
 	}
 	return capText(sb.String())
-}
-
-func lineOf(starts []int, off int) int {
-	lo, hi := 0, len(starts)
-	for lo < hi {
-		m := (lo + hi) / 2
-		if starts[m] > off {
-			hi = m
-		} else {
-			lo = m + 1
-		}
-	}
-	return lo
 }
 
 func capText(s string) string {

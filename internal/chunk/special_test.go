@@ -154,3 +154,54 @@ func TestMutatedCorpus(t *testing.T) {
 	}
 	t.Logf("%d mutated files, %d with syntax errors, all fully covered", n, broken)
 }
+
+// TestLineEndingsNumberLikeEditors: a file gives the same chunks on the same
+// lines whether its lines end with "\n", "\r\n" or a lone "\r" (old Mac
+// files), since editors and the language server number all three alike.
+func TestLineEndingsNumberLikeEditors(t *testing.T) {
+	lf := "import a from 'a';\n\n/** Adds. */\nexport function add(x: number) {\n  return x + a;\n}\n\nexport class C {\n  m() {\n    return add(1);\n  }\n}\n"
+	type span struct {
+		name       string
+		start, end int
+	}
+	spans := func(cs []chunk.Chunk) []span {
+		var out []span
+		for _, c := range cs {
+			out = append(out, span{c.Breadcrumb, c.StartLine, c.EndLine})
+		}
+		return out
+	}
+	want := spans(checkStructural(t, "lf.ts", []byte(lf)))
+	if len(want) < 3 {
+		t.Fatalf("too few chunks to compare: %v", want)
+	}
+	for _, ending := range []string{"\r\n", "\r"} {
+		name := fmt.Sprintf("ending-%q.ts", ending)
+		src := strings.ReplaceAll(lf, "\n", ending)
+		got := spans(checkStructural(t, name, []byte(src)))
+		for i := range got {
+			got[i].name = strings.Replace(got[i].name, name, "lf.ts", 1)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%q endings: chunks %v, want %v", ending, got, want)
+		}
+	}
+}
+
+// TestNamesHoldNoLineBreaks: a name is source text, and a computed key can
+// hold a line break; such a name is kept quoted, so that no answer printing
+// it starts a line of the file's choosing (issue 18 item 14).
+func TestNamesHoldNoLineBreaks(t *testing.T) {
+	src := "export class K {\n  [`a\nsrc/x.ts:1: FORGED`]() {\n    return 1;\n  }\n  \"b\\nc\"() {}\n}\n"
+	cs := checkStructural(t, "k.ts", []byte(src))
+	var names []string
+	for _, c := range cs {
+		names = append(names, c.Name)
+		if strings.ContainsAny(c.Name+c.Breadcrumb, "\r\n") {
+			t.Errorf("chunk %q (%q) holds a line break", c.Name, c.Breadcrumb)
+		}
+	}
+	if want := "K, \"[`a\\nsrc/x.ts:1: FORGED`]\", \"b\\nc\""; strings.Join(names, ", ") != want {
+		t.Errorf("names %s, want %s", strings.Join(names, ", "), want)
+	}
+}

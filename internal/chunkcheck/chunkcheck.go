@@ -13,6 +13,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/ident"
+	"github.com/scry-dev/scry/internal/lines"
 )
 
 // Rule numbers, as listed in docs/architecture.md, rule 2.
@@ -135,7 +136,8 @@ func IsBodyBearing(c chunk.Chunk) bool {
 type checker struct {
 	path   string
 	src    string
-	lines  []string
+	lines  []string // without terminators
+	starts []int    // where each line begins in src
 	chunks []chunk.Chunk
 	byID   map[string]*chunk.Chunk
 	out    []Violation
@@ -150,6 +152,7 @@ func Check(path string, src []byte, chunks []chunk.Chunk) []Violation {
 		path:   path,
 		src:    string(src),
 		lines:  fileLines(src),
+		starts: lines.Starts(src),
 		chunks: chunks,
 		byID:   make(map[string]*chunk.Chunk, len(chunks)),
 	}
@@ -257,7 +260,7 @@ func (c *checker) fidelity() {
 			c.add(RuleFidelity, ch, 0, "%s: invalid line range for a file of %d lines", label(ch), len(c.lines))
 			continue
 		}
-		want := sliceSource(c.lines, ch.StartLine, ch.EndLine)
+		want := sliceLines(c.src, c.starts, ch.StartLine, ch.EndLine)
 		if ch.FullSource == want {
 			continue
 		}

@@ -145,7 +145,7 @@ func ruleCases() []ruleCase {
 		{name: "fidelity/ok", rule: 0, chunks: tokenChunks},
 		{name: "fidelity/off by one", rule: RuleFidelity, chunks: mut(func(cs []chunk.Chunk) []chunk.Chunk {
 			c := find(cs, "c5")
-			c.FullSource = sliceSource(fileLines([]byte(tokenSrc)), 7, 7)
+			c.FullSource = sliceSource(tokenSrc, 7, 7)
 			c.EmbeddingText = c.FullSource
 			return cs
 		})},

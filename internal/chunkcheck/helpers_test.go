@@ -30,7 +30,7 @@ func build(path, src string, specs ...spec) []chunk.Chunk {
 			ParentChunkID:   s.parent,
 			StartLine:       s.start,
 			EndLine:         s.end,
-			FullSource:      sliceSource(lines, s.start, s.end),
+			FullSource:      sliceSource(src, s.start, s.end),
 			RelevantImports: s.imports,
 		}
 	}
@@ -58,6 +58,15 @@ func build(path, src string, specs ...spec) []chunk.Chunk {
 // the child's leading comments plus its first code line turned into a stub.
 func collapse(lines []string, all []chunk.Chunk, index map[string]int, i int) string {
 	c := all[i]
+	leaf := true
+	for _, id := range c.ChildChunkIDs {
+		if k := all[index[id]]; k.EndLine > k.StartLine && IsBodyBearing(k) {
+			leaf = false
+		}
+	}
+	if leaf {
+		return c.FullSource // nothing to collapse: the text as it is, terminators included
+	}
 	var out []string
 	for l := c.StartLine; l <= c.EndLine; l++ {
 		var kid *chunk.Chunk

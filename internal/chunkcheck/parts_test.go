@@ -248,12 +248,6 @@ Determinism: ✓ (all IDs stable across 2 runs)
 	if got := Summarize(Evaluate("x.ts", nil, 0)).String(); !strings.Contains(got, "Determinism: – (not checked)") {
 		t.Errorf("single run:\n%s", got)
 	}
-	if got := thousands(14200); got != "14,200" {
-		t.Errorf("thousands = %q", got)
-	}
-	if got := thousands(1234567); got != "1,234,567" {
-		t.Errorf("thousands = %q", got)
-	}
 }
 
 // TestFixturesWholeFile runs every fixture through the checker with one

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // FileResult is the validation outcome for one file: a fixture or a file of a
@@ -173,19 +174,19 @@ func (s Summary) String() string {
 	var b strings.Builder
 	b.WriteString("Parser Validation Summary\n")
 	b.WriteString(strings.Repeat("═", 35) + "\n")
-	fmt.Fprintf(&b, "%s: %s passed, %s failed\n", label, thousands(s.Passed), thousands(s.Failed))
-	fmt.Fprintf(&b, "Total symbols extracted: %s\n", thousands(s.Symbols))
-	fmt.Fprintf(&b, "Total chunks produced: %s\n", thousands(s.Chunks))
+	fmt.Fprintf(&b, "%s: %s passed, %s failed\n", label, textfmt.Thousands(s.Passed), textfmt.Thousands(s.Failed))
+	fmt.Fprintf(&b, "Total symbols extracted: %s\n", textfmt.Thousands(s.Symbols))
+	fmt.Fprintf(&b, "Total chunks produced: %s\n", textfmt.Thousands(s.Chunks))
 	switch {
 	case s.Covered >= s.Lines:
 		b.WriteString("Coverage: 100% (no uncovered lines)\n")
 	default:
 		pct := math.Floor(float64(s.Covered)/float64(s.Lines)*10000) / 100
 		fmt.Fprintf(&b, "Coverage: %s%% (%s uncovered lines in %s files)\n",
-			strconv.FormatFloat(pct, 'f', -1, 64), thousands(s.Lines-s.Covered), thousands(s.UncoveredFiles))
+			strconv.FormatFloat(pct, 'f', -1, 64), textfmt.Thousands(s.Lines-s.Covered), textfmt.Thousands(s.UncoveredFiles))
 	}
 	if s.Chunks > 0 {
-		fmt.Fprintf(&b, "Max chunk token count: %s (%s)\n", thousands(s.MaxTokens), s.MaxTokensBreadcrumb)
+		fmt.Fprintf(&b, "Max chunk token count: %s (%s)\n", textfmt.Thousands(s.MaxTokens), s.MaxTokensBreadcrumb)
 		fmt.Fprintf(&b, "Max depth observed: %d (%s)\n", s.MaxDepth, s.MaxDepthPath)
 	} else {
 		b.WriteString("Max chunk token count: 0\n")
@@ -197,7 +198,7 @@ func (s Summary) String() string {
 	case s.Unstable == 0:
 		fmt.Fprintf(&b, "Determinism: ✓ (all IDs stable across %d runs)\n", s.Runs)
 	default:
-		fmt.Fprintf(&b, "Determinism: ✗ (IDs changed in %s of %s files)\n", thousands(s.Unstable), thousands(s.DeterminismFiles))
+		fmt.Fprintf(&b, "Determinism: ✗ (IDs changed in %s of %s files)\n", textfmt.Thousands(s.Unstable), textfmt.Thousands(s.DeterminismFiles))
 	}
 	if s.Failed > 0 {
 		rules := make([]int, 0, len(s.ByRule))
@@ -207,13 +208,13 @@ func (s Summary) String() string {
 		sort.Ints(rules)
 		parts := make([]string, 0, len(rules))
 		for _, r := range rules {
-			parts = append(parts, fmt.Sprintf("%d %s ×%s", r, RuleName(r), thousands(s.ByRule[r])))
+			parts = append(parts, fmt.Sprintf("%d %s ×%s", r, RuleName(r), textfmt.Thousands(s.ByRule[r])))
 		}
 		if len(parts) > 0 {
 			fmt.Fprintf(&b, "Violations: %s\n", strings.Join(parts, ", "))
 		}
 		if s.Errors > 0 {
-			fmt.Fprintf(&b, "Unprocessable: %s\n", thousands(s.Errors))
+			fmt.Fprintf(&b, "Unprocessable: %s\n", textfmt.Thousands(s.Errors))
 		}
 		const show = 10
 		failed := s.FailedPaths
@@ -223,26 +224,6 @@ func (s Summary) String() string {
 			failed = failed[:show]
 		}
 		fmt.Fprintf(&b, "Failed: %s%s\n", strings.Join(failed, ", "), more)
-	}
-	return b.String()
-}
-
-// thousands formats n with comma separators: 14200 → "14,200".
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
 	}
 	return b.String()
 }

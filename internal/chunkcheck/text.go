@@ -4,27 +4,30 @@ import (
 	"strings"
 
 	"github.com/scry-dev/scry/internal/ident"
+	"github.com/scry-dev/scry/internal/lines"
 )
 
-// fileLines splits src into lines on "\n". Each element keeps a trailing "\r"
-// when the file uses CRLF endings. A final newline does not start another
-// line, so an empty file has no lines and "a\n" has one.
+// fileLines splits src into its lines as internal/lines counts them (a line
+// ends at "\n", "\r\n" or a lone "\r"), without their terminators. A final
+// terminator does not start another line, so an empty file has no lines
+// and "a\n" has one.
 func fileLines(src []byte) []string {
 	if len(src) == 0 {
 		return nil
 	}
-	lines := strings.Split(string(src), "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	return lines
+	ls := lines.Split(string(src))
+	return ls[:lines.Total(lines.Starts(src), len(src))]
 }
 
-// sliceSource returns lines start..end (1-based, inclusive) exactly as they
-// appear in the file, without the last line's terminator.
-func sliceSource(lines []string, start, end int) string {
-	s := strings.Join(lines[start-1:end], "\n")
-	return strings.TrimSuffix(s, "\r")
+// sliceSource returns lines start..end (1-based, inclusive) of src exactly
+// as they appear in the file, without the last line's terminator.
+func sliceSource(src string, start, end int) string {
+	return sliceLines(src, lines.Starts([]byte(src)), start, end)
+}
+
+// sliceLines is sliceSource given the file's line starts.
+func sliceLines(src string, starts []int, start, end int) string {
+	return src[starts[start-1]:lines.End(src, starts, end)]
 }
 
 func isBlank(line string) bool { return strings.TrimSpace(line) == "" }

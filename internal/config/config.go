@@ -44,6 +44,11 @@ type Config struct {
 	Embedding Embedding `toml:"embedding"`
 	Reranking Reranking `toml:"reranker"`
 
+	// Backend is where the index lives: "sqlite" (the default, a file
+	// beside each workspace) or "weaviate" (a shared index on a cluster).
+	Backend  string   `toml:"backend"`
+	Weaviate Weaviate `toml:"weaviate"`
+
 	// Origin says where the sensitive settings came from and which the
 	// workspace tried to set without being trusted.
 	Origin Origin `toml:"-"`
@@ -210,6 +215,12 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 	if v := getenv("SCRY_TSGO"); v != "" {
 		c.TSGo = v
 	}
+	if err := c.Weaviate.applyEnv(getenv); err != nil {
+		return err
+	}
+	if v := getenv("SCRY_BACKEND"); v != "" {
+		c.Backend = v
+	}
 	if err := c.Embedding.ApplyEnv(getenv); err != nil {
 		return err
 	}
@@ -241,7 +252,7 @@ func (c Config) Validate() error {
 	check(c.Budget > 0 && c.Budget <= 1_000_000, "maxTokenBudget %d: want 1..1000000", c.Budget)
 	check(c.Candidates > 0 && c.Candidates <= 10_000, "maxVectorCandidates %d: want 1..10000", c.Candidates)
 	check(c.CallDepth == -1 || c.CallDepth >= 0 && c.CallDepth <= 32, "callDepth %d: want -1 (transitive) or 0..32", c.CallDepth)
-	errs = append(errs, c.Embedding.Validate(), c.Reranking.Validate())
+	errs = append(errs, c.Embedding.Validate(), c.Reranking.Validate(), c.validateBackend())
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}

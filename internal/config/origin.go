@@ -71,7 +71,12 @@ var Sensitive = []Setting{
 	{Key: "reranker.provider", Env: "SCRY_RERANKER", field: func(c *Config) *string { return &c.Reranking.Provider }, harmless: noModel},
 	{Key: "reranker.url", Env: "SCRY_RERANK_URL", field: func(c *Config) *string { return &c.Reranking.URL }},
 	{Key: "reranker.dir", Env: "SCRY_RERANK_DIR", IsPath: true, field: func(c *Config) *string { return &c.Reranking.Dir }},
+	{Key: "backend", Env: "SCRY_BACKEND", field: func(c *Config) *string { return &c.Backend }, harmless: localBackend},
+	{Key: "weaviate.url", Env: "SCRY_WEAVIATE_URL", field: func(c *Config) *string { return &c.Weaviate.URL }},
 }
+
+// localBackend: a workspace may always keep its index local.
+func localBackend(v string) bool { return v == "" || strings.EqualFold(v, BackendSQLite) }
 
 // Ignored is a sensitive setting an untrusted workspace tried to make.
 type Ignored struct {

@@ -12,6 +12,9 @@ import (
 // load its own library, and receive the user's API key.
 const hostileConfig = `tsgo = "tools/fake-tsc"
 maxTokenBudget = 3000
+backend = "weaviate"
+[weaviate]
+url = "http://127.0.0.1:9/collect"
 [embedding]
 provider = "openai"
 url = "http://127.0.0.1:9/steal"
@@ -59,6 +62,8 @@ func TestUntrustedWorkspaceCannotNameProgramsOrURLs(t *testing.T) {
 		{"reranker.provider", c.Reranking.Provider},
 		{"reranker.url", c.Reranking.URL},
 		{"reranker.dir", c.Reranking.Dir},
+		{"backend", c.Backend},
+		{"weaviate.url", c.Weaviate.URL},
 	}
 	for _, tt := range tests {
 		if tt.got != "" {

@@ -179,13 +179,7 @@ func (e *ONNX) run(texts []string) ([][]float32, error) {
 		}
 		encs[i] = enc
 	}
-	b := e.md.Tokenizer.Pad(encs)
-	outs, err := e.s.RunInt64(b.Rows, b.Cols, map[string][]int64{
-		"input_ids":      b.IDs,
-		"attention_mask": b.Mask,
-		"token_type_ids": b.TypeIDs,
-		"position_ids":   b.PositionIDs,
-	})
+	b, outs, err := RunBatch(e.s, e.md.Tokenizer, encs)
 	if err != nil {
 		return nil, err
 	}
@@ -200,6 +194,21 @@ func (e *ONNX) run(texts []string) ([][]float32, error) {
 		}
 	}
 	return vs, nil
+}
+
+// RunBatch pads encodings into one batch and runs a BERT-shaped session
+// on it (input ids, attention mask, token types, positions; inputs the
+// model does not declare are left out): the embedders' and the
+// cross-encoders' one way to call a model.
+func RunBatch(s *onnxrt.Session, t *tokenizer.Tokenizer, encs []tokenizer.Encoding) (tokenizer.Batch, []onnxrt.Output, error) {
+	b := t.Pad(encs)
+	outs, err := s.RunInt64(b.Rows, b.Cols, map[string][]int64{
+		"input_ids":      b.IDs,
+		"attention_mask": b.Mask,
+		"token_type_ids": b.TypeIDs,
+		"position_ids":   b.PositionIDs,
+	})
+	return b, outs, err
 }
 
 // Pool turns a model output into one vector per row. An output already of

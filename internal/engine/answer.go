@@ -15,6 +15,7 @@ import (
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/snapshot"
 	"github.com/scry-dev/scry/internal/tokens"
+	"github.com/scry-dev/scry/internal/weaviate"
 )
 
 // Answer is what a search returns to an agent: the connection graph, then
@@ -27,6 +28,10 @@ type Answer struct {
 	Budget    int
 	// Approximate is set when structure came from syntax, not the compiler.
 	Approximate bool
+	// MinBudget is set when the budget is too small for any useful answer:
+	// the smallest budget that holds one (the best result, or the best lead
+	// when there is no result). The answer is then one line saying so.
+	MinBudget int
 }
 
 // Snapshot is one file's smart structural snapshot.
@@ -47,6 +52,9 @@ type Query struct {
 	Budget    int      // token budget of the whole answer
 	Threshold *float64 // minimum relevance 0..1
 	CallDepth int      // call-tree depth in the graph (-1: transitive)
+	// Repos are the repositories searched in a shared index (empty: the
+	// configured ones); a local index ignores them.
+	Repos []string
 }
 
 // params are the pipeline's settings for q: the configuration, overridden
@@ -80,6 +88,15 @@ func (e *Engine) Search(ctx context.Context, q Query) (Answer, error) {
 		callDepth = e.cfg.CallDepth
 	}
 	req := search.Request{Query: q.Text, Paths: q.Paths, Languages: q.Languages, Params: e.params(q)}
+	if e.shared != nil {
+		rd, err := e.sharedReader(ctx, q.Repos)
+		if err != nil {
+			return Answer{}, err
+		}
+		// The shared index has no workspace to sync: its file texts are
+		// the versions its chunks came from.
+		return e.searchIn(ctx, rd, req, callDepth)
+	}
 	for attempt := 0; ; attempt++ {
 		ans, err := e.search(ctx, req, callDepth)
 		if !errors.Is(err, snapshot.ErrStale) || attempt == maxStaleRetries {
@@ -96,19 +113,33 @@ func (e *Engine) Search(ctx context.Context, q Query) (Answer, error) {
 const maxStaleRetries = 3
 
 func (e *Engine) search(ctx context.Context, req search.Request, callDepth int) (Answer, error) {
+	return e.searchIn(ctx, nil, req, callDepth)
+}
+
+// searchIn answers from the shared index's reader rd, or from the local
+// index when rd is nil.
+func (e *Engine) searchIn(ctx context.Context, rd *weaviate.Reader, req search.Request, callDepth int) (Answer, error) {
 	pl := search.Pipeline{Store: e.store, Reranker: e.reranker, Hybrid: e.neural.Hybrid()}
+	if rd != nil {
+		pl = search.Pipeline{Store: rd, Reranker: e.reranker}
+	}
 	resp, err := pl.Search(ctx, req)
 	if err != nil {
 		return Answer{}, err
 	}
 	budget := req.Params.Budget
+	leadsOnly := func(resp search.Response) (Answer, error) {
+		return fitLeads(req.Query, budget, resp, 1, func(leads []graph.Lead) (Answer, error) {
+			in := graph.Input{Query: req.Query, Budget: budget, Threshold: req.Params.Threshold, Leads: leads}
+			g, n := graph.Render(in)
+			return Answer{Graph: g, Tokens: n, Budget: budget}, nil
+		})
+	}
 	if len(resp.Results) == 0 && len(resp.Leads) > 0 {
-		in := graph.Input{Query: req.Query, Budget: budget, Threshold: req.Params.Threshold, Leads: graphLeads(resp.Leads)}
-		g, n := graph.Render(in)
-		return Answer{Response: resp, Graph: g, Tokens: n, Budget: budget}, nil
+		return leadsOnly(resp)
 	}
 	results := resp.Results
-	snaps := &snapshotCache{texts: map[string]string{}}
+	snaps := &snapshotCache{texts: map[string]string{}, shared: rd}
 	// The compiler describes the results while snapshots are built and
 	// fitted to the budget: the two wait on different processes. A result
 	// the budget then drops costs a description nobody reads.
@@ -124,6 +155,11 @@ func (e *Engine) search(ctx context.Context, req search.Request, callDepth int) 
 	var wanted atomic.Int64
 	wanted.Store(int64(len(results)))
 	go func(all []search.Result) {
+		if rd != nil {
+			d, err := describeAllShared(rd, all)
+			done <- described{d, err}
+			return
+		}
 		d, err := e.describeAll(dctx, all, callDepth, &wanted)
 		done <- described{d, err}
 	}(results)
@@ -149,14 +185,43 @@ func (e *Engine) search(ctx context.Context, req search.Request, callDepth int) 
 		ans.Approximate = approx
 		return ans
 	}
-	leads := graphLeads(resp.Leads)
-	ans, err := e.render(req.Query, results, descs, snaps, budget, leads)
+	// Leads are fitted last: the results kept are chosen without them (they
+	// come first), then as many leads follow as the budget still holds.
+	withLeads := func(ans Answer, n int) (Answer, error) {
+		ans = finish(ans, n)
+		if budget <= 0 || resp.Symbol != nil {
+			return ans, nil
+		}
+		if ans.Tokens > budget {
+			// Even the best result alone, with its description and
+			// snapshot, outgrows the budget: it becomes a lead that says
+			// so, as a match larger than the whole budget does.
+			over := make([]search.Lead, 0, n+len(resp.Leads))
+			for _, r := range ans.Response.Results {
+				over = append(over, search.Lead{Chunk: r.Chunk, Probability: r.Score, OverBudget: true, Tokens: ans.Tokens})
+			}
+			lr := resp
+			lr.Results, lr.Leads = nil, append(over, resp.Leads...)
+			return leadsOnly(lr)
+		}
+		shown := ans.Response
+		return fitLeads(req.Query, budget, shown, 0, func(leads []graph.Lead) (Answer, error) {
+			a, err := e.render(req.Query, shown.Results, descs, snaps, budget, leads)
+			a.Approximate = approx
+			return a, err
+		})
+	}
+	var noLeads []graph.Lead
+	if budget <= 0 || resp.Symbol != nil {
+		noLeads = graphLeads(resp.Leads)
+	}
+	ans, err := e.render(req.Query, results, descs, snaps, budget, noLeads)
 	if err != nil {
 		return Answer{}, err
 	}
 	// Symbol lookups answer exactly what was asked, whatever its size.
 	if budget <= 0 || ans.Tokens <= budget || len(results) <= 1 || resp.Symbol != nil {
-		return finish(ans, len(results)), nil
+		return withLeads(ans, len(results))
 	}
 	// Over budget (snapshots add the imports and fields each symbol needs):
 	// keep the longest best-first prefix of results that fits, found by
@@ -168,7 +233,7 @@ func (e *Engine) search(ctx context.Context, req search.Request, callDepth int) 
 			return Answer{}, err
 		}
 		mid := (lo + hi) / 2
-		a, err := e.render(req.Query, results[:mid], descs, snaps, budget, leads)
+		a, err := e.render(req.Query, results[:mid], descs, snaps, budget, nil)
 		if err != nil {
 			return Answer{}, err
 		}
@@ -179,7 +244,53 @@ func (e *Engine) search(ctx context.Context, req search.Request, callDepth int) 
 			hi = mid - 1
 		}
 	}
-	return finish(best, bestN), nil
+	return withLeads(best, bestN)
+}
+
+// fitLeads renders an answer with as many of resp's leads, best first, as
+// the budget holds, and at least min of them. When even that is over the
+// budget, the answer is one line instead: the budget is too small, and the
+// smallest one that holds a useful answer (docs/architecture.md, rule 3:
+// an answer never exceeds its budget but for that line).
+func fitLeads(query string, budget int, resp search.Response, min int, render func([]graph.Lead) (Answer, error)) (Answer, error) {
+	all := graphLeads(resp.Leads)
+	try := func(k int) (Answer, error) {
+		a, err := render(all[:k])
+		a.Response = resp
+		a.Response.Leads = resp.Leads[:k]
+		return a, err
+	}
+	best, err := try(len(all))
+	if err != nil || budget <= 0 || best.Tokens <= budget {
+		return best, err
+	}
+	// Fewer leads: the longest best-first prefix that fits, by bisection.
+	lo, hi := min, len(all)-1
+	best = Answer{}
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		a, err := try(mid)
+		if err != nil {
+			return Answer{}, err
+		}
+		if a.Tokens <= budget {
+			best, lo = a, mid+1
+		} else {
+			hi = mid - 1
+		}
+	}
+	if best.Graph != "" {
+		return best, nil
+	}
+	smallest, err := try(min)
+	if err != nil {
+		return Answer{}, err
+	}
+	line := graph.TooSmall(query, budget, smallest.Tokens)
+	out := Answer{Graph: line, Tokens: graph.Tokens(line), Budget: budget, MinBudget: smallest.Tokens}
+	out.Response.Query = resp.Query
+	out.Response.Symbol = resp.Symbol
+	return out, nil
 }
 
 // graphLeads turns the pipeline's leads into the graph's one-line form.
@@ -300,6 +411,8 @@ func (e *Engine) describeUncached(ctx context.Context, c chunk.Chunk, callDepth 
 // answer to the budget asks for the same ones again.
 type snapshotCache struct {
 	texts map[string]string
+	// shared: snapshots come from the shared index's file texts.
+	shared *weaviate.Reader
 }
 
 func (e *Engine) snapshotOf(c *snapshotCache, file string, targets []snapshot.Target) (string, error) {
@@ -308,6 +421,14 @@ func (e *Engine) snapshotOf(c *snapshotCache, file string, targets []snapshot.Ta
 		key += fmt.Sprintf("|%d-%d", t.StartLine, t.EndLine)
 	}
 	if text, ok := c.texts[key]; ok {
+		return text, nil
+	}
+	if c.shared != nil {
+		text, err := sharedSnapshot(c.shared, file, targets)
+		if err != nil {
+			return "", err
+		}
+		c.texts[key] = text
 		return text, nil
 	}
 	abs, _, err := e.root.Resolve(file)

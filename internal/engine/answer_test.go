@@ -15,14 +15,7 @@ import (
 // in one line each, with file:line and probability; when the best match is
 // larger than the whole budget it says that instead.
 func TestSearchAnswersWithLeads(t *testing.T) {
-	eng, err := engine.Open(context.Background(), engine.Options{
-		Root: "../../testdata/project", IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
-		Getenv: func(string) string { return "" },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
+	eng := openProject(t)
 	tests := []struct {
 		name      string
 		query     string
@@ -34,8 +27,10 @@ func TestSearchAnswersWithLeads(t *testing.T) {
 		{"confident", "where are JWT tokens validated", 0.5, 8000, true, []string{"validateToken"}},
 		{"nothing confident", "where are tokens refreshed", 0.999, 8000, false,
 			[]string{"No result is confident", "relevance threshold 1.00", "Best leads:", "src/auth/tokenService.ts:", "p="}},
-		{"over budget", "validateToken", 0.5, 5, false,
-			[]string{"larger than the token budget", "over the 5 budget"}},
+		{"over budget", "validateToken", 0.5, 150, false,
+			[]string{"larger than the token budget", "over the 150 budget"}},
+		{"budget too small for a lead", "validateToken", 0.5, 1, false,
+			[]string{"the token budget 1 is too small for an answer: the smallest useful one takes"}},
 	}
 	for _, tt := range tests {
 		ans, err := eng.Search(context.Background(), engine.Query{Text: tt.query, Threshold: &tt.threshold, Budget: tt.budget, CallDepth: 1})
@@ -45,7 +40,7 @@ func TestSearchAnswersWithLeads(t *testing.T) {
 		if got := len(ans.Response.Results) > 0; got != tt.results {
 			t.Errorf("%s: results %v, want %v", tt.name, got, tt.results)
 		}
-		if !tt.results && len(ans.Response.Leads) == 0 {
+		if !tt.results && len(ans.Response.Leads) == 0 && ans.MinBudget == 0 {
 			t.Errorf("%s: no results and no leads", tt.name)
 		}
 		for _, w := range tt.want {
@@ -57,4 +52,56 @@ func TestSearchAnswersWithLeads(t *testing.T) {
 			t.Errorf("%s: a leads-only answer of %d tokens", tt.name, ans.Tokens)
 		}
 	}
+}
+
+// TestSearchKeepsItsBudget: leads count against the budget like everything
+// else, so an answer never exceeds it, but for one line saying the budget is
+// too small and which budget is the smallest useful one; asked again with
+// that budget, the answer fits it.
+func TestSearchKeepsItsBudget(t *testing.T) {
+	eng := openProject(t)
+	ctx := context.Background()
+	for _, q := range []string{"where are JWT tokens validated", "validateToken", "where are tokens refreshed"} {
+		for _, budget := range []int{1, 20, 60, 120, 250, 500, 1000, 3000} {
+			ans, err := eng.Search(ctx, engine.Query{Text: q, Budget: budget, CallDepth: 1})
+			if err != nil {
+				t.Fatalf("%q, budget %d: %v", q, budget, err)
+			}
+			text := render.Search(ans)
+			if ans.MinBudget == 0 {
+				if ans.Tokens > budget {
+					t.Errorf("%q, budget %d: %d tokens (%d results, %d leads):\n%s", q, budget, ans.Tokens, len(ans.Response.Results), len(ans.Response.Leads), text)
+				}
+				continue
+			}
+			if strings.Contains(text, "\n") || !strings.Contains(text, "too small") || len(ans.Response.Results)+len(ans.Response.Leads) > 0 {
+				t.Errorf("%q, budget %d: an over-budget answer must be the one line saying so:\n%s", q, budget, text)
+			}
+			if ans.MinBudget <= budget {
+				t.Errorf("%q, budget %d: smallest useful budget %d is not larger", q, budget, ans.MinBudget)
+			}
+			again, err := eng.Search(ctx, engine.Query{Text: q, Budget: ans.MinBudget, CallDepth: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again.MinBudget != 0 || again.Tokens > ans.MinBudget || len(again.Response.Results)+len(again.Response.Leads) == 0 {
+				t.Errorf("%q, the smallest useful budget %d: %d tokens, min %d, %d results, %d leads", q, ans.MinBudget, again.Tokens, again.MinBudget, len(again.Response.Results), len(again.Response.Leads))
+			}
+		}
+	}
+}
+
+// openProject opens the test project, synced, without the environment's
+// settings; it closes when the test ends.
+func openProject(t *testing.T) *engine.Engine {
+	t.Helper()
+	eng, err := engine.Open(context.Background(), engine.Options{
+		Root: "../../testdata/project", IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
+		Getenv: func(string) string { return "" },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	return eng
 }

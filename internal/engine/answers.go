@@ -9,6 +9,7 @@ import (
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/structure"
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // The engine answers with values; internal/render turns them into the text
@@ -208,7 +209,8 @@ const MaxOutline = 2000
 // (a path relative to the root, or absolute inside it), with nesting,
 // kinds and line ranges; kinds, when given, keeps only those kinds.
 func (e *Engine) Outline(path string, kinds []string) (Outline, error) {
-	_, rel, err := e.root.Resolve(path)
+	// Canonical: the index knows a file by its real path only.
+	_, rel, err := e.root.Canonical(path)
 	if err != nil {
 		return Outline{}, err
 	}
@@ -232,7 +234,7 @@ func (e *Engine) Outline(path string, kinds []string) (Outline, error) {
 		sort.Strings(paths)
 	}
 	if len(paths) == 0 {
-		return Outline{}, fmt.Errorf("outline: %s is not an indexed file or a directory holding one", rel)
+		return Outline{}, fmt.Errorf("outline: %s is not an indexed file or a directory holding one", textfmt.Name(rel))
 	}
 	want := map[string]bool{}
 	for _, k := range kinds {

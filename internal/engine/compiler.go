@@ -9,6 +9,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/graph"
+	"github.com/scry-dev/scry/internal/lines"
 	"github.com/scry-dev/scry/internal/structure"
 	"github.com/scry-dev/scry/internal/tsls"
 )
@@ -138,9 +139,9 @@ func (e *Engine) Compiler() *Compiler { return e.compiler.p.Load() }
 func (e *Engine) target(c chunk.Chunk) structure.Target {
 	line := nameLine(c)
 	col := 0
-	lines := strings.Split(c.FullSource, "\n")
-	if i := line - c.StartLine; i >= 0 && i < len(lines) {
-		if k := wordIndex(lines[i], c.Name); k >= 0 {
+	rows := lines.Split(c.FullSource)
+	if i := line - c.StartLine; i >= 0 && i < len(rows) {
+		if k := wordIndex(rows[i], c.Name); k >= 0 {
 			col = k
 		}
 	}
@@ -222,22 +223,8 @@ func toGraph(c chunk.Chunk, md *structure.SymbolMetadata) graph.Result {
 	return r
 }
 
-func refName(s structure.SymbolRef) string {
-	if s.Container != "" {
-		return s.Container + "." + s.Name
-	}
-	return s.Name
-}
-
-func refFile(s structure.SymbolRef) string {
-	if s.External && s.Package != "" {
-		return s.Package
-	}
-	return s.File
-}
-
 func toRef(s structure.SymbolRef) graph.Ref {
-	return graph.Ref{Name: refName(s), File: refFile(s), Abstract: s.IsAbstract, External: s.External}
+	return graph.Ref{Name: s.QualifiedName(), File: s.Where(), Abstract: s.IsAbstract, External: s.External}
 }
 
 func toTypeRef(param, typ string, refs []structure.TypeRef) graph.TypeRef {
@@ -259,7 +246,7 @@ func toTypeRef(param, typ string, refs []structure.TypeRef) graph.TypeRef {
 func outgoing(calls []structure.OutgoingCall) []graph.Call {
 	var out []graph.Call
 	for _, c := range calls {
-		out = append(out, graph.Call{Name: refName(c.SymbolRef), File: refFile(c.SymbolRef), Line: c.Line,
+		out = append(out, graph.Call{Name: c.QualifiedName(), File: c.Where(), Line: c.Line,
 			Cycle: c.Cyclic, DepthLimit: c.DepthLimited, Children: outgoing(c.OutgoingCalls)})
 	}
 	return out
@@ -268,7 +255,7 @@ func outgoing(calls []structure.OutgoingCall) []graph.Call {
 func incoming(calls []structure.IncomingCaller) []graph.Call {
 	var out []graph.Call
 	for _, c := range calls {
-		out = append(out, graph.Call{Name: refName(c.SymbolRef), File: refFile(c.SymbolRef), Line: c.Line,
+		out = append(out, graph.Call{Name: c.QualifiedName(), File: c.Where(), Line: c.Line,
 			Cycle: c.Cyclic, DepthLimit: c.DepthLimited, Children: incoming(c.IncomingCallers)})
 	}
 	return out
@@ -303,11 +290,7 @@ func (n compilerSource) implementations(ctx context.Context, c chunk.Chunk) ([]D
 	if err != nil {
 		return nil, err
 	}
-	var out []Declaration
-	for _, r := range refs {
-		out = append(out, Declaration{File: refFile(r), Line: r.Line, Name: refName(r), Kind: r.Kind, External: r.External})
-	}
-	return out, nil
+	return declarations(refs), nil
 }
 
 func (n compilerSource) definitionAt(ctx context.Context, absFile string, line, column int) ([]Declaration, error) {
@@ -315,9 +298,14 @@ func (n compilerSource) definitionAt(ctx context.Context, absFile string, line, 
 	if err != nil {
 		return nil, err
 	}
+	return declarations(refs), nil
+}
+
+// declarations lists the compiler's symbols as declarations.
+func declarations(refs []structure.SymbolRef) []Declaration {
 	var out []Declaration
 	for _, r := range refs {
-		out = append(out, Declaration{File: refFile(r), Line: r.Line, Name: refName(r), Kind: r.Kind, External: r.External})
+		out = append(out, Declaration{File: r.Where(), Line: r.Line, Name: r.QualifiedName(), Kind: r.Kind, External: r.External})
 	}
-	return out, nil
+	return out
 }

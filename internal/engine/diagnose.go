@@ -3,12 +3,16 @@ package engine
 import (
 	"context"
 	"errors"
+	"github.com/scry-dev/scry/internal/weaviate"
 	"os"
+	"time"
 
 	"github.com/scry-dev/scry/internal/embed"
 	"github.com/scry-dev/scry/internal/embed/onnxrt"
 	"github.com/scry-dev/scry/internal/rerank"
 	"github.com/scry-dev/scry/internal/tsls"
+	"github.com/scry-dev/scry/internal/watch"
+	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // Diagnosis is what `scry doctor` reports: what scry found and what is
@@ -29,6 +33,24 @@ type Diagnosis struct {
 	// Governed files have a tsconfig.json or jsconfig.json; the others go
 	// to TypeScript 7 as one program.
 	Governed, Ungoverned int
+	// Freshness is how `scry serve` keeps the index fresh here: watching
+	// (WatchOK) or the mtime scan, with the numbers that decide it.
+	WatchOK     bool
+	WatchDetail string
+	// Compiler is the running TypeScript 7 server's memory, when the
+	// engine was opened with it (doctor --compiler); nil otherwise.
+	Compiler *CompilerMemory
+
+	// Shared is the shared index's cluster, with the weaviate backend.
+	Shared *weaviate.Status
+}
+
+// CompilerMemory is what the TypeScript 7 server holds once its project is
+// loaded.
+type CompilerMemory struct {
+	RSS, Peak int64         // bytes
+	Ready     time.Duration // from start to the project loaded
+	Err       error         // not measured
 }
 
 // ManyUngoverned is where a tsconfig.json becomes worth suggesting: on the
@@ -76,7 +98,18 @@ type RerankerCheck struct {
 // TypeScript 7. It opens the configured models, so a wrong URL, key or
 // directory shows here rather than in the first search.
 func (e *Engine) Diagnose(ctx context.Context, cacheDir string) (Diagnosis, error) {
-	d := Diagnosis{Workspace: e.root.Dir(), IndexPath: e.store.Path(), Config: e.cfg, ConfigErr: e.cfgErr}
+	d := Diagnosis{Workspace: e.root.Dir(), Config: e.cfg, ConfigErr: e.cfgErr}
+	if e.shared != nil {
+		st, err := e.shared.Status(ctx)
+		d.Shared = &st
+		if err != nil {
+			return d, err
+		}
+	}
+	if e.store == nil { // a stateless reader of the shared index
+		return d, nil
+	}
+	d.IndexPath = e.store.Path()
 	var err error
 	if d.Files, d.Chunks, err = e.store.Stats(); err != nil {
 		return d, err
@@ -129,6 +162,16 @@ func (e *Engine) Diagnose(ctx context.Context, cacheDir string) (Diagnosis, erro
 		}
 	}
 
+	if found, err := workspace.Discover(e.root.Dir(), e.indexer.WorkspaceOptions()); err == nil {
+		d.WatchOK, d.WatchDetail = watch.Check(len(found.Dirs))
+	} else {
+		d.WatchDetail = err.Error()
+	}
+	if comp := e.Compiler(); comp != nil {
+		m := &CompilerMemory{Ready: comp.srv.ReadyTime()}
+		m.RSS, m.Peak, m.Err = comp.srv.Memory()
+		d.Compiler = m
+	}
 	d.TypeScript = tsls.DiagnoseWith(tsls.FindOptions{Root: e.root.Dir(), CacheDir: cacheDir, Flag: e.cfg.TSGo, TrustWorkspace: e.cfg.Origin.Trust.Trusted})
 	if files, err := e.sourceFiles(); err == nil && len(files) > 0 {
 		d.Governed, d.Ungoverned = tsls.ProgramSplit(files)

@@ -13,11 +13,15 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/scry-dev/scry/internal/cachedir"
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/rerank"
 	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/textfmt"
 	"github.com/scry-dev/scry/internal/tsls"
+	"github.com/scry-dev/scry/internal/watch"
+	"github.com/scry-dev/scry/internal/weaviate"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -60,6 +64,15 @@ type Options struct {
 	Sync bool
 	// Compiler attaches the TypeScript 7 server.
 	Compiler CompilerMode
+	// Watch follows file changes as they happen (a long-running server):
+	// a sync then examines only the changed files. Where watching is not
+	// possible, Warn hears why and every sync scans the tree.
+	Watch bool
+	// Publish: with the weaviate backend, keep the local index too, so
+	// that Publish can fill the repository's tenant from it. Without it a
+	// weaviate-backed engine is stateless: it opens no local index and
+	// reads the cluster alone (Models, Sync and Compiler are ignored).
+	Publish bool
 	// CacheDir is where `scry setup` puts TypeScript 7; "" is CacheDir().
 	CacheDir string
 
@@ -81,8 +94,10 @@ type Engine struct {
 	root    *workspace.Root
 	store   *store.Store
 	indexer *index.Indexer
-	cfg     config.Config
-	cfgErr  error
+	// indexOpts are the indexer's options, kept for Rebuild.
+	indexOpts index.Options
+	cfg       config.Config
+	cfgErr    error
 	// reranker overrides the built-in reranker when set.
 	reranker rerank.Reranker
 	// neural holds the configured embedder, vector index and reranker
@@ -91,8 +106,13 @@ type Engine struct {
 	progress func(done, total int)
 	lastSync index.Summary
 
+	// shared is the cluster holding the shared index (backend weaviate).
+	shared *weaviate.Client
+
 	compiler     compilerBox
 	stopCompiler func()
+	watcher      *watch.Watcher // nil without watch mode
+	watchErr     error          // why watch mode was asked for and is off
 	parsed       parsedFiles
 	described    describeCache
 }
@@ -115,7 +135,7 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 	}
 	root, err := workspace.NewRoot(dir)
 	if err != nil {
-		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
+		return nil, fmt.Errorf("open workspace %s: %w", textfmt.Name(dir), err)
 	}
 	cfg, cfgErr := loadConfig(root.Dir(), getenv, opt.Configure)
 	if cfgErr != nil && !opt.KeepBrokenConfig {
@@ -128,6 +148,18 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 			opt.Warn(errors.New(n))
 		}
 	}
+	var shared *weaviate.Client
+	if cfg.SharedIndex() && cfgErr == nil {
+		// The cluster is reached before anything local is touched: a
+		// wrong URL or key fails here and leaves the local index as it
+		// was.
+		if shared, err = connectShared(ctx, cfg); err != nil {
+			return nil, err
+		}
+		if !opt.Publish {
+			return &Engine{root: root, cfg: cfg, shared: shared, progress: opt.Progress, stopCompiler: func() {}}, nil
+		}
+	}
 	path := opt.IndexPath
 	if path == "" {
 		if path, err = DefaultIndexPath(root.Dir()); err != nil {
@@ -136,13 +168,21 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 	}
 	st, err := openIndex(ctx, path, opt.IndexPath == "", opt.Warn)
 	if err != nil {
-		return nil, fmt.Errorf("open index for %s: %w", root.Dir(), err)
+		return nil, fmt.Errorf("open index for %s: %w", textfmt.Name(root.Dir()), err)
 	}
-	e := &Engine{root: root, store: st, cfg: cfg, cfgErr: cfgErr, progress: opt.Progress, stopCompiler: func() {}}
-	e.indexer = index.New(root, st, index.Options{
+	e := &Engine{root: root, store: st, cfg: cfg, cfgErr: cfgErr, shared: shared, progress: opt.Progress, stopCompiler: func() {}}
+	e.indexOpts = index.Options{
 		Workspace: workspace.Options{Include: cfg.Include, Exclude: cfg.Exclude, MaxFileSize: cfg.MaxFileSize},
 		Progress:  opt.Progress,
-	})
+	}
+	if opt.Watch {
+		if e.watcher, e.watchErr = watch.New(root.Dir()); e.watchErr == nil {
+			e.indexOpts.Changes = e.watcher
+		} else if opt.Warn != nil {
+			opt.Warn(fmt.Errorf("not watching for changes, scanning the tree on every question: %w", e.watchErr))
+		}
+	}
+	e.indexer = index.New(root, st, e.indexOpts)
 	fail := func(err error) (*Engine, error) {
 		e.Close()
 		return nil, err
@@ -159,7 +199,7 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 	}
 	if opt.Sync || opt.Compiler == CompilerWait {
 		if e.lastSync, err = e.Sync(ctx); err != nil {
-			return fail(fmt.Errorf("sync %s: %w", root.Dir(), err))
+			return fail(fmt.Errorf("sync %s: %w", textfmt.Name(root.Dir()), err))
 		}
 	}
 	if opt.Compiler != CompilerOff {
@@ -194,7 +234,7 @@ func openIndex(ctx context.Context, path string, inCache bool, warn func(error))
 		return nil, err
 	}
 	if !ours {
-		return nil, fmt.Errorf("%w; not deleting %s, which is not in scry's cache: delete it or name another --index", err, path)
+		return nil, fmt.Errorf("%w; not deleting %s, which is not in scry's cache: delete it or name another --index", err, textfmt.Name(path))
 	}
 	if rerr := store.Remove(path); rerr != nil {
 		return nil, errors.Join(err, rerr)
@@ -203,6 +243,37 @@ func openIndex(ctx context.Context, path string, inCache bool, warn func(error))
 		warn(fmt.Errorf("%w; deleted it: the index is rebuilt from the workspace", err))
 	}
 	return store.Open(path)
+}
+
+// IsCorrupt reports whether err says the index file is damaged ("database
+// disk image is malformed" and the like): pages damaged after Open's check
+// surface only in the queries that read them.
+func IsCorrupt(err error) bool { return store.IsCorrupt(err) }
+
+// Rebuild replaces a damaged index with a new one built from the workspace:
+// the file is deleted (it opened as scry's index, so it is scry's to
+// delete), created again, and synced. The caller must keep every other
+// method of the engine from running meanwhile (the MCP server holds its
+// calls off); the compiler and the models stay attached.
+func (e *Engine) Rebuild(ctx context.Context) error {
+	path := e.store.Path()
+	if err := e.store.Close(); err != nil && !store.IsCorrupt(err) {
+		return fmt.Errorf("rebuild %s: %w", textfmt.Name(path), err)
+	}
+	if err := store.Remove(path); err != nil {
+		return fmt.Errorf("rebuild: %w", err)
+	}
+	st, err := store.Open(path)
+	if err != nil {
+		return fmt.Errorf("rebuild %s: %w", textfmt.Name(path), err)
+	}
+	e.store = st
+	e.indexer = index.New(e.root, st, e.indexOpts)
+	e.described.clear()
+	if e.lastSync, err = e.Sync(ctx); err != nil {
+		return fmt.Errorf("rebuild: sync %s: %w", textfmt.Name(e.root.Dir()), err)
+	}
+	return nil
 }
 
 // loadConfig is the one place a workspace's settings are read: its
@@ -284,17 +355,31 @@ func (e *Engine) SyncProgress(ctx context.Context, progress func(done, total int
 func (e *Engine) Close() error {
 	e.stopCompiler()
 	e.parsed.close()
-	return errors.Join(e.neural.Close(), e.store.Close())
+	if e.store == nil { // a stateless reader of the shared index
+		return e.neural.Close()
+	}
+	var werr error
+	if e.watcher != nil {
+		werr = e.watcher.Close()
+	}
+	return errors.Join(werr, e.neural.Close(), e.store.Close())
 }
 
-// CacheDir is scry's cache directory: $SCRY_CACHE_DIR, else scry's
-// directory in the user cache directory.
-func CacheDir() (string, error) {
-	if d := os.Getenv("SCRY_CACHE_DIR"); d != "" {
-		return d, nil
+// Freshness says how this engine keeps its index fresh: a watcher's
+// status, or the mtime scan and why.
+func (e *Engine) Freshness() string {
+	switch {
+	case e.watcher != nil:
+		return e.watcher.Status()
+	case e.watchErr != nil:
+		return "mtime scan on every question (watching failed: " + e.watchErr.Error() + ")"
 	}
-	return tsls.DefaultCacheDir()
+	return "mtime scan on every question (watch mode is for `scry serve`)"
 }
+
+// CacheDir is scry's cache directory (internal/cachedir owns the rule);
+// the front ends ask here so that they need not import it.
+func CacheDir() (string, error) { return cachedir.Dir() }
 
 // DefaultIndexPath is where a workspace's index lives unless told otherwise:
 // the user cache directory, keyed by a hash of the root's real path, so that

@@ -29,7 +29,8 @@ func (e *Engine) ConfinePaths(paths []string) ([]string, error) {
 			continue
 		}
 		base := workspace.GlobBase(p)
-		_, rel, err := e.root.Resolve(strings.TrimSuffix(base, "/"))
+		// Canonical: a filter is matched against indexed (real) paths.
+		_, rel, err := e.root.Canonical(strings.TrimSuffix(base, "/"))
 		if err != nil {
 			return nil, fmt.Errorf("path %q: %w", p, err)
 		}

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"path"
 	"regexp"
@@ -11,8 +9,10 @@ import (
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/ident"
+	"github.com/scry-dev/scry/internal/lines"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // resolve finds the declarations a symbol path names (`[file >] [Parent >]
@@ -24,7 +24,7 @@ func (e *Engine) resolve(symbol string) ([]chunk.Chunk, error) {
 		return nil, err
 	}
 	if sp.File != "" {
-		if _, rel, err := e.root.Resolve(sp.File); err == nil && rel != "" {
+		if _, rel, err := e.root.Canonical(sp.File); err == nil && rel != "" {
 			sp.File = rel
 		} else if err != nil && strings.Contains(err.Error(), "outside") {
 			return nil, fmt.Errorf("symbol %q: %w", symbol, err)
@@ -101,10 +101,9 @@ func (e *Engine) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
 		if err != nil {
 			continue
 		}
-		sc := bufio.NewScanner(bytes.NewReader(b))
-		sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-		for n := 1; sc.Scan(); n++ {
-			line := sc.Text()
+		starts := lines.Starts(b)
+		for n := 1; n <= lines.Total(starts, len(b)); n++ {
+			line := string(b[starts[n-1]:lines.End(b, starts, n)])
 			loc := re.FindStringSubmatchIndex(line)
 			if loc == nil {
 				continue
@@ -176,13 +175,13 @@ func (e *Engine) Importers(target string) ([]Importer, error) {
 	}
 	var wantFile, wantPkg, wantName string
 	if strings.Contains(target, "/") || strings.Contains(target, ".") {
-		if _, rel, err := e.root.Resolve(target); err == nil && e.fileIndexed(rel) {
+		if _, rel, err := e.root.Canonical(target); err == nil && e.fileIndexed(rel) {
 			wantFile = rel
 		} else if strings.HasPrefix(target, ".") || strings.HasPrefix(target, "/") {
 			if err != nil {
 				return nil, fmt.Errorf("find_importers: %w", err)
 			}
-			return nil, fmt.Errorf("find_importers: %s is not an indexed file", target)
+			return nil, fmt.Errorf("find_importers: %s is not an indexed file", textfmt.Name(target))
 		} else {
 			wantPkg = target
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/ident"
+	"github.com/scry-dev/scry/internal/lines"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/structure"
 )
@@ -45,7 +46,7 @@ func nameLine(c chunk.Chunk) int {
 	}
 	first, last := -1, -1
 	inComment := false
-	for i, line := range strings.Split(c.FullSource, "\n") {
+	for i, line := range lines.Split(c.FullSource) {
 		t := strings.TrimSpace(line)
 		if inComment {
 			if strings.Contains(t, "*/") {
@@ -219,7 +220,7 @@ func declarationHead(s string) bool {
 // declaration keywords: `  async validateToken(` declares, `x = validateToken(`
 // calls.
 func declares(before string) bool {
-	if i := strings.LastIndexByte(before, '\n'); i >= 0 {
+	if i := strings.LastIndexAny(before, "\r\n"); i >= 0 {
 		before = before[i+1:]
 	}
 	for _, w := range strings.Fields(before) {

@@ -17,6 +17,12 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files from the current output")
 
+// Updating reports whether the test run was asked to rewrite its golden
+// files (-update). A golden that is not a txtar archive — one regenerated
+// by an outside reference implementation, say — checks it, so that the tree
+// still has one -update flag.
+func Updating() bool { return *update }
+
 // File is one named part of an archive.
 type File struct {
 	Name string

@@ -171,9 +171,6 @@ func TestSummary(t *testing.T) {
 			t.Errorf("got  %s\nwant %s", got, c.want)
 		}
 	}
-	if got := thousands(1234567); got != "1,234,567" {
-		t.Errorf("thousands = %s", got)
-	}
 }
 
 func TestNoResults(t *testing.T) {

@@ -1,6 +1,7 @@
-// Package index keeps a workspace's store in step with its files: mtime as
-// the cheap trigger, a SHA-256 content hash as the check, one transaction per
-// changed file, and the signature cascade that marks dependent chunks for
+// Package index keeps a workspace's store in step with its files: mtime (or
+// a watcher's list of changed files) as the cheap trigger, a SHA-256 content
+// hash as the check, changed files written in batches of whole files per
+// transaction, and the signature cascade that marks dependent chunks for
 // re-embedding.
 package index
 
@@ -11,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -31,6 +33,20 @@ type Options struct {
 	Progress func(done, total int)
 	// Workers parse files in parallel; 0 means one per CPU.
 	Workers int
+	// Changes, when set, names the files changed since the last sync
+	// (watch mode): a sync then examines only those, and walks the whole
+	// tree only when Changes cannot say (and the first time).
+	Changes Changes
+}
+
+// Changes is what a sync needs of a file watcher (internal/watch).
+type Changes interface {
+	// Take returns the files (relative paths) changed since the last
+	// call, or complete false with the reason when everything must be
+	// scanned.
+	Take() (changed []string, complete bool, reason string)
+	// Watch is told the directories and files a full scan found.
+	Watch(dirs, files []string)
 }
 
 // Summary counts what a sync did.
@@ -48,6 +64,10 @@ type Summary struct {
 	// parse; they are still chunked line for line.
 	SyntaxErrors int
 	Duration     time.Duration
+	// Watched is true when the sync examined only the files a watcher
+	// named; ScanReason says why a sync with a watcher scanned everything.
+	Watched    bool   `json:"watched,omitempty"`
+	ScanReason string `json:"scan_reason,omitempty"`
 	// Changed lists the files (relative paths) whose index entry this sync
 	// replaced or removed.
 	Changed []string `json:"-"`
@@ -102,6 +122,10 @@ type Indexer struct {
 	// readLimit is opt.Workspace.ReadLimit(), readable while a sync holds
 	// mu: answers read files during syncs.
 	readLimit atomic.Int64
+	// scanned is true once a full scan has told opt.Changes what to watch
+	// under the current options; files counts the files it found.
+	scanned bool
+	files   int
 }
 
 // New returns an indexer for root writing into st.
@@ -122,6 +146,14 @@ func (ix *Indexer) SetWorkspaceOptions(opt workspace.Options) {
 	defer ix.mu.Unlock()
 	ix.opt.Workspace = opt
 	ix.readLimit.Store(opt.ReadLimit())
+	ix.scanned = false // other rules: the next sync scans everything
+}
+
+// WorkspaceOptions returns the file-selection options syncs use.
+func (ix *Indexer) WorkspaceOptions() workspace.Options {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.opt.Workspace
 }
 
 // Store returns the store the indexer writes.
@@ -142,9 +174,29 @@ type result struct {
 	touched bool // hash matched the previous record
 	parsed  *parse.File
 	chunks  []chunk.Chunk
-	fts     []store.FullText
+	prep    *store.Prepared
 	err     error
 }
+
+// written is what the summary needs of a file written in the open batch.
+type written struct {
+	rel          string
+	touched      bool
+	oldSigs      []store.ChunkSig // signatures changed or gone
+	chunks       int
+	bytes        int64
+	syntaxErrors bool
+}
+
+// A batch of writes is committed when it holds this many files, this many
+// bytes of source, or has been open this long: large enough that commits
+// cost little, small enough that a crash loses little work and other
+// processes' writers are not held off for long.
+const (
+	batchFiles = 256
+	batchBytes = 16 << 20
+	batchAge   = 500 * time.Millisecond
+)
 
 // Sync brings the store up to date with the files under the root,
 // reporting progress to Options.Progress.
@@ -164,34 +216,53 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 
 	start := time.Now()
 	sum := Summary{Skipped: map[string]int{}}
-	found, err := workspace.Discover(ix.root.Dir(), ix.opt.Workspace)
-	if err != nil {
-		return sum, fmt.Errorf("index: %w", err)
-	}
-	for r, n := range found.SkipCounts() {
-		sum.Skipped[r] += n
-	}
-	sum.Files = len(found.Files)
-	known, err := ix.store.Files()
-	if err != nil {
-		return sum, fmt.Errorf("index: %w", err)
-	}
-
-	var jobs []job
-	seen := make(map[string]bool, len(found.Files))
-	for _, f := range found.Files {
-		seen[f.Rel] = true
-		prev, ok := known[f.Rel]
-		if ok && prev.Mtime == f.ModTime && prev.Size == f.Size {
-			sum.Unchanged++
-			continue
+	// With a watcher, the changes are taken before anything is read, so
+	// that a change made during this sync is in the next one's list.
+	var (
+		jobs  []job
+		known map[string]store.FileRecord
+		seen  map[string]bool
+		found workspace.Result
+		named []string // by the watcher
+		scan  = true
+	)
+	if ix.opt.Changes != nil {
+		var complete bool
+		named, complete, sum.ScanReason = ix.opt.Changes.Take()
+		scan = !complete || !ix.scanned
+		if !scan {
+			sum.Watched = true
 		}
-		j := job{file: f}
-		if ok {
-			p := prev
-			j.prev = &p
+	}
+	if scan {
+		found, err = workspace.Discover(ix.root.Dir(), ix.opt.Workspace)
+		if err != nil {
+			return sum, fmt.Errorf("index: %w", err)
 		}
-		jobs = append(jobs, j)
+		for r, n := range found.SkipCounts() {
+			sum.Skipped[r] += n
+		}
+		sum.Files = len(found.Files)
+		if known, err = ix.store.Files(); err != nil {
+			return sum, fmt.Errorf("index: %w", err)
+		}
+		seen = make(map[string]bool, len(found.Files))
+		for _, f := range found.Files {
+			seen[f.Rel] = true
+			prev, ok := known[f.Rel]
+			if ok && prev.Mtime == f.ModTime && prev.Size == f.Size {
+				sum.Unchanged++
+				continue
+			}
+			j := job{file: f}
+			if ok {
+				p := prev
+				j.prev = &p
+			}
+			jobs = append(jobs, j)
+		}
+	} else if jobs, known, seen, err = ix.planChanged(named, &sum); err != nil {
+		return sum, fmt.Errorf("index: %w", err)
 	}
 
 	total := len(jobs)
@@ -207,6 +278,93 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	results := ix.process(ctx, jobs)
+	// Writes go in batches (see store.Batch); what a sync reports as done
+	// is only what has been committed.
+	var (
+		batch     *store.Batch
+		pending   []written
+		pendBytes int64
+		opened    time.Time
+	)
+	commit := func() error {
+		if batch == nil {
+			return nil
+		}
+		b := batch
+		batch = nil
+		if err := b.Commit(); err != nil {
+			pending = pending[:0]
+			return err
+		}
+		for _, w := range pending {
+			if w.touched {
+				sum.Touched++
+				continue
+			}
+			changed = append(changed, w.oldSigs...)
+			sum.Changed = append(sum.Changed, w.rel)
+			if _, ok := known[w.rel]; !ok {
+				sum.Added = append(sum.Added, w.rel)
+			}
+			sum.Indexed++
+			sum.Chunks += w.chunks
+			sum.Bytes += w.bytes
+			if w.syntaxErrors {
+				sum.SyntaxErrors++
+			}
+		}
+		pending, pendBytes = pending[:0], 0
+		return nil
+	}
+	write := func(r result) error {
+		if batch == nil {
+			b, err := ix.store.Begin()
+			if err != nil {
+				return err
+			}
+			batch, opened = b, time.Now()
+		}
+		w := written{rel: r.job.file.Rel, touched: r.touched}
+		if r.touched {
+			if err := batch.TouchFile(r.job.file.Rel, r.job.file.ModTime); err != nil {
+				return err
+			}
+		} else {
+			rec := store.FileRecord{
+				Path:        r.job.file.Rel,
+				Mtime:       r.job.file.ModTime,
+				Size:        r.job.file.Size,
+				ContentHash: r.hash,
+				Language:    r.parsed.Language,
+			}
+			old, err := batch.ReplaceFile(rec, r.chunks, r.prep)
+			if err != nil {
+				return err
+			}
+			w.oldSigs = changedSignatures(old, r.chunks)
+			w.chunks = len(r.chunks)
+			w.bytes = int64(len(r.parsed.Source))
+			w.syntaxErrors = r.parsed.ErrorNodes > 0
+			pendBytes += w.bytes
+		}
+		pending = append(pending, w)
+		if len(pending) >= batchFiles || pendBytes >= batchBytes || time.Since(opened) >= batchAge {
+			return commit()
+		}
+		return nil
+	}
+	fail := func(e error) (Summary, error) {
+		// A store that cannot write one file will not write the next:
+		// stop, keep what is committed, and say why.
+		if batch != nil {
+			batch.Rollback()
+			batch = nil
+		}
+		cancel()
+		for range results {
+		}
+		return sum, fmt.Errorf("index: %w", writeError(ix.store.Path(), e))
+	}
 	for r := range results {
 		done++
 		progress()
@@ -214,48 +372,17 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 			err = errors.Join(err, r.err)
 			continue
 		}
-		rel := r.job.file.Rel
-		switch {
-		case r.skip != "":
+		if r.skip != "" {
 			sum.Skipped[r.skip]++
-			seen[rel] = false // indexed before, unreadable now: drop it below
-		case r.touched:
-			if e := ix.store.TouchFile(rel, r.job.file.ModTime); e != nil {
-				cancel()
-				for range results {
-				}
-				return sum, fmt.Errorf("index: %w", writeError(ix.store.Path(), e))
-			}
-			sum.Touched++
-		default:
-			rec := store.FileRecord{
-				Path:        rel,
-				Mtime:       r.job.file.ModTime,
-				Size:        r.job.file.Size,
-				ContentHash: r.hash,
-				Language:    r.parsed.Language,
-			}
-			old, e := ix.store.ReplaceFilePrepared(rec, r.chunks, r.fts)
-			if e != nil {
-				// A store that cannot write one file will not write the
-				// next: stop, keep what is committed, and say why.
-				cancel()
-				for range results {
-				}
-				return sum, fmt.Errorf("index: %w", writeError(ix.store.Path(), e))
-			}
-			changed = append(changed, changedSignatures(old, r.chunks)...)
-			sum.Changed = append(sum.Changed, rel)
-			if _, ok := known[rel]; !ok {
-				sum.Added = append(sum.Added, rel)
-			}
-			sum.Indexed++
-			sum.Chunks += len(r.chunks)
-			sum.Bytes += int64(len(r.parsed.Source))
-			if r.parsed.ErrorNodes > 0 {
-				sum.SyntaxErrors++
-			}
+			seen[r.job.file.Rel] = false // indexed before, unreadable now: drop it below
+			continue
 		}
+		if e := write(r); e != nil {
+			return fail(e)
+		}
+	}
+	if e := commit(); e != nil {
+		return fail(e)
 	}
 	if ctx.Err() != nil {
 		return sum, fmt.Errorf("index: %w", ctx.Err())
@@ -286,6 +413,25 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 		// Many new full-text segments: merge them so queries stay fast.
 		err = errors.Join(err, ix.store.Optimize())
 	}
+	if scan {
+		ix.files = len(found.Files)
+	} else {
+		ix.files += len(sum.Added) - sum.Removed
+		sum.Files = ix.files
+	}
+	if ix.opt.Changes != nil && scan && err == nil {
+		rels := make([]string, 0, len(found.Files))
+		for _, f := range found.Files {
+			rels = append(rels, f.Rel)
+		}
+		for _, s := range found.Skipped {
+			if s.Reason == workspace.SkipTooLarge {
+				rels = append(rels, s.Rel)
+			}
+		}
+		ix.opt.Changes.Watch(found.Dirs, rels)
+		ix.scanned = true
+	}
 	sum.Duration = time.Since(start)
 	if err != nil {
 		return sum, fmt.Errorf("index: %w", err)
@@ -293,9 +439,45 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 	return sum, nil
 }
 
+// planChanged lists the jobs for the files a watcher named: each is
+// statted and compared with its record; one that is gone or no longer a
+// regular file is left out of seen, so the sync removes it. Everything
+// else is as the last full scan left it.
+func (ix *Indexer) planChanged(changed []string, sum *Summary) (jobs []job, known map[string]store.FileRecord, seen map[string]bool, err error) {
+	known = make(map[string]store.FileRecord, len(changed))
+	seen = make(map[string]bool, len(changed))
+	sum.Unchanged = ix.files - len(changed)
+	for _, rel := range changed {
+		prev, ok, err := ix.store.File(rel)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if ok {
+			known[rel] = prev
+		}
+		abs := filepath.Join(ix.root.Dir(), filepath.FromSlash(rel))
+		fi, err := os.Stat(abs)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		seen[rel] = true
+		f := workspace.File{Path: abs, Rel: rel, Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}
+		if ok && prev.Mtime == f.ModTime && prev.Size == f.Size {
+			sum.Unchanged++
+			continue
+		}
+		j := job{file: f}
+		if ok {
+			j.prev = &prev
+		}
+		jobs = append(jobs, j)
+	}
+	return jobs, known, seen, nil
+}
+
 // process reads, hashes, parses and chunks the jobs on worker goroutines and
-// streams results back; writes stay on the caller's goroutine so that each
-// file is one store transaction and nothing interleaves.
+// streams results back; writes stay on the caller's goroutine so that a
+// batch is one store transaction and nothing interleaves.
 func (ix *Indexer) process(ctx context.Context, jobs []job) <-chan result {
 	workers := ix.opt.Workers
 	if workers <= 0 {
@@ -358,7 +540,7 @@ func (ix *Indexer) prepare(j job) result {
 	}
 	r.parsed = f
 	r.chunks = chunk.File(f, j.file.Path, j.file.Rel)
-	r.fts = store.PrepareFullText(r.chunks)
+	r.prep = store.Prepare(r.chunks)
 	return r
 }
 
@@ -452,7 +634,7 @@ func dedupe(sorted []string) []string {
 }
 
 // writeError explains a failed index write: the index is consistent (each
-// file is one transaction), and the usual causes are named.
+// batch of whole files is one transaction), and the usual causes are named.
 func writeError(path string, err error) error {
 	msg := err.Error()
 	hint := ""

@@ -30,22 +30,7 @@ func TestToolOutputGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { e.Close() })
-	srv, err := mcpserver.New(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "golden", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
+	cs := inMemory(t, e)
 
 	calls := []struct {
 		tool string
@@ -121,4 +106,29 @@ func argsJSON(args map[string]any) string {
 		panic(err)
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// inMemory serves e in process over the SDK's in-memory transport and
+// returns a connected client; the engine, server and client close when the
+// test ends.
+func inMemory(t *testing.T, e *engine.Engine) *mcp.ClientSession {
+	t.Helper()
+	t.Cleanup(func() { e.Close() })
+	srv, err := mcpserver.New(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: t.Name(), Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }

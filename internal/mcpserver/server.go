@@ -15,6 +15,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // Version is reported to clients in the initialize handshake.
@@ -39,6 +40,42 @@ type Server struct {
 	// holding this while answering keeps a call from reading a file set
 	// that a concurrent call's sync is replacing.
 	syncMu sync.Mutex
+	// calls lets tool calls run together and a rebuild of a damaged index
+	// run alone; rebuilds counts them, so that calls that failed on the
+	// same damage rebuild once.
+	calls    sync.RWMutex
+	rebuilds int
+}
+
+// call runs one tool call. A call that finds the index damaged (pages
+// damaged while the server runs surface as "database disk image is
+// malformed" in the queries that read them) rebuilds it with the other
+// calls held off, asks once more, and says so in its answer.
+func (s *Server) call(ctx context.Context, run func() (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+	s.calls.RLock()
+	gen := s.rebuilds
+	res, err := run()
+	s.calls.RUnlock()
+	if !engine.IsCorrupt(err) {
+		return res, err
+	}
+	damage := err
+	s.calls.Lock()
+	if s.rebuilds == gen { // no other call rebuilt it since this one began
+		if rerr := s.eng.Rebuild(ctx); rerr != nil {
+			s.calls.Unlock()
+			return nil, fmt.Errorf("%w; rebuilding the index failed: %w", damage, rerr)
+		}
+		s.rebuilds++
+	}
+	s.calls.Unlock()
+	s.calls.RLock()
+	defer s.calls.RUnlock()
+	res, err = run()
+	if err == nil && res != nil {
+		res.Content = append(res.Content, text("Note: the index was damaged ("+textfmt.Line(damage.Error())+"); scry rebuilt it from the workspace."))
+	}
+	return res, err
 }
 
 // New builds the MCP server with the tools the engine's configuration
@@ -53,6 +90,17 @@ func New(eng *engine.Engine) (*mcp.Server, error) {
 	names := cfg.Tools
 	if len(names) == 0 {
 		names = DefaultTools
+	}
+	if eng.Shared() {
+		// A server of the shared index holds no checkout: it answers
+		// codebase_search from the cluster; the other tools read a
+		// workspace.
+		for _, n := range cfg.Tools {
+			if n != "codebase_search" {
+				return nil, fmt.Errorf("mcp: tool %s needs a local index; the weaviate backend serves codebase_search", n)
+			}
+		}
+		names = []string{"codebase_search"}
 	}
 	byName := make(map[string]tool, len(tools))
 	for _, t := range tools {
@@ -82,6 +130,9 @@ func New(eng *engine.Engine) (*mcp.Server, error) {
 // progress to clients that asked for it. Calls arriving during a sync wait
 // for it, so no answer is read from a half-written index.
 func (s *Server) fresh(ctx context.Context, req *mcp.CallToolRequest) error {
+	if s.eng.Shared() {
+		return nil // the shared index is kept fresh by `scry index`
+	}
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
 	var progress func(done, total int)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/render"
+	"github.com/scry-dev/scry/internal/textfmt"
 	"github.com/scry-dev/scry/internal/textsearch"
 )
 
@@ -38,11 +39,24 @@ func newTool[A any](name, description string, h func(s *Server, ctx context.Cont
 	return tool{name: name, add: func(srv *mcp.Server, s *Server) {
 		mcp.AddTool(srv, &mcp.Tool{Name: name, Description: description},
 			func(ctx context.Context, req *mcp.CallToolRequest, a A) (*mcp.CallToolResult, any, error) {
-				res, err := h(s, ctx, req, a)
+				res, err := s.call(ctx, func() (*mcp.CallToolResult, error) { return h(s, ctx, req, a) })
+				if err != nil {
+					// An error may echo a name from an argument or the
+					// workspace (an os error wraps the raw path): it must
+					// not add lines of its own to the agent's context.
+					err = escapedError{err}
+				}
 				return res, nil, err
 			})
 	}}
 }
+
+// escapedError is an error whose message is printed with textfmt.Line; it
+// unwraps to the original, so its kind is still recognised.
+type escapedError struct{ err error }
+
+func (e escapedError) Error() string { return textfmt.Line(e.err.Error()) }
+func (e escapedError) Unwrap() error { return e.err }
 
 // Limits on what one call may ask for: generous for real use, small enough
 // that no argument can make a call take unbounded time or memory.
@@ -53,12 +67,16 @@ const (
 	maxMatches    = 20 // declarations answered for one ambiguous symbol path
 )
 
+// maxRepos bounds the repositories one search fans out to.
+const maxRepos = 64
+
 type searchArgs struct {
 	Query     string   `json:"query" jsonschema:"plain-words question, or symbol = [file >] [Parent >] name"`
 	Path      []string `json:"path,omitempty" jsonschema:"files, directories or globs to search within"`
 	Languages []string `json:"languages,omitempty" jsonschema:"typescript, tsx, javascript"`
 	Budget    int      `json:"budget,omitempty" jsonschema:"token budget for the answer (default 8000)"`
 	Threshold *float64 `json:"threshold,omitempty" jsonschema:"minimum relevance 0..1 (default 0.5)"`
+	Repos     []string `json:"repos,omitempty" jsonschema:"repositories to search in a shared index (default: the server's --repo list)"`
 }
 
 // codebaseSearch answers with the connection graph first (priority 1.0),
@@ -83,7 +101,13 @@ func (s *Server) codebaseSearch(ctx context.Context, req *mcp.CallToolRequest, a
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, err
 	}
-	ans, err := s.eng.Search(ctx, engine.Query{Text: a.Query, Paths: paths, Languages: a.Languages, Budget: a.Budget, Threshold: a.Threshold})
+	if len(a.Repos) > 0 && !s.eng.Shared() {
+		return nil, argError("repos: this server reads one local workspace; repos needs the weaviate backend")
+	}
+	if len(a.Repos) > maxRepos {
+		return nil, argError("at most %d repos", maxRepos)
+	}
+	ans, err := s.eng.Search(ctx, engine.Query{Text: a.Query, Paths: paths, Languages: a.Languages, Budget: a.Budget, Threshold: a.Threshold, Repos: a.Repos})
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/scry-dev/scry/internal/lines"
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
 	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
@@ -117,7 +118,7 @@ func parseWhole(path string, src []byte, lang string) (*File, error) {
 		lang:       lang,
 		src:        src,
 		g:          g,
-		lineStarts: lineStarts(src),
+		lineStarts: lines.Starts(src),
 		jsxAware:   lang != LangTypeScript,
 		cursor:     tree.Walk(),
 	}
@@ -195,10 +196,7 @@ func blankFrom(src []byte, off int) []byte {
 // the file; a symbol sharing its first line absorbs it.
 func (b *builder) unclosedCommentSymbol(syms []*Symbol, off int) []*Symbol {
 	start := b.line(off)
-	end := len(b.lineStarts)
-	if len(b.src) > 0 && b.src[len(b.src)-1] == '\n' && end > 1 {
-		end--
-	}
+	end := lines.Total(b.lineStarts, len(b.src))
 	c := &Symbol{Kind: KindComment, StartLine: start, EndLine: end, StartByte: off, DeclStartByte: off, EndByte: len(b.src), BodyStartByte: -1}
 	c.Name = commentName(b.src[off:])
 	return mergeSameLine(append(syms, c))
@@ -217,23 +215,8 @@ type builder struct {
 	cands      []candidate
 }
 
-// LineStarts returns the byte offset where each line of src begins.
-func LineStarts(src []byte) []int { return lineStarts(src) }
-
-func lineStarts(src []byte) []int {
-	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
-}
-
 // line returns the 1-based line holding byte offset off.
-func (b *builder) line(off int) int {
-	return sort.Search(len(b.lineStarts), func(i int) bool { return b.lineStarts[i] > off })
-}
+func (b *builder) line(off int) int { return lines.Of(b.lineStarts, off) }
 
 // endLine is the line of the last byte of [start,end): a node that ends right
 // after a newline does not reach the next line.
@@ -441,10 +424,7 @@ func setDepth(syms []*Symbol, parent string, depth int) {
 // tree-sitter left outside any statement after an error) with statement
 // symbols, so the chunked file always shows every line.
 func (b *builder) fillGaps(syms []*Symbol) []*Symbol {
-	nLines := len(b.lineStarts)
-	if len(b.src) > 0 && b.src[len(b.src)-1] == '\n' {
-		nLines--
-	}
+	nLines := lines.Total(b.lineStarts, len(b.src))
 	covered := make([]bool, nLines+2)
 	for _, s := range syms {
 		for l := s.StartLine; l <= s.EndLine && l <= nLines; l++ {
@@ -474,16 +454,7 @@ func (b *builder) fillGaps(syms []*Symbol) []*Symbol {
 	return mergeSameLine(all)
 }
 
-func (b *builder) lineEnd(l int) int {
-	if l < len(b.lineStarts) {
-		end := b.lineStarts[l] - 1
-		if end > 0 && b.src[end-1] == '\r' {
-			end--
-		}
-		return end
-	}
-	return len(b.src)
-}
+func (b *builder) lineEnd(l int) int { return lines.End(b.src, b.lineStarts, l) }
 
 func (b *builder) blankLine(l int) bool {
 	start := b.lineStarts[l-1]
@@ -899,11 +870,22 @@ func (b *builder) variable(n *sitter.Node) *Symbol {
 	}
 	var names []string
 	var first *sitter.Node
+	destructures := false
 	for _, c := range b.namedChildren(n) {
 		if b.kindOf(&c) == kVariableDeclarator {
 			c := c
 			if first == nil {
 				first = &c
+			}
+			// `const { a, b: c } = o` and `const [x, y] = p` declare a, c,
+			// x and y: the statement is named after them, like `const
+			// A = 1, B = 2`, so that each is found by its own name.
+			if nn := c.ChildByFieldName("name"); nn != nil && (nn.Kind() == "object_pattern" || nn.Kind() == "array_pattern") {
+				if ns := b.patternNames(nn); len(ns) > 0 {
+					names = append(names, ns...)
+					destructures = true
+					continue
+				}
 			}
 			names = append(names, b.fieldText(&c, "name"))
 		}
@@ -916,7 +898,7 @@ func (b *builder) variable(n *sitter.Node) *Symbol {
 	if first == nil {
 		return s
 	}
-	if len(names) > 1 {
+	if len(names) > 1 || destructures {
 		for _, c := range b.namedChildren(n) {
 			c := c
 			s.Children = append(s.Children, b.nested(&c)...)
@@ -1126,6 +1108,10 @@ func (b *builder) patternNames(n *sitter.Node) []string {
 	case kIdentifier, kShorthandPattern:
 		return []string{b.text(n)}
 	}
+	if left := n.ChildByFieldName("left"); left != nil {
+		// `{ a = f(b) }`, `[x = y]`: only the left side is declared.
+		return b.patternNames(left)
+	}
 	var out []string
 	for _, c := range b.namedChildren(n) {
 		c := c
@@ -1286,7 +1272,7 @@ func collapseSpace(s string, max int) string {
 }
 
 func firstLine(b []byte) string {
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+	if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
 		b = b[:i]
 	}
 	return collapseSpace(string(b), 60)
@@ -1294,7 +1280,7 @@ func firstLine(b []byte) string {
 
 func commentName(b []byte) string {
 	s := strings.TrimSpace(string(b))
-	for _, line := range strings.Split(s, "\n") {
+	for _, line := range lines.Split(s) {
 		line = strings.TrimSpace(line)
 		line = strings.TrimLeft(line, "/*! ")
 		line = strings.TrimSuffix(line, "*/")
@@ -1322,13 +1308,13 @@ func lastJSDoc(b []byte) string {
 		// comment directly above the declaration.
 		return ""
 	}
-	var lines []string
-	for _, line := range strings.Split(string(doc[:j]), "\n") {
+	var docLines []string
+	for _, line := range lines.Split(string(doc[:j])) {
 		line = strings.TrimSpace(line)
 		line = strings.TrimPrefix(line, "*")
-		lines = append(lines, strings.TrimSpace(line))
+		docLines = append(docLines, strings.TrimSpace(line))
 	}
-	return strings.TrimSpace(strings.Join(lines, "\n"))
+	return strings.TrimSpace(strings.Join(docLines, "\n"))
 }
 
 func unquote(s string) string {

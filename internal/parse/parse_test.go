@@ -81,6 +81,15 @@ export default class café {}
 function join 2-2 [exported] exported
 class café 3-3 [exported default] exported
 `},
+		{name: "each declarator named, destructuring included", path: "e.ts", src: `export const A = 1, B = 2;
+export const { alpha, beta: renamed, gamma = compute(delta), ...restOf } = source;
+const [first, , second = other, ...others] = pair;
+let { nested: { inner } } = deep;
+`, want: `const A, B 1-1 [exported] exported
+const alpha, renamed, gamma, restOf 2-2 [exported] exported
+const first, second, others 3-3
+variable inner 4-4
+`},
 		{name: "syntax error still covers every line", path: "d.ts", src: `export function ok(): number { return 1; }
 export function broken( { return
 const after = 2;

@@ -1,6 +1,10 @@
 package parse
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/scry-dev/scry/internal/lines"
+)
 
 // Files above segmentAbove (bundles such as typescript.js) are parsed in
 // pieces of about segmentSize, cut where a top-level declaration starts at
@@ -73,7 +77,7 @@ func parseSegments(path string, src []byte, lang string, cuts []int) (*File, err
 		}
 		f.Symbols = append(f.Symbols, piece.Symbols...)
 		f.ErrorNodes += piece.ErrorNodes
-		lineShift += bytes.Count(src[from:to], []byte{'\n'})
+		lineShift += lines.Count(src[from:to])
 	}
 	return f, nil
 }

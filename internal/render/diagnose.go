@@ -7,14 +7,19 @@ import (
 
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // Diagnosis is `scry doctor`'s report; tools is how many MCP tools the
 // server exposes.
 func Diagnosis(d engine.Diagnosis, tools int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "workspace: %s\n", d.Workspace)
-	fmt.Fprintf(&b, "index:     %s (%d files, %d chunks)\n", d.IndexPath, d.Files, d.Chunks)
+	if d.Shared != nil {
+		shared(&b, d)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "workspace: %s\n", textfmt.Name(d.Workspace))
+	fmt.Fprintf(&b, "index:     %s (%d files, %d chunks)\n", textfmt.Name(d.IndexPath), d.Files, d.Chunks)
 	if d.Files == 0 {
 		fmt.Fprintln(&b, "           not built yet: `scry index` (any search builds it too)")
 	}
@@ -30,11 +35,24 @@ func Diagnosis(d engine.Diagnosis, tools int) string {
 	b.WriteString(Sensitive(d.Config, "           "))
 	models(&b, d)
 	fmt.Fprintf(&b, "typescript 7:\n%s\n", indentLines(d.TypeScript.String(), "  "))
+	if m := d.Compiler; m != nil {
+		if m.Err != nil {
+			fmt.Fprintf(&b, "  memory: not measured (%v)\n", m.Err)
+		} else {
+			fmt.Fprintf(&b, "  memory: %.0f MB resident (peak %.0f MB) with the project loaded in %.1f s\n",
+				float64(m.RSS)/1e6, float64(m.Peak)/1e6, m.Ready.Seconds())
+		}
+	}
 	if d.Governed+d.Ungoverned > 0 {
 		fmt.Fprintf(&b, "projects:  %d files under a tsconfig.json or jsconfig.json, %d without one (given to TypeScript 7 as one program)\n", d.Governed, d.Ungoverned)
 		if d.Ungoverned > engine.ManyUngoverned {
 			fmt.Fprintln(&b, "           that program is large: a tsconfig.json or jsconfig.json whose include names the sources keeps TypeScript's memory down")
 		}
+	}
+	if d.WatchOK {
+		fmt.Fprintf(&b, "freshness: `scry serve` watches for changes (%s); the CLI and a failed watch scan mtimes on every question\n", d.WatchDetail)
+	} else {
+		fmt.Fprintf(&b, "freshness: mtime scan on every question, also in `scry serve` (%s)\n", d.WatchDetail)
 	}
 	fmt.Fprintf(&b, "mcp tools: %d exposed\n", tools)
 	return b.String()
@@ -141,4 +159,29 @@ func keyNote(vars string, set bool) string {
 func indentLines(s, prefix string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	return prefix + strings.Join(lines, "\n"+prefix)
+}
+
+// shared is the report of a shared-index (weaviate) engine.
+func shared(b *strings.Builder, d engine.Diagnosis) {
+	s := d.Shared
+	fmt.Fprintf(b, "backend:   weaviate %s at %s\n", s.Version, s.URL)
+	healthy := 0
+	for _, n := range s.Nodes {
+		if n.Status == "HEALTHY" {
+			healthy++
+		}
+	}
+	fmt.Fprintf(b, "nodes:     %d, %d healthy\n", len(s.Nodes), healthy)
+	for _, n := range s.Nodes {
+		fmt.Fprintf(b, "  %s  %s  %d objects, %d shards\n", n.Name, n.Status, n.Objects, n.Shards)
+	}
+	fmt.Fprintf(b, "tenants:   %d (searched: %s)\n", len(s.Tenants), strings.Join(d.Config.Weaviate.Repos, ", "))
+	for _, t := range s.Tenants {
+		fmt.Fprintf(b, "  %s  %d files, %d chunk objects\n", t.Repo, t.Files, t.Chunks)
+	}
+	if d.ConfigErr != nil {
+		fmt.Fprintf(b, "config:    ERROR %v\n", d.ConfigErr)
+	}
+	fmt.Fprintln(b, "settings that run or send something, and where each came from:")
+	b.WriteString(Sensitive(d.Config, "           "))
 }

@@ -12,8 +12,13 @@ import (
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/structure"
+	"github.com/scry-dev/scry/internal/textfmt"
 	"github.com/scry-dev/scry/internal/textsearch"
 )
+
+// ErrorLine is an error as the CLI prints it: on one line, with any name
+// inside it escaped (textfmt.Line).
+func ErrorLine(err error) string { return textfmt.Line(err.Error()) }
 
 // approxNote marks answers read from the index instead of the compiler.
 const approxNote = "(approximate: from the index, TypeScript server unavailable)"
@@ -81,7 +86,7 @@ func SearchJSON(w io.Writer, a engine.Answer) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(map[string]any{
+	out := map[string]any{
 		"query":     a.Response.Query,
 		"results":   res,
 		"leads":     leads,
@@ -89,7 +94,12 @@ func SearchJSON(w io.Writer, a engine.Answer) error {
 		"snapshots": snaps,
 		"tokens":    a.Tokens,
 		"budget":    a.Budget,
-	})
+	}
+	if a.MinBudget > 0 {
+		// The budget holds no useful answer: the smallest one that does.
+		out["min_budget"] = a.MinBudget
+	}
+	return enc.Encode(out)
 }
 
 func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
@@ -111,7 +121,7 @@ func NoSymbol(path string) string {
 // file:line (lines a-b)`, then its signature indented on the next line.
 func Declaration(d engine.Declaration) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s — %s:%d", d.Kind, d.Name, d.File, d.Line)
+	fmt.Fprintf(&b, "%s %s — %s:%d", d.Kind, d.Name, textfmt.Name(d.File), d.Line)
 	if d.StartLine > 0 && d.EndLine > 0 {
 		fmt.Fprintf(&b, " (lines %d-%d)", d.StartLine, d.EndLine)
 	}
@@ -152,7 +162,7 @@ func References(r engine.References) string {
 	for _, s := range r.Sites {
 		files[s.File] = true
 	}
-	fmt.Fprintf(&b, "%s — %s:%d: %d reference(s) in %d file(s)", r.Symbol.Name, r.Symbol.File, r.Symbol.Line, len(r.Sites), len(files))
+	fmt.Fprintf(&b, "%s — %s:%d: %d reference(s) in %d file(s)", r.Symbol.Name, textfmt.Name(r.Symbol.File), r.Symbol.Line, len(r.Sites), len(files))
 	if r.Approximate {
 		b.WriteString(" " + approxNote)
 	}
@@ -161,7 +171,7 @@ func References(r engine.References) string {
 	for _, s := range r.Sites {
 		if s.File != cur {
 			cur = s.File
-			fmt.Fprintf(&b, "%s\n", cur)
+			fmt.Fprintf(&b, "%s\n", textfmt.Name(cur))
 		}
 		fmt.Fprintf(&b, "  %d [%s] %s\n", s.Line, s.Context, s.Text)
 	}
@@ -174,7 +184,7 @@ func References(r engine.References) string {
 // Implementations lists the subtypes of a class or interface.
 func Implementations(r engine.Implementations) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s — %s: %d implementation(s)", r.Symbol.Name, r.Symbol.File, len(r.Found))
+	fmt.Fprintf(&b, "%s — %s: %d implementation(s)", r.Symbol.Name, textfmt.Name(r.Symbol.File), len(r.Found))
 	if r.Approximate {
 		b.WriteString(" " + approxNote)
 	}
@@ -208,13 +218,13 @@ func Definitions(d engine.Definitions) string {
 // from the index says it is approximate.
 func CallTree(t engine.CallTree) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s — %s:%d", t.Symbol.Name, t.Symbol.File, t.Symbol.Line)
+	fmt.Fprintf(&b, "%s — %s:%d", t.Symbol.Name, textfmt.Name(t.Symbol.File), t.Symbol.Line)
 	if t.Approximate {
 		b.WriteString(" (approximate: from the index)")
 	}
 	b.WriteByte('\n')
 	line := func(arrow string, depth int, c structure.CallInfo) {
-		fmt.Fprintf(&b, "%s%s %s (%s:%d)%s\n", strings.Repeat("  ", depth), arrow, callName(c.SymbolRef), callFile(c.SymbolRef), c.Line, marks(c))
+		fmt.Fprintf(&b, "%s%s %s (%s:%d)%s\n", strings.Repeat("  ", depth), arrow, c.QualifiedName(), textfmt.Name(c.Where()), c.Line, marks(c))
 	}
 	var walkOut func([]structure.OutgoingCall, int)
 	walkOut = func(calls []structure.OutgoingCall, depth int) {
@@ -239,20 +249,6 @@ func CallTree(t engine.CallTree) string {
 		walkOut(t.Outgoing, 1)
 	}
 	return b.String()
-}
-
-func callName(r structure.SymbolRef) string {
-	if r.Container != "" {
-		return r.Container + "." + r.Name
-	}
-	return r.Name
-}
-
-func callFile(r structure.SymbolRef) string {
-	if r.External && r.Package != "" {
-		return r.Package
-	}
-	return r.File
 }
 
 func marks(c structure.CallInfo) string {
@@ -280,7 +276,7 @@ func marks(c structure.CallInfo) string {
 func Outline(o engine.Outline) string {
 	var b strings.Builder
 	for _, f := range o.Files {
-		fmt.Fprintf(&b, "%s\n", f.Path)
+		fmt.Fprintf(&b, "%s\n", textfmt.Name(f.Path))
 		for _, s := range f.Symbols {
 			mods := ""
 			if len(s.Modifiers) > 0 {
@@ -301,9 +297,9 @@ func Importers(target string, imps []engine.Importer) string {
 		return fmt.Sprintf("Nothing imports %q.", target)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d import(s) of %s:\n", len(imps), target)
+	fmt.Fprintf(&b, "%d import(s) of %s:\n", len(imps), textfmt.Name(target))
 	for _, im := range imps {
-		fmt.Fprintf(&b, "%s:%d: %s\n", im.File, im.Line, im.Statement)
+		fmt.Fprintf(&b, "%s:%d: %s\n", textfmt.Name(im.File), im.Line, oneLine(im.Statement))
 	}
 	return b.String()
 }
@@ -312,7 +308,7 @@ func Importers(target string, imps []engine.Importer) string {
 func Grep(res textsearch.GrepResult, limit int) string {
 	var b strings.Builder
 	for _, m := range res.Matches {
-		fmt.Fprintf(&b, "%s:%d:%s\n", m.File, m.Line, m.Text)
+		fmt.Fprintf(&b, "%s:%d:%s\n", textfmt.Name(m.File), m.Line, m.Text)
 	}
 	fmt.Fprintf(&b, "%d match(es) in %d files searched", len(res.Matches), res.Searched)
 	if res.Truncated {
@@ -326,7 +322,11 @@ func Files(pattern string, files []string, more bool, limit int) string {
 	if len(files) == 0 {
 		return fmt.Sprintf("No file matches %q.", pattern)
 	}
-	out := strings.Join(files, "\n")
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = textfmt.Name(f)
+	}
+	out := strings.Join(names, "\n")
 	if more {
 		out += fmt.Sprintf("\n(first %d shown)", limit)
 	}

@@ -108,13 +108,7 @@ func (r *ONNX) Rerank(ctx context.Context, query string, docs []Doc) ([]float64,
 }
 
 func (r *ONNX) run(encs []tokenizer.Encoding) ([]float64, error) {
-	b := r.md.Tokenizer.Pad(encs)
-	outs, err := r.s.RunInt64(b.Rows, b.Cols, map[string][]int64{
-		"input_ids":      b.IDs,
-		"attention_mask": b.Mask,
-		"token_type_ids": b.TypeIDs,
-		"position_ids":   b.PositionIDs,
-	})
+	b, outs, err := embed.RunBatch(r.s, r.md.Tokenizer, encs)
 	if err != nil {
 		return nil, err
 	}

@@ -49,8 +49,18 @@ const (
 	FFileSum            // the file's summed first-stage scores over the best file's (file-level BM25)
 	FStemName           // the chunk is named like its file (a module's main symbol)
 	FExpanded           // added as a symbol of a top file, not matched by the first stage
+	// Query descriptors: the same for every candidate of a query, so a
+	// linear score ignores them, but the trees use them to weigh the other
+	// features differently for a sentence of prose and for a terse subject
+	// full of identifiers.
+	FQueryTerms // distinct query terms (÷ 12, at most 1)
+	FQueryProse // share of the query's words that are function words ("the", "of", "to")
+	FQueryCode  // words written as code (÷ 3, at most 1)
 	NumFeatures
 )
+
+// NumQueryFeatures are the query descriptors, the last features.
+const NumQueryFeatures = NumFeatures - FQueryTerms
 
 // FeatureNames label the features in dumps, models and ablation tables.
 var FeatureNames = [NumFeatures]string{
@@ -58,6 +68,33 @@ var FeatureNames = [NumFeatures]string{
 	"defines", "defines_code", "parent_named", "base_ident", "file_cov", "file_best", "file_count",
 	"test", "aux", "decl", "noncode", "statement", "callable", "typedecl", "container", "lines",
 	"exported", "depth", "rare", "file_sum", "stem_name", "expanded",
+	"query_terms", "query_prose", "query_code",
+}
+
+// QueryFeatures computes the query descriptors (FQueryTerms…) of a query;
+// they depend on its text alone.
+func QueryFeatures(q string) [NumQueryFeatures]float64 {
+	var out [NumQueryFeatures]float64
+	out[0] = math.Min(1, float64(len(terms.Query(q)))/12)
+	words, stops, code := 0, 0, 0
+	for _, raw := range rawWords(q) {
+		w := strings.ToLower(strings.Trim(raw, ".,;:!?()[]{}'\"`"))
+		if w == "" {
+			continue
+		}
+		words++
+		if terms.IsStopWord(w) {
+			stops++
+		}
+		if looksLikeCode(raw) {
+			code++
+		}
+	}
+	if words > 0 {
+		out[1] = float64(stops) / float64(words)
+	}
+	out[2] = math.Min(1, float64(code)/3)
+	return out
 }
 
 // Features is one candidate's feature vector.
@@ -76,12 +113,18 @@ type queryInfo struct {
 	code map[string]bool
 	// wants records the query asking for what is otherwise demoted.
 	wantsTests, wantsAux, wantsImports, wantsComments bool
+	descriptors                                       [NumQueryFeatures]float64
+	// initials are the query terms' first letters: text words that start
+	// otherwise cannot match, and are not even stemmed.
+	initials *terms.Initials
 }
 
 // newQueryInfo computes a query's terms, their IDF from the index's
 // statistics and its raw words.
 func newQueryInfo(q string, st store.TermStats) queryInfo {
-	qi := queryInfo{terms: terms.Query(q), idf: map[string]float64{}, pos: map[string]int{}, words: map[string]bool{}, code: map[string]bool{}}
+	qi := queryInfo{terms: terms.Query(q), idf: map[string]float64{}, pos: map[string]int{}, words: map[string]bool{}, code: map[string]bool{},
+		descriptors: QueryFeatures(q)}
+	qi.initials = terms.InitialsOf(qi.terms)
 	for i, t := range qi.terms {
 		qi.pos[t] = i
 	}
@@ -205,7 +248,7 @@ func (qi *queryInfo) mask(texts ...string) termMask {
 		if len(t) > maxFeatureText {
 			t = t[:maxFeatureText]
 		}
-		for _, x := range terms.Split(t) {
+		for _, x := range terms.SplitWanted(t, qi.initials) {
 			if i, ok := qi.pos[x]; ok {
 				m[i/64] |= 1 << (i % 64)
 			}
@@ -369,6 +412,7 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		if r.expanded {
 			f[FExpanded] = 1
 		}
+		copy(f[FQueryTerms:], qi.descriptors[:])
 		if isTestPath(c.RelativePath) && !qi.wantsTests {
 			f[FTest] = 1
 		}

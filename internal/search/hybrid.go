@@ -142,7 +142,7 @@ func (p *Pipeline) Retrieve(ctx context.Context, h *Hybrid, req Request, n int) 
 
 // vectorCandidates embeds the query and returns its n nearest chunks, best
 // first, restricted by the request's filters (computed by SQL first).
-func (h *Hybrid) vectorCandidates(ctx context.Context, st *store.Store, req Request, n int) ([]vector.Hit, error) {
+func (h *Hybrid) vectorCandidates(ctx context.Context, st Reader, req Request, n int) ([]vector.Hit, error) {
 	if h.Index.Model() != h.Embedder.ModelID() || h.Index.Dim() != h.Embedder.Dim() {
 		return nil, fmt.Errorf("search: vector index is for %s, embedder is %s", h.Index.Model(), h.Embedder.ModelID())
 	}

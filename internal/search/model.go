@@ -8,6 +8,8 @@ import (
 	"path"
 	"sort"
 	"strconv"
+
+	"github.com/scry-dev/scry/internal/ltr"
 )
 
 // Model is the fitted ranker: a linear score over the candidate features,
@@ -33,6 +35,10 @@ type Model struct {
 	Calibration []float64 `json:"calibration"`
 	// Relevance says what the calibration's "relevant" means.
 	Relevance string `json:"relevance"`
+	// Trees are boosted regression trees (LambdaMART) added to the linear
+	// score: they correct it where features interact, which a weighted sum
+	// cannot express. Empty in a purely linear model.
+	Trees []ltr.Tree `json:"trees,omitempty"`
 	// Provenance records how the model was produced (command, data, figures).
 	Provenance string `json:"provenance,omitempty"`
 }
@@ -68,14 +74,45 @@ func ParseModel(b []byte) (*Model, error) {
 			return nil, fmt.Errorf("search: model feature %d is %q, scry computes %q: refit it", i, n, FeatureNames[i])
 		}
 	}
+	for k, t := range m.Trees {
+		if err := checkTree(t); err != nil {
+			return nil, fmt.Errorf("search: model tree %d: %w", k, err)
+		}
+	}
 	return &m, nil
 }
 
-// Score is the model's linear score of one feature vector.
+// checkTree refuses a tree that Eval could not walk: arrays of different
+// lengths, a feature scry does not compute, a child that is missing or
+// points back up (a loop).
+func checkTree(t ltr.Tree) error {
+	n := len(t.Feature)
+	if n == 0 || len(t.Threshold) != n || len(t.Left) != n || len(t.Right) != n || len(t.Value) != n {
+		return fmt.Errorf("arrays of different lengths")
+	}
+	for i, f := range t.Feature {
+		if f < 0 {
+			continue
+		}
+		if f >= NumFeatures {
+			return fmt.Errorf("node %d splits on feature %d of %d", i, f, NumFeatures)
+		}
+		if t.Left[i] <= i || t.Left[i] >= n || t.Right[i] <= i || t.Right[i] >= n {
+			return fmt.Errorf("node %d has children %d and %d", i, t.Left[i], t.Right[i])
+		}
+	}
+	return nil
+}
+
+// Score is the model's score of one feature vector: the linear part plus
+// the trees.
 func (m *Model) Score(f *Features) float64 {
 	s := 0.0
 	for i, w := range m.Weights {
 		s += w * f[i]
+	}
+	for t := range m.Trees {
+		s += m.Trees[t].Eval(f[:])
 	}
 	return s
 }

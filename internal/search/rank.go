@@ -69,13 +69,28 @@ func (p *Pipeline) Gather(ctx context.Context, req Request) (Candidates, error) 
 			cands = append(cands, Result{Chunk: c})
 		}
 	}
-	cands, err := p.expandFiles(cands)
-	if err != nil {
+	// Expansion and the name counts of the candidates so far are
+	// independent reads too; the expanded symbols' names are counted after.
+	var nameCount map[string]int
+	base := cands[:len(cands):len(cands)] // expansion appends to a copy
+	g, _ = errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		cands, err = p.expandFiles(base)
+		return err
+	})
+	g.Go(func() (err error) {
+		nameCount, err = p.nameCounts(base)
+		return err
+	})
+	if err := g.Wait(); err != nil {
 		return out, err
 	}
-	nameCount, err := p.nameCounts(cands)
-	if err != nil {
+	if more, err := p.nameCounts(uncounted(cands[len(base):], nameCount)); err != nil {
 		return out, err
+	} else {
+		for n, c := range more {
+			nameCount[n] = c
+		}
 	}
 	qi := newQueryInfo(req.Query, st)
 	qi.codeMarked(req.Query)
@@ -109,11 +124,22 @@ func (p *Pipeline) expandFiles(cands []Result) ([]Result, error) {
 	for _, c := range cands {
 		have[c.Chunk.ID] = true
 	}
-	for _, f := range files[:min(expandFiles, len(files))] {
-		cs, err := p.Store.TopLevelDefinitions(f, definitionKinds, expandPerFile)
-		if err != nil {
-			return nil, fmt.Errorf("search: %w", err)
-		}
+	// One read per file, side by side; the results join in file order.
+	files = files[:min(expandFiles, len(files))]
+	defs := make([][]chunk.Chunk, len(files))
+	var g errgroup.Group
+	for i, f := range files {
+		g.Go(func() (err error) {
+			if defs[i], err = p.Store.TopLevelDefinitions(f, definitionKinds, expandPerFile); err != nil {
+				return fmt.Errorf("search: %w", err)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	for _, cs := range defs {
 		for _, c := range cs {
 			if !have[c.ID] {
 				have[c.ID] = true
@@ -189,6 +215,17 @@ func (p *Pipeline) nameCounts(cands []Result) (map[string]int, error) {
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	return counts, nil
+}
+
+// uncounted are the candidates whose names counts does not hold yet.
+func uncounted(cands []Result, counts map[string]int) []Result {
+	var out []Result
+	for _, c := range cands {
+		if _, ok := counts[c.Chunk.Name]; !ok {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func dedupe(xs []string) []string {

@@ -107,7 +107,7 @@ type Response struct {
 
 // Pipeline runs queries against one store.
 type Pipeline struct {
-	Store    *store.Store
+	Store    Reader
 	Reranker rerank.Reranker // nil: the built-in reranker
 	// Hybrid adds vector candidates, fused with BM25 by reciprocal rank;
 	// nil: lexical candidates only.

@@ -2,23 +2,20 @@ package search_test
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/golden"
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/tokens"
 	"github.com/scry-dev/scry/internal/workspace"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func TestParseSymbolQuery(t *testing.T) {
 	tests := []struct {
@@ -300,19 +297,5 @@ func TestSymbolLookupGolden(t *testing.T) {
 	if resp.Symbol != nil {
 		t.Error("a query without the prefix was treated as a symbol lookup")
 	}
-	golden := "testdata/symbol-lookup.golden"
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if string(want) != b.String() {
-		t.Errorf("symbol lookups differ from %s:\n%s", golden, b.String())
-	}
+	golden.Check(t, "testdata/symbol-lookup.txtar", []golden.File{{Name: "lookups", Data: b.String()}})
 }

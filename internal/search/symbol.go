@@ -96,7 +96,7 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 
 // LookupSymbol finds the chunks a symbol path names exactly: every match when
 // the name is ambiguous, none (not an error) when nothing matches.
-func LookupSymbol(st *store.Store, p SymbolPath, paths, languages []string) ([]chunk.Chunk, error) {
+func LookupSymbol(st Reader, p SymbolPath, paths, languages []string) ([]chunk.Chunk, error) {
 	cands, err := st.ChunksByName(p.Name)
 	if err != nil {
 		return nil, fmt.Errorf("lookup %s: %w", p, err)

@@ -57,6 +57,7 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	"github.com/scry-dev/scry/internal/lines"
 	"github.com/scry-dev/scry/internal/parse"
 )
 
@@ -208,16 +209,8 @@ type doc struct {
 
 func newDoc(g *grammar, src []byte, tree *sitter.Tree) *doc {
 	d := &doc{g: g, src: src, root: *tree.RootNode(), modules: map[uintptr]*moduleScope{}, classes: map[uintptr]*classInfo{}}
-	d.starts = append(d.starts, 0)
-	for i, c := range src {
-		if c == '\n' {
-			d.starts = append(d.starts, i+1)
-		}
-	}
-	d.nLines = len(d.starts)
-	if len(src) > 0 && src[len(src)-1] == '\n' {
-		d.nLines--
-	}
+	d.starts = lines.Starts(src)
+	d.nLines = lines.Total(d.starts, len(src))
 	d.cursor = tree.Walk()
 	d.program = d.newModuleScope(&d.root)
 	return d
@@ -225,7 +218,7 @@ func newDoc(g *grammar, src []byte, tree *sitter.Tree) *doc {
 
 // line is the 1-based line holding byte offset off.
 func (d *doc) line(off int) int {
-	return sort.Search(len(d.starts), func(i int) bool { return d.starts[i] > off })
+	return lines.Of(d.starts, off)
 }
 
 // lines is the 1-based inclusive line range of n; a node ending right after
@@ -247,23 +240,11 @@ func (d *doc) holds(t Target) bool {
 	if t.StartLine < 1 || t.EndLine < t.StartLine || t.EndLine > d.nLines {
 		return false
 	}
-	start, end := d.starts[t.StartLine-1], len(d.src)
-	if t.EndLine < len(d.starts) {
-		end = d.starts[t.EndLine] - 1
-	}
-	if end > start && d.src[end-1] == '\r' {
-		end--
-	}
-	return string(d.src[start:end]) == t.Source
+	return string(d.src[d.starts[t.StartLine-1]:d.lineEnd(t.EndLine)]) == t.Source
 }
 
-// lineEnd is the offset just past line l's content (before its newline).
-func (d *doc) lineEnd(l int) int {
-	if l < len(d.starts) {
-		return d.starts[l] - 1
-	}
-	return len(d.src)
-}
+// lineEnd is the offset just past line l's content (before its terminator).
+func (d *doc) lineEnd(l int) int { return lines.End(d.src, d.starts, l) }
 
 func (d *doc) text(n *sitter.Node) string {
 	return string(d.src[n.StartByte():n.EndByte()])
@@ -350,10 +331,8 @@ func (d *doc) render(relPath string, inc []bool) (string, []int) {
 	return b.String(), shown
 }
 
-// lineText is line l without its terminator (\n or \r\n).
-func (d *doc) lineText(l int) string {
-	return strings.TrimSuffix(string(d.src[d.lineStart(l):d.lineEnd(l)]), "\r")
-}
+// lineText is line l without its terminator.
+func (d *doc) lineText(l int) string { return string(d.src[d.lineStart(l):d.lineEnd(l)]) }
 
 func (d *doc) blank(l int) bool { return strings.TrimSpace(d.lineText(l)) == "" }
 

@@ -33,3 +33,19 @@ func TestBuildRefusesStaleTargets(t *testing.T) {
 		})
 	}
 }
+
+// TestBuildLoneCR: in a file with lone "\r" line endings, lines are
+// numbered as editors number them, so a chunk's target holds and its
+// snapshot shows exactly its lines.
+func TestBuildLoneCR(t *testing.T) {
+	src := []byte("const a = 1\rexport function f(): number {\r  return a\r}\r")
+	fn := "export function f(): number {\r  return a\r}"
+	got, err := Build("a.ts", src, []Target{{StartLine: 2, EndLine: 4, Source: fn}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "// a.ts\n\nconst a = 1\nexport function f(): number {\n  return a\n}\n"
+	if got != want {
+		t.Errorf("snapshot:\n%q\nwant\n%q", got, want)
+	}
+}

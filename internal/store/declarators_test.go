@@ -70,3 +70,49 @@ func TestEveryDeclaratorFindable(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryDeclaratorByPrefixAndFuzzy: prefix and fuzzy lookups list each
+// declarator of a shared chunk under its own name too (they once matched
+// only a statement's first name, and under "A, B").
+func TestEveryDeclaratorByPrefixAndFuzzy(t *testing.T) {
+	s := openTemp(t)
+	multi := fn("src/consts.ts", "Alpha, Beta, Gamma", 1, "")
+	multi.NodeKind = "const"
+	destructured := fn("src/consts.ts", "betaOne, betaTwo, other", 3, "")
+	destructured.NodeKind = "variable"
+	betaMax := fn("src/consts.ts", "BetaMax", 9, "")
+	betaMax.NodeKind = "const"
+	mustReplace(t, s, rec("src/consts.ts"), multi, destructured, betaMax)
+
+	tests := []struct {
+		query string
+		match SymbolMatch
+		want  []string
+	}{
+		{"Beta", MatchPrefix, []string{"Beta", "BetaMax"}},
+		{"Gam", MatchPrefix, []string{"Gamma"}},
+		{"Alpha", MatchPrefix, []string{"Alpha"}},
+		{"beta", MatchPrefix, []string{"betaOne", "betaTwo"}},
+		{"oth", MatchPrefix, []string{"other"}},
+		{"lpha, B", MatchPrefix, nil},
+		{"gmm", MatchFuzzy, []string{"Gamma"}},
+		{"betatwo", MatchFuzzy, []string{"betaTwo"}},
+		{"beta", MatchFuzzy, []string{"Beta", "BetaMax", "betaOne", "betaTwo"}},
+	}
+	for _, tt := range tests {
+		found, err := s.FindSymbols(SymbolQuery{Name: tt.query, Match: tt.match})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range found {
+			got = append(got, c.Name)
+			if want := "src/consts.ts > " + c.Name; c.Breadcrumb != want {
+				t.Errorf("%s %q: breadcrumb %q, want %q", tt.match, tt.query, c.Breadcrumb, want)
+			}
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s %q = %q, want %q", tt.match, tt.query, got, tt.want)
+		}
+	}
+}

@@ -73,7 +73,7 @@ func scanChunk(sc scanner, extra ...any) (chunk.Chunk, error) {
 	var c chunk.Chunk
 	var children, imports, modifiers string
 	dest := append([]any{&c.ID, &c.FilePath, &c.RelativePath, &c.NodeKind, &c.Name, &c.ParentName,
-		&c.ParentChunkID, &children, &c.Depth, &c.Signature, &c.FullSource, &c.StartLine,
+		&c.ParentChunkID, &children, &c.Depth, &c.Signature, sourceText{&c.FullSource}, &c.StartLine,
 		&c.EndLine, &c.JSDoc, &imports, &c.EmbeddingText, &c.Breadcrumb, &c.Exported,
 		&modifiers}, extra...)
 	if err := sc.Scan(dest...); err != nil {

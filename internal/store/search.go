@@ -29,7 +29,8 @@ type Query struct {
 	// Limit is the maximum number of hits; DefaultLimit when <= 0.
 	Limit int
 	// Light reads chunks without their full source and with their
-	// embedding text cut to LightText bytes (see ChunksByIDs).
+	// embedding text cut to LightText bytes (see ChunksByIDs), and leaves
+	// Hit.Language empty.
 	Light bool
 }
 
@@ -107,17 +108,19 @@ func (s *Store) Search(q Query) ([]Hit, error) {
 
 	// The inner query ranks and cuts to the limit touching only the FTS
 	// index; the wide chunk rows are read for the survivors only.
-	cols := chunkCols
+	cols, language, files := chunkCols, "f.language", " JOIN files f ON f.path = c.relative_path"
 	if q.Light {
-		cols = lightCols
+		// A light read is for ranking, which does not need the language:
+		// one lookup in files per hit saved.
+		cols, language, files = lightCols, "''", ""
 	}
 	query := `WITH top AS (
 			SELECT rowid AS seq, bm25(chunks_fts, ` + bm25Weights + `) AS score
 			FROM chunks_fts
 			WHERE chunks_fts MATCH ?` + restrict + `
 			ORDER BY score, seq LIMIT ?)
-		SELECT ` + cols + `, f.language, top.score
-		FROM top JOIN chunks c ON c.seq = top.seq JOIN files f ON f.path = c.relative_path
+		SELECT ` + cols + `, ` + language + `, top.score
+		FROM top JOIN chunks c ON c.seq = top.seq` + files + `
 		ORDER BY top.score, top.seq`
 	rows, err := s.db.QueryContext(context.Background(), query, args...)
 	if err != nil {
@@ -327,21 +330,18 @@ func (s *Store) informativeTerms(ts []string) []string {
 	if len(ts) <= minTerms {
 		return ts
 	}
-	var total int
-	if err := s.db.QueryRow(`SELECT count(*) FROM chunks`).Scan(&total); err != nil || total < 2000 {
+	st, err := s.TermStats(ts)
+	if err != nil || st.Chunks < 2000 {
 		return ts // small indexes: nothing to save
 	}
+	total := st.Chunks
 	type tdf struct {
 		term string
 		df   int
 	}
 	dfs := make([]tdf, 0, len(ts))
 	for _, t := range ts {
-		var df int
-		if err := s.db.QueryRow(`SELECT doc FROM chunks_vocab WHERE term = ?`, t).Scan(&df); err != nil {
-			df = 0
-		}
-		dfs = append(dfs, tdf{t, df})
+		dfs = append(dfs, tdf{t, st.DocFreq[t]})
 	}
 	limit := int(commonShare * float64(total))
 	var keep []string

@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"sync"
+
 	"github.com/scry-dev/scry/internal/chunk"
 )
 
@@ -14,38 +17,120 @@ type TermStats struct {
 	DocFreq map[string]int // chunks holding the term in any column; absent terms are missing
 }
 
-// TermStats looks terms up in the full-text vocabulary in one statement.
-// Terms are normalised by terms.Query or terms.Split beforehand.
+// TermStats looks terms up in the full-text vocabulary. Terms are
+// normalised by terms.Query or terms.Split beforehand. The figures are
+// cached until the index changes (see statsCache), so a query that asks
+// twice, or a run of queries, pays once.
 func (s *Store) TermStats(ts []string) (TermStats, error) {
-	st := TermStats{DocFreq: make(map[string]int, len(ts))}
+	return s.stats.lookup(s.db, ts)
+}
+
+// statsCache keeps the chunk count and the document frequencies of terms
+// already asked for, for as long as the index is unchanged. Counting 140k
+// chunks and probing the vocabulary cost several milliseconds per query,
+// which is most of what ranking adds to the first stage. Change is
+// detected by PRAGMA data_version on a connection kept for this: its value
+// moves whenever any other connection, in this process or another, commits
+// (SQLite's documented way to notice other writers), and this connection
+// never writes.
+type statsCache struct {
+	mu      sync.Mutex
+	conn    *sql.Conn
+	version int64
+	chunks  int
+	df      map[string]int // -1: not in the vocabulary
+}
+
+// maxCachedTerms bounds the cache: past it, the cache is cleared, which
+// costs one vocabulary probe per term of the next query.
+const maxCachedTerms = 50_000
+
+func (c *statsCache) lookup(db *sql.DB, ts []string) (TermStats, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	ctx := context.Background()
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&st.Chunks); err != nil {
-		return st, fmt.Errorf("store: term stats: %w", err)
+	if c.conn == nil {
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			return TermStats{}, fmt.Errorf("store: term stats: %w", err)
+		}
+		c.conn, c.version = conn, -1
 	}
-	if len(ts) == 0 {
+	var v int64
+	if err := c.conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v); err != nil {
+		return TermStats{}, c.fail(err)
+	}
+	if v != c.version || c.df == nil || len(c.df) > maxCachedTerms {
+		c.df = map[string]int{}
+		if err := c.conn.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&c.chunks); err != nil {
+			return TermStats{}, c.fail(err)
+		}
+		c.version = v
+	}
+	st := TermStats{Chunks: c.chunks, DocFreq: make(map[string]int, len(ts))}
+	var missing []any
+	for _, t := range ts {
+		df, ok := c.df[t]
+		switch {
+		case !ok:
+			missing = append(missing, t)
+		case df >= 0:
+			st.DocFreq[t] = df
+		}
+	}
+	if len(missing) == 0 {
 		return st, nil
 	}
-	args := make([]any, len(ts))
-	for i, t := range ts {
-		args[i] = t
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT term, doc FROM chunks_vocab WHERE term IN (`+placeholders(len(ts))+`)`, args...)
+	rows, err := c.conn.QueryContext(ctx, `SELECT term, doc FROM chunks_vocab WHERE term IN (`+placeholders(len(missing))+`)`, missing...)
 	if err != nil {
-		return st, fmt.Errorf("store: term stats: %w", err)
+		return TermStats{}, c.fail(err)
 	}
-	defer rows.Close()
+	found := map[string]int{}
 	for rows.Next() {
 		var t string
 		var df int
 		if err := rows.Scan(&t, &df); err != nil {
-			return st, fmt.Errorf("store: term stats: %w", err)
+			rows.Close()
+			return TermStats{}, c.fail(err)
 		}
-		st.DocFreq[t] = df
+		found[t] = df
 	}
-	if err := rows.Err(); err != nil {
-		return st, fmt.Errorf("store: term stats: %w", err)
+	err = rows.Err()
+	rows.Close()
+	if err != nil {
+		return TermStats{}, c.fail(err)
+	}
+	for _, m := range missing {
+		t := m.(string)
+		df, ok := found[t]
+		if !ok {
+			df = -1
+		} else {
+			st.DocFreq[t] = df
+		}
+		c.df[t] = df
 	}
 	return st, nil
+}
+
+// fail drops the kept connection (it may be broken) and the cache, and
+// wraps err.
+func (c *statsCache) fail(err error) error {
+	if c.conn != nil {
+		c.conn.Close()
+	}
+	c.conn, c.df = nil, nil
+	return fmt.Errorf("store: term stats: %w", err)
+}
+
+// close releases the kept connection.
+func (c *statsCache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.conn != nil {
+		c.conn.Close()
+		c.conn = nil
+	}
 }
 
 // ChunksNamed returns, light (see lightCols), the chunks whose name is any

@@ -26,7 +26,7 @@ import (
 // SchemaVersion is stored in meta.schema_version. Bump it whenever the schema
 // or the terms normalisation changes: an index of any other version is
 // dropped and rebuilt on Open, since it is only a cache of the workspace.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // applicationID marks the file as a scry index (PRAGMA application_id, "scry"),
 // so that Open never drops the tables of some other application's database
@@ -45,6 +45,8 @@ type Store struct {
 	// other inside SQLite's busy handler; other processes are held off by
 	// BEGIN IMMEDIATE + busy_timeout.
 	wmu sync.Mutex
+	// stats caches corpus statistics between changes of the index.
+	stats statsCache
 }
 
 // FileRecord is what the store knows about one indexed file.
@@ -98,6 +100,7 @@ func dsn(abs string) string {
 	// on power loss; the index is rebuildable, so durability per commit is
 	// not worth an fsync each.
 	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "mmap_size(268435456)")
 	// Writers take the write lock at BEGIN, so the busy handler applies;
 	// a deferred transaction upgrading from read to write would get
 	// SQLITE_BUSY at once when another process is writing.
@@ -110,6 +113,7 @@ func (s *Store) Path() string { return s.path }
 
 // Close closes the index.
 func (s *Store) Close() error {
+	s.stats.close()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("store: close %s: %w", s.path, err)
 	}
@@ -163,7 +167,9 @@ func (s *Store) Optimize() error {
 //
 // The large text columns come last so that reads of the early columns never
 // touch their overflow pages. embedding_text is NULL when it equals
-// full_source (every leaf chunk), so a leaf's source is stored once.
+// full_source (every leaf chunk), so a leaf's source is stored once; a
+// container's full_source is stored compressed (compress.go). A chunk
+// keeps no copy of its file's hash or mtime: the files row has them.
 var schema = []string{
 	`CREATE TABLE meta (
 		key   TEXT PRIMARY KEY,
@@ -192,8 +198,6 @@ var schema = []string{
 		parent_chunk_id  TEXT NOT NULL,
 		exported         INTEGER NOT NULL,
 		needs_embedding  INTEGER NOT NULL DEFAULT 1,
-		last_modified    INTEGER NOT NULL,
-		content_hash     TEXT NOT NULL,
 		file_path        TEXT NOT NULL,
 		breadcrumb       TEXT NOT NULL,
 		child_chunk_ids  TEXT NOT NULL,

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
@@ -52,8 +53,11 @@ func (s *Store) FindSymbols(q SymbolQuery) ([]chunk.Chunk, error) {
 		where = append(where, w)
 		args = append(args, a...)
 	case MatchPrefix:
-		where = append(where, "c.name >= ? AND c.name < ?")
-		args = append(args, q.Name, q.Name+"\U0010FFFF")
+		// A statement declaring several names ("A, B") matches when any
+		// of them starts with the prefix; it is split below.
+		where = append(where, `((c.name >= ? AND c.name < ?) OR (c.seq IN (SELECT seq FROM chunks INDEXED BY chunks_by_name
+			WHERE instr(name, ', ') > 0 AND instr(', ' || name, ', ' || ?) > 0) AND c.node_kind IN ('const', 'variable')))`)
+		args = append(args, q.Name, q.Name+"\U0010FFFF", q.Name)
 	case MatchFuzzy:
 		// Subsequence matching happens below, over the candidates that
 		// contain the query's first character at least.
@@ -98,8 +102,12 @@ func (s *Store) FindSymbols(q SymbolQuery) ([]chunk.Chunk, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: find symbols %q: %w", q.Name, err)
 	}
-	if q.Match == MatchFuzzy {
-		out = fuzzyRank(q.Name, out)
+	switch q.Match {
+	case MatchPrefix:
+		out = byDeclarator(out, func(name string) bool { return strings.HasPrefix(name, q.Name) })
+		sortByName(out, q.Name)
+	case MatchFuzzy:
+		out = fuzzyRank(q.Name, byDeclarator(out, func(string) bool { return true }))
 	}
 	if len(out) > limit {
 		out = out[:limit]
@@ -108,6 +116,51 @@ func (s *Store) FindSymbols(q SymbolQuery) ([]chunk.Chunk, error) {
 		out = asDeclarator(out, q.Name)
 	}
 	return out, nil
+}
+
+// byDeclarator splits each chunk of a statement declaring several names
+// ("A, B", from `export const A = 1, B = 2` or `const { a, b } = o`) into
+// one copy per declarator that keep accepts, named after it as asDeclarator
+// names an exact match, so that prefix and fuzzy lookups list every
+// declarator under its own name. Other chunks pass through.
+func byDeclarator(cs []chunk.Chunk, keep func(name string) bool) []chunk.Chunk {
+	out := cs[:0:0]
+	for _, c := range cs {
+		if !multiDeclarator(c) {
+			out = append(out, c)
+			continue
+		}
+		for _, name := range strings.Split(c.Name, ", ") {
+			if keep(name) {
+				out = append(out, asDeclarator([]chunk.Chunk{c}, name)...)
+			}
+		}
+	}
+	return out
+}
+
+// multiDeclarator reports whether c is one statement declaring several
+// variables.
+func multiDeclarator(c chunk.Chunk) bool {
+	return strings.Contains(c.Name, ", ") && (c.NodeKind == "const" || c.NodeKind == "variable")
+}
+
+// sortByName orders prefix matches as the query does: the exact name
+// first, then shorter names, then by path and line.
+func sortByName(cs []chunk.Chunk, name string) {
+	sort.SliceStable(cs, func(i, j int) bool {
+		a, b := cs[i], cs[j]
+		if (a.Name == name) != (b.Name == name) {
+			return a.Name == name
+		}
+		if len(a.Name) != len(b.Name) {
+			return len(a.Name) < len(b.Name)
+		}
+		if a.RelativePath != b.RelativePath {
+			return a.RelativePath < b.RelativePath
+		}
+		return a.StartLine < b.StartLine
+	})
 }
 
 // fuzzyRank keeps names containing the query's characters in order and

@@ -106,22 +106,7 @@ func parseParam(src []byte, part []token) (sigParam, bool) {
 	if len(part) == 0 {
 		return sigParam{}, false
 	}
-	depth, colon := 0, -1
-	for j, t := range part {
-		if t.kind != tPunct {
-			continue
-		}
-		switch t.text(src) {
-		case "<", "(", "[", "{":
-			depth++
-		case ">", ")", "]", "}":
-			depth--
-		case ":":
-			if depth == 0 && colon < 0 {
-				colon = j
-			}
-		}
-	}
+	colon := topLevel(src, part, ":")
 	var p sigParam
 	nameToks := part
 	if colon >= 0 {

@@ -288,23 +288,48 @@ func scanHeader(src []byte, nameEnd int) header {
 	return h
 }
 
+// nesting is how a punctuation token changes the bracket depth of a
+// signature: +1 for an opener, -1 for a closer ("<" and ">" included, for
+// type arguments; "=>" is one token, an arrow), 0 otherwise.
+func nesting(punct string) int {
+	switch punct {
+	case "<", "(", "[", "{":
+		return 1
+	case ">", ")", "]", "}":
+		return -1
+	}
+	return 0
+}
+
+// topLevel returns the index of the first token reading punct outside any
+// bracket, or -1.
+func topLevel(src []byte, toks []token, punct string) int {
+	depth := 0
+	for j, t := range toks {
+		if t.kind != tPunct {
+			continue
+		}
+		s := t.text(src)
+		if depth == 0 && s == punct {
+			return j
+		}
+		depth += nesting(s)
+	}
+	return -1
+}
+
 // matchAngle returns the index of the ">" closing the "<" at toks[i],
 // treating "=>" as an arrow, not a closer. Other brackets nest inside.
 func matchAngle(src []byte, toks []token, i int) int {
 	depth := 0
 	for j := i; j < len(toks); j++ {
-		t := toks[j]
-		if t.kind != tPunct {
+		if toks[j].kind != tPunct {
 			continue
 		}
-		switch t.text(src) {
-		case "<", "(", "[", "{":
-			depth++
-		case ">", ")", "]", "}":
-			depth--
-			if depth == 0 {
-				return j
-			}
+		d := nesting(toks[j].text(src))
+		depth += d
+		if d < 0 && depth == 0 {
+			return j
 		}
 	}
 	return len(toks) - 1
@@ -338,17 +363,12 @@ func splitTop(src []byte, toks []token) [][]token {
 		if t.kind != tPunct {
 			continue
 		}
-		switch t.text(src) {
-		case "<", "(", "[", "{":
-			depth++
-		case ">", ")", "]", "}":
-			depth--
-		case ",":
-			if depth == 0 {
-				out = append(out, toks[from:j])
-				from = j + 1
-			}
+		s := t.text(src)
+		if s == "," && depth == 0 {
+			out = append(out, toks[from:j])
+			from = j + 1
 		}
+		depth += nesting(s)
 	}
 	if from < len(toks) {
 		out = append(out, toks[from:])
@@ -381,24 +401,9 @@ func parseTypeParams(src []byte, toks []token) []TypeParameter {
 		}
 		tp := TypeParameter{Name: part[k].text(src)}
 		rest := part[k+1:]
-		depth := 0
-		ext, eq := -1, -1
-		for j, t := range rest {
-			if t.kind == tPunct {
-				switch t.text(src) {
-				case "<", "(", "[", "{":
-					depth++
-				case ">", ")", "]", "}":
-					depth--
-				case "=":
-					if depth == 0 && eq < 0 {
-						eq = j
-					}
-				}
-			}
-			if depth == 0 && t.kind == tIdent && t.text(src) == "extends" && ext < 0 && eq < 0 && j == 0 {
-				ext = j
-			}
+		ext, eq := -1, topLevel(src, rest, "=")
+		if len(rest) > 0 && rest[0].kind == tIdent && rest[0].text(src) == "extends" {
+			ext = 0
 		}
 		switch {
 		case ext >= 0 && eq >= 0:

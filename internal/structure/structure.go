@@ -116,6 +116,24 @@ type SymbolRef struct {
 	Package  string `json:"package,omitempty"`
 }
 
+// QualifiedName is the name as answers show it: Container.Name for a
+// member.
+func (r SymbolRef) QualifiedName() string {
+	if r.Container != "" {
+		return r.Container + "." + r.Name
+	}
+	return r.Name
+}
+
+// Where is where answers say the declaration is: its package when it is
+// outside user code and has one, else its file.
+func (r SymbolRef) Where() string {
+	if r.External && r.Package != "" {
+		return r.Package
+	}
+	return r.File
+}
+
 // TypeHierarchy is a class's or interface's place among types.
 type TypeHierarchy struct {
 	// Extends is a class's base class.

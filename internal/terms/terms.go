@@ -139,9 +139,38 @@ func decode(text string, i int) (rune, int, uint8) {
 	return r, w, classOf(r)
 }
 
+// Initials is a set of ASCII first letters (lowercase) and digits.
+type Initials [utf8.RuneSelf]bool
+
+// InitialsOf are the first letters of terms (those that begin with ASCII).
+func InitialsOf(ts []string) *Initials {
+	var in Initials
+	for _, t := range ts {
+		if t != "" && t[0] < utf8.RuneSelf {
+			in[t[0]] = true
+		}
+	}
+	return &in
+}
+
+// SplitWanted is Split for a caller that only asks whether some terms
+// occur: it leaves out the terms that cannot be among them because their
+// first letter is not in want, and so skips lowercasing, stemming and
+// joining most words. A term keeps its word's first letter (lowercased;
+// the stemmer changes endings only), so every wanted term that Split would
+// return, SplitWanted returns too. Words that begin with a non-ASCII
+// letter are always kept.
+func SplitWanted(text string, want *Initials) []string {
+	s := splitterPool.Get().(*splitter)
+	s.want = want
+	out := appendTermsWith(s, make([]string, 0, 8), text)
+	return out
+}
+
 // splitter holds the per-call scratch space so a call allocates only the
 // terms it returns.
 type splitter struct {
+	want   *Initials // nil: every term
 	out    []string
 	segs   [][2]int // byte ranges of sub-words inside the current identifier
 	lower  []byte
@@ -151,7 +180,25 @@ type splitter struct {
 var splitterPool = sync.Pool{New: func() any { return new(splitter) }}
 
 func appendTerms(out []string, text string) []string {
-	s := splitterPool.Get().(*splitter)
+	return appendTermsWith(splitterPool.Get().(*splitter), out, text)
+}
+
+// unwanted says whether a word's terms cannot be wanted (see SplitWanted).
+func (s *splitter) unwanted(w string) bool {
+	if s.want == nil {
+		return false
+	}
+	c := w[0]
+	if c >= utf8.RuneSelf {
+		return false
+	}
+	if 'A' <= c && c <= 'Z' {
+		c += 'a' - 'A'
+	}
+	return !s.want[c]
+}
+
+func appendTermsWith(s *splitter, out []string, text string) []string {
 	s.out = out
 	for i := 0; i < len(text); {
 		_, w, cl := decode(text, i)
@@ -170,7 +217,7 @@ func appendTerms(out []string, text string) []string {
 		s.identifier(text[start:i])
 	}
 	out = s.out
-	s.out = nil
+	s.out, s.want = nil, nil
 	splitterPool.Put(s)
 	return out
 }
@@ -190,6 +237,9 @@ func (s *splitter) identifier(id string) {
 	if len(s.segs) < 2 || isDigit(id[0]) {
 		// A run that starts with a digit is a literal (1e10, 100ms), not
 		// a name anyone looks up whole.
+		return
+	}
+	if s.unwanted(id[s.segs[0][0]:]) {
 		return
 	}
 	s.joined = s.joined[:0]
@@ -272,7 +322,7 @@ func boundary(id string, i, w int, prev, cl uint8) bool {
 }
 
 func (s *splitter) word(w string) {
-	if len(w) > maxTermBytes {
+	if len(w) > maxTermBytes || s.unwanted(w) {
 		return
 	}
 	if t := term(w, &s.lower); t != "" {

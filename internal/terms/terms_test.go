@@ -157,6 +157,14 @@ func FuzzSplit(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		checkTerms(t, s, Split(s))
+		all := Split(s)
+		var want []string
+		for i, term := range all {
+			if i%2 == 0 {
+				want = append(want, term)
+			}
+		}
+		checkWanted(t, s, want)
 		q := Query(s)
 		checkTerms(t, s, q)
 		seen := map[string]bool{}
@@ -244,6 +252,52 @@ func BenchmarkSplitChunks(b *testing.B) {
 	for b.Loop() {
 		for _, c := range chunks {
 			Split(c)
+		}
+	}
+}
+
+// checkWanted: SplitWanted finds exactly the wanted terms that Split finds.
+func checkWanted(t *testing.T, text string, want []string) {
+	t.Helper()
+	isWanted := map[string]bool{}
+	for _, w := range want {
+		isWanted[w] = true
+	}
+	found := func(ts []string) map[string]bool {
+		m := map[string]bool{}
+		for _, x := range ts {
+			if isWanted[x] {
+				m[x] = true
+			}
+		}
+		return m
+	}
+	full, fast := found(Split(text)), found(SplitWanted(text, InitialsOf(want)))
+	for w := range full {
+		if !fast[w] {
+			t.Errorf("SplitWanted(%q) misses %q, which Split finds", text, w)
+		}
+	}
+	for w := range fast {
+		if !full[w] {
+			t.Errorf("SplitWanted(%q) finds %q, which Split does not", text, w)
+		}
+	}
+}
+
+func TestSplitWanted(t *testing.T) {
+	tests := []struct{ text, query string }{
+		// The stemmer's irregular words keep their first letter.
+		{"Dying, lying and tying skies; early, only, gently, ugly, singly, idly.", "die lie tie sky early only gently ugly singly idly"},
+		{"function validateToken(HTTPResponse) { return getURLs(user_id) }", "validateToken http responses urls user_id get"},
+		{"café ИмяФайла 日本語 İstanbul Ürün", "café имяфайла istanbul ürün"},
+		{"const x = 404; base64Encode(0xff)", "404 base 64 encode"},
+		{"nothing here matches", "zebra quokka"},
+	}
+	for _, tc := range tests {
+		checkWanted(t, tc.text, Query(tc.query))
+		if got := len(SplitWanted(tc.text, InitialsOf(nil))); got > 0 && !strings.ContainsAny(tc.text, "éИ日İÜ") {
+			t.Errorf("SplitWanted(%q) with nothing wanted returns %d terms", tc.text, got)
 		}
 	}
 }

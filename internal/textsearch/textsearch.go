@@ -13,6 +13,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/scry-dev/scry/internal/lines"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -80,23 +81,16 @@ func Grep(root *workspace.Root, opt GrepOptions) (GrepResult, error) {
 			continue
 		}
 		res.Searched++
-		line := 1
-		for len(b) > 0 {
-			end := bytes.IndexByte(b, '\n')
-			var text []byte
-			if end < 0 {
-				text, b = b, nil
-			} else {
-				text, b = b[:end], b[end+1:]
-			}
+		starts := lines.Starts(b)
+		for i := range lines.Total(starts, len(b)) {
+			text := b[starts[i]:lines.End(b, starts, i+1)]
 			if loc := re.FindIndex(text); loc != nil {
 				if len(res.Matches) >= opt.MaxMatches {
 					res.Truncated = true
 					return res, nil
 				}
-				res.Matches = append(res.Matches, Match{File: f.Rel, Line: line, Column: loc[0] + 1, Text: clip(strings.TrimRight(string(text), "\r"))})
+				res.Matches = append(res.Matches, Match{File: f.Rel, Line: i + 1, Column: loc[0] + 1, Text: clip(string(text))})
 			}
-			line++
 		}
 	}
 	return res, nil

@@ -27,6 +27,8 @@ func workspaceRoot(t *testing.T) *workspace.Root {
 		"ignored/secret.ts":     "export const JWT_SECRET = 'ignored';\n",
 		"src/long/line.ts":      "const s = '" + strings.Repeat("é", 400) + "JWT_SECRET';\n",
 		"src/auth/README.notes": "validateToken checks tokens\n",
+		"src/old/mac.ts":        "// classic Mac line endings\rexport const A = 1;\r\rexport const JWT_SECRET = A;\r",
+		"src/old/mixed.ts":      "const a = 1;\r\nconst b = 2;\rconst JWT_SECRET = a + b;\n",
 	}
 	for rel, text := range files {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
@@ -54,7 +56,7 @@ func TestGrep(t *testing.T) {
 		err       string
 	}{
 		{name: "literal, ignore rules and binaries apply", opt: textsearch.GrepOptions{Pattern: "JWT_SECRET", Paths: []string{"src"}},
-			want: []string{"src/auth/token.ts:1", "src/auth/token.ts:3", "src/long/line.ts:1"}},
+			want: []string{"src/auth/token.ts:1", "src/auth/token.ts:3", "src/long/line.ts:1", "src/old/mac.ts:4", "src/old/mixed.ts:3"}},
 		{name: "case-insensitive by default", opt: textsearch.GrepOptions{Pattern: "validatetoken", Paths: []string{"src/app.test.ts"}},
 			want: []string{"src/app.test.ts:1", "src/app.test.ts:2"}},
 		{name: "case-sensitive", opt: textsearch.GrepOptions{Pattern: "validateToken", CaseSensitive: true, Paths: []string{"src/app.test.ts"}},
@@ -87,6 +89,11 @@ func TestGrep(t *testing.T) {
 			got = append(got, m.File+":"+strconv.Itoa(m.Line))
 			if len(m.Text) > 310 {
 				t.Errorf("%s: a match line of %d bytes was not clipped", tt.name, len(m.Text))
+			}
+		}
+		for _, m := range res.Matches {
+			if strings.ContainsAny(m.Text, "\r\n") {
+				t.Errorf("%s: %s:%d: match text %q holds a line break", tt.name, m.File, m.Line, m.Text)
 			}
 		}
 		if strings.Join(got, " ") != strings.Join(tt.want, " ") || res.Truncated != tt.truncated {

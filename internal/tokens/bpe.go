@@ -12,11 +12,11 @@ const smallPiece = 64
 // pieceTokens counts the tokens byte-pair encoding makes of one piece,
 // merging as tiktoken does: always the adjacent pair of lowest rank, the
 // leftmost of equals, until no pair has a rank.
-func pieceTokens(piece string, ranks map[string]int) int {
+func pieceTokens(piece string, ranks *table) int {
 	if len(piece) <= 1 {
 		return len(piece)
 	}
-	if _, ok := ranks[piece]; ok {
+	if _, ok := ranks.rank(piece); ok {
 		return 1
 	}
 	if len(piece) <= smallPiece {
@@ -27,7 +27,7 @@ func pieceTokens(piece string, ranks map[string]int) int {
 
 // mergeSmall scans for the best pair after every merge: quadratic in the
 // length of the piece, so only for short ones.
-func mergeSmall(piece string, ranks map[string]int) int {
+func mergeSmall(piece string, ranks *table) int {
 	// parts[i] is where part i starts; rank[i] is the rank of parts i and
 	// i+1 merged (math.MaxInt: no such token).
 	var starts [smallPiece + 1]int
@@ -39,7 +39,7 @@ func mergeSmall(piece string, ranks map[string]int) int {
 	}
 	pair := func(i, skip int) int {
 		if i+skip+2 < len(parts) {
-			if r, ok := ranks[piece[parts[i]:parts[i+skip+2]]]; ok {
+			if r, ok := ranks.rank(piece[parts[i]:parts[i+skip+2]]); ok {
 				return r
 			}
 		}
@@ -75,7 +75,7 @@ func mergeSmall(piece string, ranks map[string]int) int {
 // neighbouring merge is recognised when it is popped (its parts no longer
 // end where they did) and dropped. A piece can be as long as a file (one
 // string literal of 800 KB), where the quadratic loop took minutes.
-func mergeLarge(piece string, ranks map[string]int) int {
+func mergeLarge(piece string, ranks *table) int {
 	n := len(piece)
 	// next[i] is where the part starting at i ends; prev[i] where the part
 	// before it starts (-1 for the first). Only offsets that start a live
@@ -93,7 +93,7 @@ func mergeLarge(piece string, ranks map[string]int) int {
 			return
 		}
 		end := next[mid]
-		if r, ok := ranks[piece[start:end]]; ok {
+		if r, ok := ranks.rank(piece[start:end]); ok {
 			h = append(h, pairCand{rank: r, start: start, end: end})
 		}
 	}
@@ -118,13 +118,13 @@ func mergeLarge(piece string, ranks map[string]int) int {
 		}
 		parts--
 		if p := prev[c.start]; p >= 0 {
-			if r, ok := ranks[piece[p:c.end]]; ok {
+			if r, ok := ranks.rank(piece[p:c.end]); ok {
 				heap.Push(&h, pairCand{rank: r, start: p, end: c.end})
 			}
 		}
 		if c.end < n {
 			e := next[c.end]
-			if r, ok := ranks[piece[c.start:e]]; ok {
+			if r, ok := ranks.rank(piece[c.start:e]); ok {
 				heap.Push(&h, pairCand{rank: r, start: c.start, end: e})
 			}
 		}

@@ -5,36 +5,17 @@ package tokens
 import (
 	"sync"
 	"unicode/utf8"
-
-	"github.com/pkoukk/tiktoken-go"
-	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 )
 
 var (
 	once  sync.Once
-	ranks map[string]int
+	ranks *table
 	err   error
 )
 
-// rankRecorder keeps the merge ranks the library loads for the encoding, so
-// that counting can use them without the library's regex engine.
-type rankRecorder struct {
-	inner tiktoken.BpeLoader
-	ranks map[string]int
-}
-
-func (l *rankRecorder) LoadTiktokenBpe(file string) (map[string]int, error) {
-	m, err := l.inner.LoadTiktokenBpe(file)
-	l.ranks = m
-	return m, err
-}
-
+// load checks the embedded o200k rank table on first use.
 func load() {
-	rec := &rankRecorder{inner: tiktoken_loader.NewOfflineLoader()}
-	tiktoken.SetBpeLoader(rec)
-	if _, err = tiktoken.GetEncoding("o200k_base"); err == nil {
-		ranks = rec.ranks
-	}
+	ranks, err = newTable(o200kTable)
 }
 
 // Count returns the number of o200k tokens in s. Should the embedded tables

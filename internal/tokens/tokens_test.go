@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"flag"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/pkoukk/tiktoken-go"
+	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
+	"github.com/pkoukk/tiktoken-go-loader/assets"
 )
 
 func TestCount(t *testing.T) {
@@ -37,6 +40,9 @@ func TestCount(t *testing.T) {
 func reference(t testing.TB) func(string) int {
 	t.Helper()
 	once.Do(load)
+	// The library's encoder, from the same embedded tables the counter
+	// reads (its default loader downloads them).
+	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
 	enc, e := tiktoken.GetEncoding("o200k_base")
 	if e != nil {
 		t.Fatalf("reference encoder: %v", e)
@@ -265,5 +271,64 @@ func TestCacheBoundedInBytes(t *testing.T) {
 	cacheMu.Unlock()
 	if held > maxCachedBytes {
 		t.Fatalf("the count cache holds %d bytes of text, more than %d", held, maxCachedBytes)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite o200k.table from the loader module's rank file")
+
+// TestTableIsCurrent holds the embedded table equal to one encoded from
+// the tiktoken loader module's o200k rank file (go.mod pins its version);
+// with -update it rewrites the table.
+func TestTableIsCurrent(t *testing.T) {
+	raw, err := assets.Assets.ReadFile("o200k_base.tiktoken")
+	if err != nil {
+		t.Fatal(err)
+	}
+	toks, err := parseRankFile(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := encodeTable(toks)
+	if *update {
+		if err := os.WriteFile("o200k.table", want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if o200kTable != string(want) {
+		t.Fatal("o200k.table differs from the loader's rank file: go test ./internal/tokens -run TestTableIsCurrent -update")
+	}
+	tab, err := newTable(o200kTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r, tok := range toks {
+		if got, ok := tab.rank(tok); !ok || got != r {
+			t.Fatalf("rank(%q) = %d, %v; want %d", tok, got, ok, r)
+		}
+	}
+	for _, s := range []string{"", "\x00\x01\x02\x03", "notatokenatallsurely", strings.Repeat("z", 300)} {
+		if _, ok := tab.rank(s); ok {
+			t.Errorf("rank(%q) found a token", s)
+		}
+	}
+}
+
+// TestTableRejectsDamage: a table whose header or sizes are wrong is
+// refused (counting then falls back to the byte estimate).
+func TestTableRejectsDamage(t *testing.T) {
+	good := encodeTable([]string{"a", "b", "ab"})
+	if _, err := newTable(string(good)); err != nil {
+		t.Fatalf("a good table: %v", err)
+	}
+	for name, bad := range map[string]string{
+		"empty":     "",
+		"magic":     "x" + string(good[1:]),
+		"truncated": string(good[:len(good)-1]),
+		"longer":    string(good) + "x",
+	} {
+		if _, err := newTable(bad); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
 	}
 }

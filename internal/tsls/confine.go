@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/scry-dev/scry/internal/workspace"
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // A workspace's tsconfig.json can pull any file into the program
@@ -51,8 +51,8 @@ func (c *confiner) check(uri string) bool {
 		return false
 	}
 	// A name that could forge lines in an answer is never shown, as
-	// discovery never indexes it (workspace.UnsafeName).
-	if workspace.UnsafeName(p) || workspace.UnsafeName(real) {
+	// discovery never indexes it (textfmt.Unsafe).
+	if textfmt.Unsafe(p) || textfmt.Unsafe(real) {
 		return false
 	}
 	if c.root != "" && within(c.root, real) {

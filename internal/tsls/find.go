@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/scry-dev/scry/internal/cachedir"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -57,7 +58,7 @@ type FindOptions struct {
 	// not used because the workspace is not trusted, so the user hears
 	// why (never silently).
 	PassedOver func(nodeModules string)
-	// CacheDir is scry's cache directory; "" means DefaultCacheDir().
+	// CacheDir is scry's cache directory; "" means cachedir.Dir().
 	CacheDir string
 	// Getenv reads the environment; nil means os.Getenv.
 	Getenv func(string) string
@@ -70,15 +71,6 @@ type Check struct {
 	Source string `json:"source"`
 	Path   string `json:"path"`
 	Result string `json:"result"`
-}
-
-// DefaultCacheDir is scry's cache directory: os.UserCacheDir()/scry.
-func DefaultCacheDir() (string, error) {
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("user cache dir: %w", err)
-	}
-	return filepath.Join(d, "scry"), nil
 }
 
 // Find locates a TypeScript ≥ 7 compiler binary that can run
@@ -178,7 +170,7 @@ func search(opts FindOptions, record func(Check)) (path, source, version string,
 
 	cache := opts.CacheDir
 	if cache == "" {
-		if cache, err = DefaultCacheDir(); err != nil {
+		if cache, err = cachedir.Dir(); err != nil {
 			return "", "", "", err
 		}
 	}
@@ -464,7 +456,7 @@ func major(version string) int {
 // output goes to stdout.
 func Setup(ctx context.Context, cacheDir string, stdout io.Writer) error {
 	if cacheDir == "" {
-		d, err := DefaultCacheDir()
+		d, err := cachedir.Dir()
 		if err != nil {
 			return err
 		}
@@ -532,7 +524,7 @@ func DiagnoseWith(opts FindOptions) Report {
 	}
 	cache := opts.CacheDir
 	if cache == "" {
-		cache, _ = DefaultCacheDir()
+		cache, _ = cachedir.Dir()
 	}
 	r.Fix = fmt.Sprintf("run `scry setup` (installs typescript@%s into %s with npm)", PinnedVersion, filepath.Join(cache, "tsgo"))
 	if _, err := exec.LookPath("npm"); err != nil {

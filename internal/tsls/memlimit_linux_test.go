@@ -100,3 +100,17 @@ func TestServerCrashLoopIsNotRestarted(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// TestServerMemory: the loaded server's resident set is read from /proc,
+// and its peak is at least what it holds now.
+func TestServerMemory(t *testing.T) {
+	root, _ := filepath.Abs("testdata/proj")
+	srv := start(t, root, tsls.Options{})
+	rss, peak, err := srv.Memory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rss < 1<<20 || peak < rss {
+		t.Fatalf("rss %d, peak %d: want a megabyte or more, and peak >= rss", rss, peak)
+	}
+}

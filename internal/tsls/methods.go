@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"sort"
 )
 
 // Typed requests. Paths are absolute file paths; positions are LSP
@@ -188,4 +189,14 @@ func (s *Server) WorkspaceSymbol(ctx context.Context, query string) ([]SymbolInf
 		}
 	}
 	return kept, nil
+}
+
+// sortLocations orders locations by path then position, for stable output.
+func sortLocations(locs []Location) {
+	sort.SliceStable(locs, func(i, j int) bool {
+		if locs[i].URI != locs[j].URI {
+			return locs[i].URI < locs[j].URI
+		}
+		return locs[i].Range.Start.Less(locs[j].Range.Start)
+	})
 }

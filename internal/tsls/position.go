@@ -5,39 +5,24 @@ import (
 	"sort"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/scry-dev/scry/internal/lines"
 )
 
-// Text is a file's content with the two line indexes scry needs:
-//
-//   - LSP lines, broken at "\n", "\r\n" and a lone "\r" (what tsgo uses for
-//     every position it sends or accepts), with UTF-16 columns;
-//   - parser rows, broken at "\n" only (tree-sitter's rows), with byte
-//     columns.
-//
-// The two agree on every file without lone carriage returns; keeping both
-// makes the conversion exact on the files where they do not.
+// Text is a file's content with its line index. LSP lines and scry's own
+// rows (internal/lines: broken at "\n", "\r\n" and a lone "\r") are the same
+// lines; they differ in columns, UTF-16 units for the server and bytes for
+// scry.
 type Text struct {
 	src       []byte
-	lspStarts []int // byte offset of each LSP line
-	rowStarts []int // byte offset of each "\n"-row
+	lspStarts []int // byte offset of each line
+	rowStarts []int // the same slice, named for the byte-column side
 }
 
 // NewText indexes src.
 func NewText(src []byte) *Text {
-	t := &Text{src: src, lspStarts: []int{0}, rowStarts: []int{0}}
-	for i := 0; i < len(src); i++ {
-		switch src[i] {
-		case '\n':
-			t.lspStarts = append(t.lspStarts, i+1)
-			t.rowStarts = append(t.rowStarts, i+1)
-		case '\r':
-			if i+1 < len(src) && src[i+1] == '\n' {
-				continue // the "\n" ends this line
-			}
-			t.lspStarts = append(t.lspStarts, i+1)
-		}
-	}
-	return t
+	starts := lines.Starts(src)
+	return &Text{src: src, lspStarts: starts, rowStarts: starts}
 }
 
 // ReadText reads and indexes a file.
@@ -57,19 +42,7 @@ func (t *Text) Len() int { return len(t.src) }
 
 // lspLineEnd returns the byte offset where LSP line i's content ends
 // (before its terminator).
-func (t *Text) lspLineEnd(i int) int {
-	if i+1 >= len(t.lspStarts) {
-		return len(t.src)
-	}
-	end := t.lspStarts[i+1]
-	if end > 0 && t.src[end-1] == '\n' {
-		end--
-	}
-	if end > 0 && t.src[end-1] == '\r' {
-		end--
-	}
-	return end
-}
+func (t *Text) lspLineEnd(i int) int { return lines.End(t.src, t.lspStarts, i+1) }
 
 // PositionAt converts a byte offset to an LSP position (UTF-16 column).
 // Offsets inside a multi-byte character map to that character's start.
@@ -118,7 +91,7 @@ func (t *Text) OffsetAt(p Position) int {
 	return i
 }
 
-// RowOffset converts a 1-based row ("\n"-separated, as tree-sitter counts)
+// RowOffset converts a 1-based row (a line as internal/lines counts)
 // and a 0-based byte column to a byte offset.
 func (t *Text) RowOffset(row, byteCol int) (int, error) {
 	if row < 1 || row > len(t.rowStarts) {
@@ -131,8 +104,7 @@ func (t *Text) RowOffset(row, byteCol int) (int, error) {
 	return off, nil
 }
 
-// RowCol converts a byte offset to a 1-based row and 0-based byte column
-// ("\n"-separated rows, the parser's convention).
+// RowCol converts a byte offset to a 1-based row and 0-based byte column.
 func (t *Text) RowCol(offset int) (row, byteCol int) {
 	if offset < 0 {
 		offset = 0
@@ -170,20 +142,12 @@ func (t *Text) Slice(r Range) string {
 	return string(t.src[a:b])
 }
 
-// LineText returns the content of a 1-based "\n"-row without its terminator.
+// LineText returns the content of a 1-based row without its terminator.
 func (t *Text) LineText(row int) string {
 	if row < 1 || row > len(t.rowStarts) {
 		return ""
 	}
-	start := t.rowStarts[row-1]
-	end := len(t.src)
-	if row < len(t.rowStarts) {
-		end = t.rowStarts[row] - 1
-	}
-	if end > start && t.src[end-1] == '\r' {
-		end--
-	}
-	return string(t.src[start:end])
+	return string(t.src[t.rowStarts[row-1]:lines.End(t.src, t.rowStarts, row)])
 }
 
 // utf16Len counts a rune's UTF-16 code units. An invalid byte decodes to

@@ -4,8 +4,8 @@ import "testing"
 
 func TestTextPositions(t *testing.T) {
 	// Line 0: "aé😀b" — é is 2 bytes/1 unit, 😀 is 4 bytes/2 units.
-	// Line 1 ends with CRLF, line 2 with a lone CR (an LSP line break but
-	// not a parser row break), line 3 is the last.
+	// Line 1 ends with CRLF, line 2 with a lone CR (a line break for the
+	// server, editors and scry alike), line 3 is the last.
 	src := "aé😀b\nx\r\ny\rz"
 	txt := NewText([]byte(src))
 	cases := []struct {
@@ -40,10 +40,10 @@ func TestTextPositions(t *testing.T) {
 	if got := txt.OffsetAt(Position{1, 99}); got != 10 {
 		t.Errorf("OffsetAt past line end = %d, want 10", got)
 	}
-	// Parser rows split at \n only: row 3 is "y\rz".
-	pos, err := txt.PositionOf(3, 2) // byte column 2 of row 3 is 'z'
+	// Rows are 1-based LSP lines: row 4 is "z", after the lone CR.
+	pos, err := txt.PositionOf(4, 0)
 	if err != nil || pos != (Position{3, 0}) {
-		t.Errorf("PositionOf(3,2) = %+v, %v", pos, err)
+		t.Errorf("PositionOf(4,0) = %+v, %v", pos, err)
 	}
 	pos, err = txt.PositionOf(1, 7) // 'b'
 	if err != nil || pos != (Position{0, 4}) {
@@ -52,13 +52,16 @@ func TestTextPositions(t *testing.T) {
 	if _, err := txt.PositionOf(9, 0); err == nil {
 		t.Error("PositionOf beyond the file: want an error")
 	}
-	if row, col := txt.RowCol(14); row != 3 || col != 2 {
+	if row, col := txt.RowCol(14); row != 4 || col != 0 {
 		t.Errorf("RowCol(14) = %d,%d", row, col)
+	}
+	if got := txt.LineText(3); got != "y" {
+		t.Errorf("LineText(3) = %q", got)
 	}
 	if got := txt.LineText(2); got != "x" {
 		t.Errorf("LineText(2) = %q", got)
 	}
-	if got := txt.Line(Position{3, 0}); got != 3 {
+	if got := txt.Line(Position{3, 0}); got != 4 {
 		t.Errorf("Line(3:0) = %d", got)
 	}
 }

@@ -1,6 +1,8 @@
 package tsls
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -125,4 +127,50 @@ func ProgramSplit(files []string) (governed, ungoverned int) {
 	}
 	n := len(ungovernedFiles(files))
 	return governed - n, n
+}
+
+// SetProgramFiles replaces the workspace's source files (absolute paths)
+// from which the program of files without a tsconfig.json is made, and
+// sends the server the new program when its list changed: call it after
+// files are created or deleted.
+func (s *Server) SetProgramFiles(ctx context.Context, files []string) error {
+	next := ungovernedFiles(files)
+	s.mu.Lock()
+	if s.program == nil {
+		s.program = newProgram(s.root)
+	}
+	changed := s.program.set(next)
+	s.mu.Unlock()
+	if !changed {
+		return nil
+	}
+	p, err := s.live(ctx)
+	if err != nil {
+		return err
+	}
+	return s.sendProgram(p)
+}
+
+// sendProgram opens the program document in p, or sends its new text if
+// p has it open already.
+func (s *Server) sendProgram(p *process) error {
+	s.mu.Lock()
+	pg := s.program
+	pg.version++
+	text, v, open := pg.text(), pg.version, pg.openIn == p
+	pg.openIn = p
+	s.mu.Unlock()
+	if !open {
+		if err := s.notifyChange(p, "textDocument/didOpen", didOpenParams(pg.path, v, text)); err != nil {
+			return fmt.Errorf("open the workspace program: %w", err)
+		}
+		return nil
+	}
+	if err := s.notifyChange(p, "textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": PathToURI(pg.path), "version": v},
+		"contentChanges": []map[string]any{{"text": text}},
+	}); err != nil {
+		return fmt.Errorf("update the workspace program: %w", err)
+	}
+	return nil
 }

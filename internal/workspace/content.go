@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"path/filepath"
 	"unicode/utf8"
+
+	"github.com/scry-dev/scry/internal/lines"
 )
 
 const (
@@ -34,11 +36,7 @@ func CheckContent(path string, b []byte) string {
 		return SkipNotUTF8
 	}
 	if len(b) >= minifiedMinSize {
-		lines := bytes.Count(b, []byte{'\n'})
-		if b[len(b)-1] != '\n' {
-			lines++
-		}
-		if len(b)/lines > minifiedAvgLineLen {
+		if len(b)/lines.Total(lines.Starts(b), len(b)) > minifiedAvgLineLen {
 			return SkipMinified
 		}
 	}

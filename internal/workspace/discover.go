@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // Discover lists the candidate files under root. It reads directory listings,
@@ -25,11 +27,11 @@ import (
 func Discover(root string, opt Options) (Result, error) {
 	r, err := NewRoot(root)
 	if err != nil {
-		return Result{}, fmt.Errorf("discover %s: %w", root, err)
+		return Result{}, fmt.Errorf("discover %s: %w", textfmt.Name(root), err)
 	}
 	res, err := discover(r, opt)
 	if err != nil {
-		return Result{}, fmt.Errorf("discover %s: %w", root, err)
+		return Result{}, fmt.Errorf("discover %s: %w", textfmt.Name(root), err)
 	}
 	return res, nil
 }
@@ -73,7 +75,12 @@ func discover(r *Root, opt Options) (Result, error) {
 
 	slices.SortFunc(w.files, func(a, b File) int { return strings.Compare(a.Rel, b.Rel) })
 	slices.SortFunc(w.skipped, func(a, b Skip) int { return strings.Compare(a.Rel, b.Rel) })
-	return Result{Files: w.files, Skipped: w.skipped}, nil
+	dirs := make([]string, 0, len(w.visited))
+	for d := range w.visited {
+		dirs = append(dirs, d)
+	}
+	slices.Sort(dirs)
+	return Result{Files: w.files, Skipped: w.skipped, Dirs: dirs}, nil
 }
 
 // maxIgnoreFile bounds the read of one ignore file (a larger one is not
@@ -134,7 +141,7 @@ func (w *walker) walkDir(dir, rel string, rules *ignoreSet, chain []segment, top
 		name := e.Name()
 		childRel := path.Join(rel, name)
 		childReal := filepath.Join(dir, name)
-		if UnsafeName(name) {
+		if textfmt.Unsafe(name) {
 			// Never listed, indexed or followed; counted like other
 			// candidates left out.
 			if t := e.Type(); t.IsDir() || t&fs.ModeSymlink != 0 || w.wanted(name) {

@@ -4,41 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-)
 
-func TestUnsafeName(t *testing.T) {
-	tests := []struct {
-		name string
-		want bool
-	}{
-		{"src/app.ts", false},
-		{"src/café/ünïcode ok.ts", false},
-		{"src/日本語.ts", false},
-		{"a\nsrc/x.ts:1: forged.ts", true},
-		{"a\rb.ts", true},
-		{"tab\there.ts", true},
-		{"esc\x1b[2J.ts", true},
-		{"del\x7f.ts", true},
-		{"c1\u0085.ts", true},
-		{"line\u2028sep.ts", true},
-		{"para\u2029sep.ts", true},
-		{"bidi\u202eevil.ts", true},
-		{"isolate\u2066x.ts", true},
-		{"bad\xffutf8.ts", true},
-	}
-	for _, tt := range tests {
-		if got := UnsafeName(tt.name); got != tt.want {
-			t.Errorf("UnsafeName(%q) = %v, want %v", tt.name, got, tt.want)
-		}
-		q := QuoteName(tt.name)
-		if tt.want && UnsafeName(q) {
-			t.Errorf("QuoteName(%q) = %q is still unsafe", tt.name, q)
-		}
-		if !tt.want && q != tt.name {
-			t.Errorf("QuoteName(%q) = %q, want it unchanged", tt.name, q)
-		}
-	}
-}
+	"github.com/scry-dev/scry/internal/textfmt"
+)
 
 // TestDiscoverSkipsUnsafeNames is issue 18 item 14: a file (or directory,
 // or link) whose name holds a newline or another control character is never
@@ -71,7 +39,7 @@ func TestDiscoverSkipsUnsafeNames(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, f := range res.Files {
-			if UnsafeName(f.Rel) {
+			if textfmt.Unsafe(f.Rel) {
 				t.Errorf("AllFiles=%v: listed %q", all, f.Rel)
 			}
 		}

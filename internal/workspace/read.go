@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // Errors of the file readers, wrapped with the path.
@@ -55,7 +57,7 @@ func (o Options) ReadLimit() int64 {
 func OpenRegular(path string, limit int64) (*os.File, fs.FileInfo, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, nil, fmt.Errorf("read %s: %w", textfmt.Name(path), err)
 	}
 	if err := checkRegular(path, fi, limit); err != nil {
 		return nil, nil, err
@@ -65,12 +67,12 @@ func OpenRegular(path string, limit int64) (*os.File, fs.FileInfo, error) {
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, nil, fmt.Errorf("read %s: %w", textfmt.Name(path), err)
 	}
 	ofi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, nil, fmt.Errorf("read %s: %w", textfmt.Name(path), err)
 	}
 	if err := checkRegular(path, ofi, limit); err != nil {
 		f.Close()
@@ -81,10 +83,10 @@ func OpenRegular(path string, limit int64) (*os.File, fs.FileInfo, error) {
 
 func checkRegular(path string, fi fs.FileInfo, limit int64) error {
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("read %s: %w (%s)", path, ErrNotRegular, kind(fi.Mode()))
+		return fmt.Errorf("read %s: %w (%s)", textfmt.Name(path), ErrNotRegular, kind(fi.Mode()))
 	}
 	if fi.Size() > limit {
-		return fmt.Errorf("read %s: %w (%d bytes, limit %d)", path, ErrTooLarge, fi.Size(), limit)
+		return fmt.Errorf("read %s: %w (%d bytes, limit %d)", textfmt.Name(path), ErrTooLarge, fi.Size(), limit)
 	}
 	return nil
 }
@@ -124,13 +126,13 @@ func readLimited(f *os.File, path string, size, limit int64) ([]byte, error) {
 		n, err := f.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
 		if int64(len(b)) > limit {
-			return nil, fmt.Errorf("read %s: %w (grew past %d bytes)", path, ErrTooLarge, limit)
+			return nil, fmt.Errorf("read %s: %w (grew past %d bytes)", textfmt.Name(path), ErrTooLarge, limit)
 		}
 		if err == io.EOF {
 			return b, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", path, err)
+			return nil, fmt.Errorf("read %s: %w", textfmt.Name(path), err)
 		}
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]
@@ -166,17 +168,17 @@ func (r *Root) Open(abs string, limit int64) (*os.File, fs.FileInfo, error) {
 func (r *Root) confineOpened(abs string, opened fs.FileInfo) error {
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", abs, err)
+		return fmt.Errorf("read %s: %w", textfmt.Name(abs), err)
 	}
 	if _, ok := within(r.dir, real); !ok {
-		return fmt.Errorf("read %s: %w", abs, ErrOutsideRoot)
+		return fmt.Errorf("read %s: %w", textfmt.Name(abs), ErrOutsideRoot)
 	}
 	now, err := os.Stat(real)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", abs, err)
+		return fmt.Errorf("read %s: %w", textfmt.Name(abs), err)
 	}
 	if !os.SameFile(now, opened) {
-		return fmt.Errorf("read %s: %w", abs, ErrChanged)
+		return fmt.Errorf("read %s: %w", textfmt.Name(abs), ErrChanged)
 	}
 	return nil
 }

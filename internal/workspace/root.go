@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // ErrOutsideRoot is returned, wrapped with the offending path, for any path or
@@ -45,7 +47,7 @@ func NewRoot(dir string) (*Root, error) {
 		return nil, fmt.Errorf("workspace root: %w", err)
 	}
 	if !fi.IsDir() {
-		return nil, fmt.Errorf("workspace root %s: not a directory", dir)
+		return nil, fmt.Errorf("workspace root %s: not a directory", textfmt.Name(dir))
 	}
 	return &Root{dir: real, orig: abs}, nil
 }
@@ -99,6 +101,28 @@ func (r *Root) Resolve(p string) (abs string, rel string, err error) {
 		lex, rel = real, realRel
 	}
 	return lex, filepath.ToSlash(rel), nil
+}
+
+// Canonical is Resolve, but comes back with the real path (every symlink
+// inside the root resolved) and its path relative to the root: the name
+// discovery indexes a file under, since a link to a file or directory
+// inside the root is skipped as a duplicate of its target. Index lookups
+// use it so that "lib/a.ts", with lib a link to src, finds "src/a.ts" as
+// reading the file does.
+func (r *Root) Canonical(p string) (abs string, rel string, err error) {
+	lex, _, err := r.Resolve(p)
+	if err != nil {
+		return "", "", err
+	}
+	real, err := realPath(lex, 0)
+	if err != nil {
+		return "", "", fmt.Errorf("resolve %q: %w", p, err)
+	}
+	realRel, ok := within(r.dir, real)
+	if !ok {
+		return "", "", fmt.Errorf("resolve %q: %w", p, ErrOutsideRoot)
+	}
+	return real, filepath.ToSlash(realRel), nil
 }
 
 // realPath resolves symlinks in the clean absolute path p, allowing its tail

@@ -81,6 +81,10 @@ type Skip struct {
 type Result struct {
 	Files   []File // sorted by Rel
 	Skipped []Skip // sorted by Rel
+	// Dirs are the directories the walk read (absolute real paths,
+	// sorted): where a new candidate file can appear without any other
+	// change to the tree. A watcher watches these.
+	Dirs []string
 }
 
 // SkipCounts returns the number of skips per reason.

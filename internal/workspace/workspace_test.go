@@ -393,6 +393,7 @@ func TestCheckContent(t *testing.T) {
 		{"minified without final newline", "app.js", strings.Repeat(longLine, 3), SkipMinified},
 		{"long line but small file", "app.js", longLine + "\n", ""},
 		{"long lines mixed with short ones", "app.js", strings.Repeat(longLine+"\n\n", 3), ""},
+		{"short lines ending in a lone CR", "app.js", strings.Repeat("const a = 1;\r", len(longLine)/4), ""},
 		{"minified by name", "dir/x.min.js", "a\n", SkipMinified},
 		{"bundle by name", "x.bundle.js", "a\n", SkipMinified},
 	}

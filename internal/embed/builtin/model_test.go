@@ -2,7 +2,6 @@ package builtin
 
 import (
 	"encoding/json"
-	"flag"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -13,10 +12,9 @@ import (
 	"time"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/golden"
 	"github.com/scry-dev/scry/internal/parse"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden.json from the shipped model")
 
 // golden texts: a query and a chunk, embedded by the shipped model.
 var goldenTexts = []struct {
@@ -48,7 +46,7 @@ func TestShippedModelGolden(t *testing.T) {
 		got.Vectors = append(got.Vectors, m.Embed(g.Text, g.Side))
 	}
 	path := filepath.Join("testdata", "golden.json")
-	if *update {
+	if golden.Updating() {
 		b, _ := json.MarshalIndent(got, "", " ")
 		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
 			t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/scry-dev/scry/internal/cachedir"
 	ort "github.com/yalue/onnxruntime_go"
 )
 
@@ -22,19 +23,6 @@ const Version = "1.30.0"
 
 // EnvLib names the shared library explicitly, overriding the cache.
 const EnvLib = "SCRY_ONNXRUNTIME_LIB"
-
-// CacheDir is scry's cache directory: $SCRY_CACHE_DIR, else the user cache
-// directory's scry folder (where the indexes also live).
-func CacheDir() (string, error) {
-	if d := os.Getenv("SCRY_CACHE_DIR"); d != "" {
-		return d, nil
-	}
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("onnxrt: cache directory: %w", err)
-	}
-	return filepath.Join(d, "scry"), nil
-}
 
 // platform maps GOOS/GOARCH to the npm package's bin folder and the library
 // file name it ships.
@@ -57,7 +45,7 @@ func LibDir(cacheDir string) string {
 
 // FindLibrary returns the shared library to load: explicit if given, else
 // $SCRY_ONNXRUNTIME_LIB, else the one `scry setup --onnx` unpacked into
-// cacheDir ("" means CacheDir()).
+// cacheDir ("" means cachedir.Dir()).
 func FindLibrary(explicit, cacheDir string) (string, error) {
 	for _, p := range []string{explicit, os.Getenv(EnvLib)} {
 		if p == "" {
@@ -69,7 +57,7 @@ func FindLibrary(explicit, cacheDir string) (string, error) {
 		return p, nil
 	}
 	if cacheDir == "" {
-		d, err := CacheDir()
+		d, err := cachedir.Dir()
 		if err != nil {
 			return "", err
 		}

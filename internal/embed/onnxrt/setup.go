@@ -14,13 +14,15 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/scry-dev/scry/internal/cachedir"
 )
 
 // npmCommand is the npm client; tests point it at a stand-in.
 var npmCommand = "npm"
 
 // SetupONNXRuntime unpacks ONNX Runtime's shared library into
-// LibDir(cacheDir) ("" means CacheDir()). It runs `npm pack
+// LibDir(cacheDir) ("" means cachedir.Dir()). It runs `npm pack
 // onnxruntime-node@<Version>`, which downloads the package tarball through
 // whatever registry npm is configured with and runs none of the package's
 // scripts (its install script would fetch more binaries), then extracts
@@ -34,7 +36,7 @@ func SetupONNXRuntime(ctx context.Context, cacheDir string) error {
 // Setup is SetupONNXRuntime returning the library's path.
 func Setup(ctx context.Context, cacheDir string) (string, error) {
 	if cacheDir == "" {
-		d, err := CacheDir()
+		d, err := cachedir.Dir()
 		if err != nil {
 			return "", err
 		}

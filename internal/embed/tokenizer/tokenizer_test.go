@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -18,9 +17,8 @@ import (
 
 	"github.com/scry-dev/scry/internal/embed/onnxbuild"
 	"github.com/scry-dev/scry/internal/embed/tokenizer"
+	"github.com/scry-dev/scry/internal/golden"
 )
-
-var update = flag.Bool("update", false, "regenerate testdata/reference.json.gz with node (see testdata/reference.mjs)")
 
 func readGz(t *testing.T, name string) []byte {
 	t.Helper()
@@ -164,7 +162,7 @@ func regenerate(t *testing.T) {
 // (single texts and query/document pairs with token types) and GPT-2
 // byte-level BPE.
 func TestReferenceTokenization(t *testing.T) {
-	if *update {
+	if golden.Updating() { // regenerate testdata/reference.json.gz with node (see testdata/reference.mjs)
 		regenerate(t)
 	}
 	var ref []refItem

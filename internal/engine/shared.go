@@ -1,0 +1,148 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/graph"
+	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/snapshot"
+	"github.com/scry-dev/scry/internal/weaviate"
+)
+
+// The shared index (backend weaviate): `scry index` fills one repository's
+// tenant from the local index it keeps up to date; every other command is
+// stateless and reads the cluster alone: no local index, no sync, and
+// structure from the index's chunks (approximate), since the server need
+// not have the repository checked out.
+
+// reasonShared is why structure from the shared index is approximate.
+const reasonShared = "answered from the shared index: calls, callers and references are not resolved"
+
+// connectShared reaches the cluster named by the configuration.
+func connectShared(ctx context.Context, cfg Config) (*weaviate.Client, error) {
+	c, err := weaviate.Connect(ctx, weaviate.Config{URL: cfg.Weaviate.URL, Key: cfg.Weaviate.Key, Replicas: cfg.Weaviate.Replicas})
+	if err != nil {
+		return nil, fmt.Errorf("backend weaviate: %w", err)
+	}
+	return c, nil
+}
+
+// Shared reports whether the engine reads a shared index.
+func (e *Engine) Shared() bool { return e.shared != nil }
+
+// Repos are the repositories a shared-index engine searches by default.
+func (e *Engine) Repos() []string { return e.cfg.Weaviate.Repos }
+
+// PublishSummary says what `scry index --backend weaviate` did.
+type PublishSummary = weaviate.PushSummary
+
+// Publish brings the local index up to date, then the repository's tenant
+// in the shared index (only files whose content changed are sent).
+func (e *Engine) Publish(ctx context.Context) (PublishSummary, error) {
+	if e.shared == nil || e.store == nil {
+		return PublishSummary{}, fmt.Errorf("publish: the engine was not opened to index into a shared index")
+	}
+	repos := e.cfg.Weaviate.Repos
+	if len(repos) != 1 {
+		return PublishSummary{}, fmt.Errorf("index into weaviate: name exactly one repository (--repo NAME), not %d", len(repos))
+	}
+	if _, err := e.Sync(ctx); err != nil {
+		return PublishSummary{}, err
+	}
+	opt := weaviate.PushOptions{
+		ReadFile: func(rel string) ([]byte, error) {
+			abs, _, err := e.root.Resolve(rel)
+			if err != nil {
+				return nil, err
+			}
+			return e.readFile(abs)
+		},
+		Progress: e.progress,
+	}
+	if emb := e.neural.embedder(); emb != nil {
+		model := emb.ModelID()
+		opt.Vectors = func(ids []string) (map[string][]float32, error) {
+			out := make(map[string][]float32, len(ids))
+			for _, id := range ids {
+				if v, err := e.store.GetVector(id, model); err == nil {
+					out[id] = v
+				}
+			}
+			return out, nil
+		}
+	}
+	return e.shared.Push(ctx, repos[0], e.store, opt)
+}
+
+// sharedReader reads the repositories a query names, else the configured
+// ones.
+func (e *Engine) sharedReader(ctx context.Context, repos []string) (*weaviate.Reader, error) {
+	if len(repos) == 0 {
+		repos = e.cfg.Weaviate.Repos
+	}
+	if len(repos) == 0 {
+		return nil, fmt.Errorf("search the shared index: name the repositories (--repo, SCRY_REPO or the repos argument)")
+	}
+	return e.shared.Reader(ctx, repos)
+}
+
+// sharedSnapshot builds a snapshot from the file's text as indexed.
+func sharedSnapshot(rd *weaviate.Reader, file string, targets []snapshot.Target) (string, error) {
+	text, err := rd.FileText(file)
+	if err != nil {
+		return "", fmt.Errorf("snapshot %s: %w", file, err)
+	}
+	return snapshot.Build(file, []byte(text), targets)
+}
+
+// describeShared describes a result from its chunk and its children's
+// names; relations need the compiler or a local index, so it is marked
+// approximate.
+func describeShared(rd search.Reader, c chunk.Chunk) (graph.Result, error) {
+	r := graph.Result{
+		Name: displayName(c), File: c.RelativePath, Line: nameLine(c), StartLine: c.StartLine, EndLine: c.EndLine,
+		Kind: c.NodeKind, Modifiers: c.Modifiers, Signature: c.Signature, RefFiles: -1,
+		Approximate: true, ApproximateReason: reasonShared,
+	}
+	if containerKinds[c.NodeKind] && len(c.ChildChunkIDs) > 0 {
+		kids, err := rd.ChunksByIDs(c.ChildChunkIDs)
+		if err != nil {
+			return r, err
+		}
+		for _, id := range c.ChildChunkIDs {
+			ch, ok := kids[id]
+			if !ok {
+				continue
+			}
+			switch ch.NodeKind {
+			case "method", "function", "getter", "setter", "constructor":
+				r.Members = append(r.Members, ch.Name+"()")
+			default:
+				r.Members = append(r.Members, ch.Name)
+			}
+		}
+	}
+	return r, nil
+}
+
+// embedder is the configured embedder, or nil.
+func (n *neural) embedder() interface{ ModelID() string } {
+	if n == nil || n.Embedder == nil {
+		return nil
+	}
+	return n.Embedder
+}
+
+func describeAllShared(rd search.Reader, results []search.Result) (map[string]graph.Result, error) {
+	out := make(map[string]graph.Result, len(results))
+	for _, r := range results {
+		d, err := describeShared(rd, r.Chunk)
+		if err != nil {
+			return nil, err
+		}
+		out[r.Chunk.ID] = d
+	}
+	return out, nil
+}

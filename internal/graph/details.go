@@ -1,0 +1,196 @@
+// The Details section: one block per result (kind and modifiers,
+// references, signature, hierarchy, types in and out, members).
+
+package graph
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/scry-dev/scry/internal/textfmt"
+)
+
+func (m *model) details(i int, single, noteApprox bool) []string {
+	r := m.in.Results[i-1]
+	head := r.Name + " — " + textfmt.Name(r.File)
+	if !single {
+		head = "[" + strconv.Itoa(i) + "] " + head
+	}
+	lines := []string{head, detailIndent + kindLine(r)}
+	add := func(label, text string) {
+		if text != "" {
+			lines = append(lines, detailIndent+label+": "+text)
+		}
+	}
+	add("Signature", oneLine(r.Signature))
+	if r.Extends != nil {
+		add("Extends", m.refText(*r.Extends, i))
+	}
+	add("Implements", m.refs(r.Implements, i))
+	add("Subtypes", m.refs(r.Subtypes, i))
+	if single {
+		lines = append(lines, m.callLines("Calls", r.Calls, i)...)
+		lines = append(lines, m.callLines("Called by", r.CalledBy, i)...)
+	}
+	var flow []string
+	if s := m.typeList(r.TypesIn, i); s != "" {
+		flow = append(flow, "Types in: "+s)
+	}
+	if s := m.typeList(r.TypesOut, i); s != "" {
+		flow = append(flow, "Types out: "+s)
+	}
+	if len(flow) > 0 {
+		lines = append(lines, detailIndent+strings.Join(flow, " | "))
+	}
+	add("Members", capList(r.Members))
+	typ, val := oneLine(r.Type), oneLine(r.Value)
+	switch {
+	case typ != "" && val != "":
+		add("Type", typ+" (value: "+val+")")
+	case typ != "":
+		add("Type", typ)
+	case val != "":
+		add("Value", val)
+	}
+	if r.Approximate && noteApprox {
+		lines = append(lines, detailIndent+approxNote(r))
+	}
+	return lines
+}
+
+// modifierOrder is the order TypeScript itself requires, so the kind reads
+// like the declaration.
+var modifierOrder = []string{"private", "protected", "declare", "abstract", "static", "override", "readonly", "const", "async"}
+
+// kindLine is "async method | exported | refs: 8 files".
+func kindLine(r Result) string {
+	var mods []string
+	exported, def := false, false
+	for _, mod := range r.Modifiers {
+		switch mod = strings.ToLower(mod); mod {
+		case "export", "exported":
+			exported = true
+		case "default":
+			def = true
+		case "public", "":
+			// Public is the default; saying it costs tokens and tells
+			// nothing.
+		default:
+			if !slices.Contains(mods, mod) {
+				mods = append(mods, mod)
+			}
+		}
+	}
+	slices.SortStableFunc(mods, func(a, b string) int { return modRank(a) - modRank(b) })
+	kind := strings.Join(append(mods, r.Kind), " ")
+	parts := []string{kind}
+	switch {
+	case exported && def:
+		parts = append(parts, "exported as default")
+	case exported:
+		parts = append(parts, "exported")
+	}
+	if r.RefFiles >= 0 {
+		parts = append(parts, "refs: "+plural(r.RefFiles, "file"))
+	}
+	return strings.Join(parts, " | ")
+}
+
+func modRank(m string) int {
+	if i := slices.Index(modifierOrder, m); i >= 0 {
+		return i
+	}
+	return len(modifierOrder)
+}
+
+func (m *model) refText(x Ref, self int) string {
+	s := x.Name
+	if x.Abstract {
+		s = "abstract " + s
+	}
+	if x.File != "" {
+		s += " (" + textfmt.Name(x.File) + ")"
+		s += m.marks(m.resolveType(TypeRef{Type: x.Name, File: x.File, External: x.External}), self)
+	}
+	return s
+}
+
+func (m *model) refs(xs []Ref, self int) string {
+	items := make([]string, len(xs))
+	for j, x := range xs {
+		items[j] = m.refText(x, self)
+	}
+	return capList(items)
+}
+
+// typeList follows docs/architecture.md, rule 6: a declared type with where it comes from,
+// a primitive with the parameter it types.
+func (m *model) typeList(ts []TypeRef, self int) string {
+	var items []string
+	for _, t := range ts {
+		var s string
+		switch {
+		case t.File != "":
+			s = t.Type + " (" + textfmt.Name(t.File) + ")" + m.marks(m.resolveType(t), self)
+		case t.Param != "":
+			s = t.Param + " (" + oneLine(t.Type) + ")"
+		default:
+			s = oneLine(t.Type)
+		}
+		if s != "" && !slices.Contains(items, s) {
+			items = append(items, s)
+		}
+	}
+	return capList(items)
+}
+
+// callLines renders a single result's calls: a flat list for one hop, an
+// indented tree when the trees go deeper. At one hop a depth limit is the
+// norm rather than news, so it is not marked there.
+func (m *model) callLines(label string, cs []Call, self int) []string {
+	if len(cs) == 0 {
+		return nil
+	}
+	deep := false
+	for _, c := range cs {
+		deep = deep || len(c.Children) > 0
+	}
+	if !deep {
+		items := make([]string, len(cs))
+		for j, c := range cs {
+			items[j] = m.detailCall(c, self, false)
+		}
+		return []string{detailIndent + label + ": " + capList(items)}
+	}
+	lines := []string{detailIndent + label + ":"}
+	budget := treeCap
+	var walk func(cs []Call, depth int)
+	walk = func(cs []Call, depth int) {
+		for _, c := range cs {
+			if budget == 0 {
+				return
+			}
+			budget--
+			lines = append(lines, detailIndent+strings.Repeat("  ", depth)+"→ "+m.detailCall(c, self, true))
+			walk(c.Children, depth+1)
+		}
+	}
+	walk(cs, 1)
+	return lines
+}
+
+func (m *model) detailCall(c Call, self int, limits bool) string {
+	s := c.Name
+	if c.File != "" {
+		s += " (" + textfmt.Name(c.File) + ")"
+	}
+	s += m.marks(m.resolve(c.File, c.Line, c.Name), self)
+	if c.Cycle {
+		s += " [cycle]"
+	}
+	if c.DepthLimit && limits {
+		s += " [depth limit]"
+	}
+	return s
+}

@@ -1,0 +1,118 @@
+// Package lines owns what a line is, so that every line number scry shows
+// — chunk and symbol ranges, snapshots, grep matches, compiler positions —
+// is the one an editor shows for the same file. A line ends at "\n", at
+// "\r\n" or at a lone "\r", as in editors, the language server protocol and
+// ECMAScript's own line terminators; counting only "\n" (tree-sitter's rows)
+// would put every line after a lone "\r" on the wrong number.
+package lines
+
+import (
+	"sort"
+	"strings"
+)
+
+// Starts returns the byte offset where each line of src begins: line 1 at
+// 0, then one after every terminator. A final terminator starts an empty
+// last line, so "a\n" has starts [0 2].
+func Starts(src []byte) []int {
+	starts := make([]int, 1, 1+count(src))
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '\n':
+			starts = append(starts, i+1)
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				continue // the "\n" ends this line
+			}
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// count is an upper bound of the terminators in src, for the allocation.
+func count(src []byte) int {
+	n := 0
+	for _, c := range src {
+		if c == '\n' || c == '\r' {
+			n++
+		}
+	}
+	return n
+}
+
+// Count returns how many terminators src holds: the lines a text spans,
+// less one.
+func Count(src []byte) int { return len(Starts(src)) - 1 }
+
+// Total returns how many lines a file of size bytes with these Starts has:
+// a final terminator ends the last line rather than starting an empty one
+// (an empty file counts one line, as editors show it).
+func Total(starts []int, size int) int {
+	if n := len(starts); size > 0 && starts[n-1] == size {
+		return n - 1
+	}
+	return len(starts)
+}
+
+// Of returns the 1-based line holding byte offset off, given Starts.
+func Of(starts []int, off int) int {
+	return sort.Search(len(starts), func(i int) bool { return starts[i] > off })
+}
+
+// End returns the offset just past the content of 1-based line l, before
+// its terminator, given Starts of src.
+func End[T ~string | ~[]byte](src T, starts []int, l int) int {
+	if l >= len(starts) {
+		return len(src)
+	}
+	end := starts[l] - 1 // the terminator's last byte
+	if src[end] == '\n' && end > starts[l-1] && src[end-1] == '\r' {
+		end--
+	}
+	return end
+}
+
+// Split cuts s into its lines without their terminators, as
+// strings.Split(s, "\n") does for files with "\n" endings: a final
+// terminator leaves a final empty line.
+func Split(s string) []string {
+	if !strings.ContainsRune(s, '\r') {
+		return strings.Split(s, "\n")
+	}
+	src := []byte(s)
+	starts := Starts(src)
+	out := make([]string, len(starts))
+	for i := range starts {
+		out[i] = s[starts[i]:End(src, starts, i+1)]
+	}
+	return out
+}
+
+// SplitAfter cuts s into its lines, each keeping its terminator, so that
+// joining them gives s back. A final terminator does not start another
+// line, and an empty s has none.
+func SplitAfter(s string) []string {
+	if s == "" {
+		return nil
+	}
+	starts := Starts([]byte(s))
+	if starts[len(starts)-1] == len(s) {
+		starts = starts[:len(starts)-1]
+	}
+	out := make([]string, len(starts))
+	for i, st := range starts {
+		end := len(s)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		out[i] = s[st:end]
+	}
+	return out
+}
+
+// Trim removes a line's terminator.
+func Trim(line string) string {
+	line = strings.TrimSuffix(line, "\n")
+	return strings.TrimSuffix(line, "\r")
+}

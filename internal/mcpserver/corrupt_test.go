@@ -1,0 +1,83 @@
+package mcpserver_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	_ "modernc.org/sqlite"
+
+	"github.com/scry-dev/scry/internal/engine"
+)
+
+// TestIndexDamagedWhileServing is issue 18 item 11 for a running server:
+// pages zeroed after the index was opened (and checked) make queries fail
+// with "database disk image is malformed". The call that meets it rebuilds
+// the index, answers, and says so; later calls are answered as before.
+func TestIndexDamagedWhileServing(t *testing.T) {
+	root := t.TempDir()
+	for i := 0; i < 150; i++ {
+		src := fmt.Sprintf("/** Computes checksum number %d of a ledger. */\nexport function ledgerChecksum%d(values: number[]): number {\n  return values.reduce((a, b) => a + b * %d, 0);\n}\n", i, i, i)
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("m%03d.ts", i)), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	idx := filepath.Join(t.TempDir(), "index.db")
+	ctx := context.Background()
+	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: idx, Sync: true, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := inMemory(t, e)
+	ask := func() (string, bool) {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "codebase_search", Arguments: map[string]any{"query": "symbol = ledgerChecksum77"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resultText(res), res.IsError
+	}
+	if text, isErr := ask(); isErr || !strings.Contains(text, "ledgerChecksum77") {
+		t.Fatalf("before the damage: %s", text)
+	}
+
+	// Zero every other page after the first few under the open server,
+	// which checked the index when it opened it.
+	db, err := sql.Open("sqlite", idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Move every page into the main file first, so that the damage is
+	// not hidden behind newer copies in the write-ahead log.
+	if _, err := db.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	data, err := os.ReadFile(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const page = 4096
+	for off := 4 * page; off+page <= len(data); off += 2 * page {
+		copy(data[off:off+page], make([]byte, page))
+	}
+	if err := os.WriteFile(idx, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// SQLite keeps the pages it read in memory; an edit makes the next
+	// call's sync write, after which every connection reads the file again.
+	if err := os.WriteFile(filepath.Join(root, "m001.ts"), []byte("export const edited = 1;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text, isErr := ask()
+	if isErr || !strings.Contains(text, "ledgerChecksum77") || !strings.Contains(text, "rebuilt it") {
+		t.Fatalf("after the damage: error %v:\n%s", isErr, text)
+	}
+	if text, isErr := ask(); isErr || !strings.Contains(text, "ledgerChecksum77") || strings.Contains(text, "rebuilt") {
+		t.Fatalf("after the rebuild: error %v:\n%s", isErr, text)
+	}
+}

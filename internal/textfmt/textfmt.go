@@ -1,0 +1,80 @@
+// Package textfmt owns the small rules every text renderer shares, so that
+// the CLI, MCP and the connection graph write a value the same way: numbers
+// with thousands separators, and names (paths above all) escaped so that
+// no name can forge lines of output.
+package textfmt
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dustin/go-humanize"
+)
+
+// Thousands writes n with comma separators: 3240 → "3,240".
+func Thousands(n int) string { return humanize.Comma(int64(n)) }
+
+// Unsafe reports whether a name holds a character that must never reach
+// an answer raw: a control character (a newline, a carriage return, a tab,
+// an escape), a line or paragraph separator, a bidirectional control, or
+// bytes that are not UTF-8. Printed raw, such a name could forge
+// `file:line:` lines or instructions to the agent reading the answer (a
+// newline followed by text of the attacker's choosing), or read
+// differently from what it is; no legitimate source file needs one.
+// Discovery never indexes a file so named; every renderer escapes one.
+func Unsafe(s string) bool {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
+				return true
+			}
+		}
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// Name makes a name from the workspace (a path, the root, a symbol) safe to
+// print in text: an Unsafe name is written as a Go-quoted string
+// ("a.ts\nsrc/x.ts…"), which stays on one line and says exactly which bytes
+// the name holds, and so is a name that starts with a double quote, so
+// that the quoted form cannot be imitated. Every other name is written as
+// it is. JSON output needs none of this: its encoder escapes.
+func Name(s string) string {
+	if !Unsafe(s) && !strings.HasPrefix(s, `"`) {
+		return s
+	}
+	return strconv.QuoteToGraphic(s)
+}
+
+// Line makes a message that may hold names (an error wrapping a path, say)
+// safe to print: every character Unsafe rejects is written as its Go
+// escape (\n, \x1b, \u202e), so the message stays on one line and no name
+// inside it can start a line of its own. Everything else is kept.
+func Line(s string) string {
+	if !Unsafe(s) {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
+				fmt.Fprintf(&b, `\x%02x`, s[i])
+				continue
+			}
+			b.WriteRune(r)
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r):
+			q := strconv.QuoteRune(r) // '\n', '\u202e'
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

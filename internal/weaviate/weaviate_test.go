@@ -1,0 +1,520 @@
+package weaviate_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/weaviate"
+	"github.com/scry-dev/scry/internal/workspace"
+)
+
+// cluster returns the connection settings of the Weaviate that
+// scripts/weaviate.sh started (scripts/test.sh exports them). Without
+// SCRY_WEAVIATE_URL the test is skipped, unless SCRY_REQUIRE_WEAVIATE is
+// set (as in CI), where a missing cluster fails it.
+func cluster(t testing.TB) weaviate.Config {
+	t.Helper()
+	url := os.Getenv("SCRY_WEAVIATE_URL")
+	if url == "" {
+		if os.Getenv("SCRY_REQUIRE_WEAVIATE") != "" {
+			t.Fatal("SCRY_WEAVIATE_URL is not set: start Weaviate with scripts/weaviate.sh start DIR")
+		}
+		t.Skip("SCRY_WEAVIATE_URL is not set (scripts/weaviate.sh start DIR prints it)")
+	}
+	replicas, _ := strconv.Atoi(os.Getenv("SCRY_WEAVIATE_REPLICAS"))
+	return weaviate.Config{URL: url, Key: os.Getenv("SCRY_WEAVIATE_KEY"), Replicas: replicas}
+}
+
+func connect(t testing.TB) *weaviate.Client {
+	t.Helper()
+	c, err := weaviate.Connect(context.Background(), cluster(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// repoName is a fresh tenant name; the tenant is removed after the test.
+func repoName(t testing.TB, c *weaviate.Client, prefix string) string {
+	t.Helper()
+	b := make([]byte, 4)
+	rand.Read(b)
+	name := prefix + "_" + hex.EncodeToString(b)
+	t.Cleanup(func() { c.DeleteTenant(context.Background(), name) })
+	return name
+}
+
+// workspaceIndex is a workspace on disk with its local index, synced.
+type workspaceIndex struct {
+	dir string
+	st  *store.Store
+	ix  *index.Indexer
+}
+
+func newWorkspace(t testing.TB, files map[string]string) *workspaceIndex {
+	t.Helper()
+	dir := t.TempDir()
+	writeFiles(t, dir, files)
+	root, err := workspace.NewRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	w := &workspaceIndex{dir: root.Dir(), st: st, ix: index.New(root, st, index.Options{})}
+	w.sync(t)
+	return w
+}
+
+func (w *workspaceIndex) sync(t testing.TB) {
+	t.Helper()
+	if _, err := w.ix.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (w *workspaceIndex) options() weaviate.PushOptions {
+	return weaviate.PushOptions{ReadFile: func(rel string) ([]byte, error) {
+		return os.ReadFile(filepath.Join(w.dir, filepath.FromSlash(rel)))
+	}}
+}
+
+func (w *workspaceIndex) push(t testing.TB, c *weaviate.Client, repo string) weaviate.PushSummary {
+	t.Helper()
+	sum, err := c.Push(context.Background(), repo, w.st, w.options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+func writeFiles(t testing.TB, root string, files map[string]string) {
+	t.Helper()
+	for rel, content := range files {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+var fixture = map[string]string{
+	"src/auth/token.ts": `import { hmac } from '../crypto';
+
+/** Validates a signed token. */
+export function validateToken(token: string): boolean {
+  return hmac(token).length > 0;
+}
+
+/** Issues a token for a user. */
+export function issueToken(user: string): string {
+  return hmac(user + ':' + Date.now());
+}
+`,
+	"src/crypto.ts": `export function hmac(data: string): string {
+  return data.split('').reverse().join('');
+}
+`,
+	"src/middleware.ts": `import { validateToken } from './auth/token';
+
+export class AuthMiddleware {
+  verify(header: string): boolean {
+    return validateToken(header.slice(7));
+  }
+}
+`,
+	"src/config.ts": `export const TOKEN_EXPIRY = 3600, ISSUER = 'scry';
+`,
+	"src/app.js": `const { AuthMiddleware } = require('./middleware');
+module.exports = function start() {
+  return new AuthMiddleware();
+};
+`,
+}
+
+// corpusFiles adds immer's sources from the npm test corpus, when present,
+// so parity is checked on real code too.
+func corpusFiles(t *testing.T) map[string]string {
+	files := map[string]string{}
+	for k, v := range fixture {
+		files[k] = v
+	}
+	dir := os.Getenv("SCRY_CORPUS")
+	if dir == "" {
+		return files
+	}
+	src := filepath.Join(dir, "node_modules", "immer", "src")
+	filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".ts") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err == nil {
+			rel, _ := filepath.Rel(src, p)
+			files["immer/"+filepath.ToSlash(rel)] = string(b)
+		}
+		return nil
+	})
+	return files
+}
+
+func resultIDs(rs []search.Result) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.Chunk.ID
+	}
+	return out
+}
+
+// TestParity: the pipeline answers the same from the shared index as from
+// the local one. Both hold the same chunks; the first stage differs only
+// in BM25 arithmetic (SQLite normalises by the whole row's length,
+// Weaviate per field), so the test asks for the same best result and a
+// large overlap of the ranked top ten.
+func TestParity(t *testing.T) {
+	c := connect(t)
+	w := newWorkspace(t, corpusFiles(t))
+	repo := repoName(t, c, "parity")
+	sum := w.push(t, c, repo)
+	files, chunks, _ := w.st.Stats()
+	if sum.Sent != files || sum.Chunks != chunks {
+		t.Fatalf("push sent %d files / %d chunks, local index has %d / %d", sum.Sent, sum.Chunks, files, chunks)
+	}
+	ctx := context.Background()
+	rd, err := c.Reader(ctx, []string{repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := rd.TermStats([]string{"token", "validat"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	local, _ := w.st.TermStats([]string{"token", "validat"})
+	if st.Chunks != local.Chunks {
+		t.Errorf("chunks: weaviate %d, sqlite %d", st.Chunks, local.Chunks)
+	}
+	for term, n := range local.DocFreq {
+		if st.DocFreq[term] != n {
+			t.Errorf("doc freq of %q: weaviate %d, sqlite %d", term, st.DocFreq[term], n)
+		}
+	}
+	queries := []string{
+		"where are tokens validated",
+		"issue a token for a user",
+		"hmac",
+		"produce the next immutable state from a draft",
+		"freeze deeply",
+		"apply patches to a base state",
+		"current value of a draft",
+		"auto freeze setting",
+	}
+	prm := search.DefaultParams()
+	prm.Threshold = 0
+	same, overlap, total := 0, 0, 0
+	for _, q := range queries {
+		req := search.Request{Query: q, Params: prm}
+		lp := search.Pipeline{Store: w.st}
+		rp := search.Pipeline{Store: rd}
+		lr, err := lp.Rank(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rr, err := rp.Rank(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(lr) == 0 || len(rr) == 0 {
+			t.Errorf("%q: sqlite %d candidates, weaviate %d", q, len(lr), len(rr))
+			continue
+		}
+		if lr[0].Chunk.ID == rr[0].Chunk.ID {
+			same++
+		} else {
+			t.Logf("%q: best differs: sqlite %s, weaviate %s", q, lr[0].Chunk.Breadcrumb, rr[0].Chunk.Breadcrumb)
+		}
+		top := map[string]bool{}
+		for _, id := range resultIDs(lr[:min(10, len(lr))]) {
+			top[id] = true
+		}
+		for _, id := range resultIDs(rr[:min(10, len(rr))]) {
+			if top[id] {
+				overlap++
+			}
+		}
+		total += min(10, len(lr))
+	}
+	t.Logf("parity: same best result %d/%d, top-10 overlap %d/%d", same, len(queries), overlap, total)
+	if same < len(queries)-1 {
+		t.Errorf("same best result for only %d of %d queries", same, len(queries))
+	}
+	if float64(overlap) < 0.8*float64(total) {
+		t.Errorf("top-10 overlap %d of %d, want at least 80%%", overlap, total)
+	}
+	// Exact symbol lookups are the same.
+	for _, name := range []string{"validateToken", "ISSUER", "AuthMiddleware > verify", "produce"} {
+		sp, _, _ := search.ParseSymbolPath(name)
+		a, err := search.LookupSymbol(w.st, sp, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := search.LookupSymbol(rd, sp, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(chunkIDs(a), ",") != strings.Join(chunkIDs(b), ",") {
+			t.Errorf("symbol %s: sqlite %v, weaviate %v", name, chunkIDs(a), chunkIDs(b))
+		}
+	}
+}
+
+func chunkIDs(cs []chunk.Chunk) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.ID + "=" + c.Name
+	}
+	return out
+}
+
+// TestIsolation: two repositories define the same names; a reader of one
+// never sees the other's chunks, and a reader of both tells them apart.
+func TestIsolation(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	a := newWorkspace(t, map[string]string{"src/auth.ts": "/** alpha */\nexport function validateToken(t: string) { return t === 'alpha-secret'; }\n"})
+	b := newWorkspace(t, map[string]string{"src/auth.ts": "/** beta */\nexport function validateToken(t: string) { return t === 'beta-secret'; }\n"})
+	ra, rb := repoName(t, c, "iso_a"), repoName(t, c, "iso_b")
+	a.push(t, c, ra)
+	b.push(t, c, rb)
+	for _, tc := range []struct {
+		repo, want, leak string
+	}{{ra, "alpha", "beta"}, {rb, "beta", "alpha"}} {
+		rd, err := c.Reader(ctx, []string{tc.repo})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := (&search.Pipeline{Store: rd}).Search(ctx, search.Request{Query: "validate token secret", Params: search.DefaultParams()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		named, err := rd.ChunksByName("validateToken")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(named) != 1 || !strings.Contains(named[0].FullSource, tc.want) {
+			t.Errorf("%s: symbol lookup gave %d chunks, want its own one", tc.repo, len(named))
+		}
+		var all []chunk.Chunk
+		for _, r := range res.Results {
+			all = append(all, r.Chunk)
+		}
+		for _, l := range res.Leads {
+			all = append(all, l.Chunk)
+		}
+		if len(all) == 0 {
+			t.Errorf("%s: no answer", tc.repo)
+		}
+		for _, ch := range append(all, named...) {
+			if strings.Contains(ch.FullSource+ch.JSDoc+ch.EmbeddingText, tc.leak) {
+				t.Errorf("%s: answer holds the other repository's chunk %s", tc.repo, ch.Breadcrumb)
+			}
+		}
+	}
+	both, err := c.Reader(ctx, []string{ra, rb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	named, err := both.ChunksByName("validateToken")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(named) != 2 || named[0].ID == named[1].ID {
+		t.Fatalf("both repositories: %v, want two chunks with distinct ids", chunkIDs(named))
+	}
+	for _, ch := range named {
+		repo, _, _ := strings.Cut(ch.RelativePath, "/")
+		text, err := both.FileText(ch.RelativePath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{ra: "alpha", rb: "beta"}[repo]
+		if want == "" || !strings.Contains(ch.FullSource, want) || !strings.Contains(text, want) {
+			t.Errorf("chunk %s (path %s) does not come from its repository", ch.ID, ch.RelativePath)
+		}
+	}
+}
+
+// TestBadConfig: a wrong URL, a wrong key and a stopped server each fail
+// at connection with an error that says which.
+func TestBadConfig(t *testing.T) {
+	cfg := cluster(t)
+	ctx := context.Background()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String()
+	l.Close()
+	for _, tc := range []struct {
+		name string
+		cfg  weaviate.Config
+		want error
+	}{
+		{"nothing listening", weaviate.Config{URL: closed, Key: cfg.Key}, weaviate.ErrUnreachable},
+		{"wrong key", weaviate.Config{URL: cfg.URL, Key: "not-the-key"}, weaviate.ErrUnauthorized},
+		{"no key", weaviate.Config{URL: cfg.URL}, weaviate.ErrUnauthorized},
+	} {
+		_, err := weaviate.Connect(ctx, tc.cfg)
+		if !errors.Is(err, tc.want) {
+			t.Errorf("%s: got %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	if _, err := weaviate.Connect(ctx, weaviate.Config{URL: "localhost:8080"}); err == nil || !strings.Contains(err.Error(), "http(s)://") {
+		t.Errorf("a URL without scheme: got %v", err)
+	}
+}
+
+// liveSource is what one symbol reads as from the shared index.
+func liveSource(t *testing.T, rd *weaviate.Reader, name string) []string {
+	t.Helper()
+	cs, err := rd.ChunksByName(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.RelativePath+": "+strings.TrimSpace(c.FullSource))
+	}
+	return out
+}
+
+// TestSync: edits, additions, deletions and renames reach the tenant and
+// nothing else is re-sent; a push interrupted between a file's new chunks
+// and its switch leaves the file answering from its old version, and the
+// next push finishes the job and leaves no stray objects.
+func TestSync(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	w := newWorkspace(t, fixture)
+	repo := repoName(t, c, "sync")
+	w.push(t, c, repo)
+	rd, err := c.Reader(ctx, []string{repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := w.push(t, c, repo); sum.Sent != 0 || sum.Unchanged != len(fixture) {
+		t.Fatalf("second push: %+v, want nothing sent", sum)
+	}
+
+	writeFiles(t, w.dir, map[string]string{
+		"src/auth/token.ts": strings.Replace(fixture["src/auth/token.ts"], "length > 0", "length > 1 /* v2 */", 1),
+		"src/session.ts":    "export function openSession(id: string) { return id; }\n",
+		"src/hash.ts":       fixture["src/crypto.ts"],
+	})
+	os.Remove(filepath.Join(w.dir, "src/crypto.ts")) // renamed to hash.ts
+	os.Remove(filepath.Join(w.dir, "src/app.js"))
+	w.sync(t)
+	sum := w.push(t, c, repo)
+	if sum.Sent != 3 || sum.Deleted != 2 || sum.Unchanged != 2 {
+		t.Errorf("push after edit/add/rename/delete: %+v, want 3 sent, 2 deleted, 2 unchanged", sum)
+	}
+	for name, want := range map[string]string{
+		"validateToken": "src/auth/token.ts: /** Validates a signed token. */\nexport function validateToken(token: string): boolean {\n  return hmac(token).length > 1 /* v2 */;\n}",
+		"openSession":   "src/session.ts: export function openSession(id: string) { return id; }",
+		"start":         "",
+	} {
+		got := strings.Join(liveSource(t, rd, name), "\n")
+		if got != want {
+			t.Errorf("%s reads\n%s\nwant\n%s", name, got, want)
+		}
+	}
+	if got := liveSource(t, rd, "hmac"); len(got) != 1 || !strings.HasPrefix(got[0], "src/hash.ts: ") {
+		t.Errorf("renamed file: hmac reads %q, want it in src/hash.ts only", got)
+	}
+	checkComplete(t, w, rd)
+
+	// Interrupted: cancel the push after the first changed file's new
+	// chunks are written, before its switch.
+	writeFiles(t, w.dir, map[string]string{
+		"src/auth/token.ts": strings.Replace(fixture["src/auth/token.ts"], "length > 0", "length > 2 /* v3 */", 1),
+	})
+	w.sync(t)
+	cctx, cancel := context.WithCancel(ctx)
+	opt := w.options()
+	opt.AfterChunks = func(string) { cancel() }
+	if _, err := c.Push(cctx, repo, w.st, opt); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted push: %v, want context.Canceled", err)
+	}
+	got := liveSource(t, rd, "validateToken")
+	if len(got) != 1 || !strings.Contains(got[0], "/* v2 */") {
+		t.Errorf("after an interrupted push validateToken reads %q, want only its old version", got)
+	}
+	st, err := rd.TermStats(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, local, _ := w.st.Stats()
+	if st.Chunks <= local {
+		t.Errorf("the interrupted push left %d objects for %d chunks; it should have written the new version's chunks", st.Chunks, local)
+	}
+	if sum := w.push(t, c, repo); sum.Sent != 1 {
+		t.Errorf("re-sync: %+v, want the interrupted file sent", sum)
+	}
+	if got := liveSource(t, rd, "validateToken"); len(got) != 1 || !strings.Contains(got[0], "/* v3 */") {
+		t.Errorf("after the re-sync validateToken reads %q, want its new version", got)
+	}
+	checkComplete(t, w, rd)
+}
+
+// checkComplete: the tenant holds exactly the local index's chunks (no
+// stray versions) and every file's text.
+func checkComplete(t *testing.T, w *workspaceIndex, rd *weaviate.Reader) {
+	t.Helper()
+	st, err := rd.TermStats(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, chunks, _ := w.st.Stats()
+	if st.Chunks != chunks {
+		t.Errorf("tenant holds %d chunk objects, local index %d chunks", st.Chunks, chunks)
+	}
+	ids, err := rd.ChunkIDsFiltered(nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != chunks {
+		t.Errorf("tenant has %d live chunks, local index %d", len(ids), chunks)
+	}
+	recs, _ := w.st.AllFiles()
+	if len(recs) != files {
+		t.Fatalf("local files: %d records, stats %d", len(recs), files)
+	}
+	for _, r := range recs {
+		text, err := rd.FileText(r.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		disk, _ := os.ReadFile(filepath.Join(w.dir, r.Path))
+		if text != string(disk) {
+			t.Errorf("%s: stored text differs from the file", r.Path)
+		}
+	}
+}
