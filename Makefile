@@ -1,4 +1,4 @@
-.PHONY: build test demo bench bench-quality bench-speed bench-answer bench-localize clean
+.PHONY: build test demo model bench bench-quality bench-speed bench-answer bench-localize clean
 
 build:
 	go build -o scry ./cmd/scry
@@ -10,6 +10,14 @@ test:
 # Set up and run scry's main job on a real codebase (rxjs from npm).
 demo:
 	scripts/demo.sh
+
+# Rebuild the built-in embedding model's weights from the pinned npm packages
+# (internal/embed/builtin/train/packages.txt) and print its validation
+# figures; then refresh the golden vectors of the shipped model.
+model:
+	scripts/model-corpus.sh
+	go run ./cmd/scry-train --corpus .cache/model-corpus --out internal/embed/builtin/model.bin
+	go test ./internal/embed/builtin -run Golden -update
 
 bench:
 	scripts/testdeps.sh

@@ -163,9 +163,18 @@ times lexical and full-pipeline queries.`,
 			if err != nil {
 				return err
 			}
+			// With SCRY_EMBEDDER set, the chunks are embedded after the
+			// cold index, as the quality benchmark does.
+			emb, err := engine.EmbedderFromEnv(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if emb != nil {
+				defer emb.Close()
+			}
 			r, err := bench.RunSpeed(cmd.Context(), bench.SpeedOptions{
 				Prefix: bf.corpus, Packages: pkgs, Queries: queries, Runs: runs, Seed: bf.seed,
-				WorkDir: bf.work, Log: bf.log(cmd), Executable: self(),
+				WorkDir: bf.work, Log: bf.log(cmd), Executable: self(), Embedder: emb,
 			})
 			if err != nil {
 				return err

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/scry-dev/scry/internal/bench"
+	"github.com/scry-dev/scry/internal/engine"
 )
 
 // defaultInstances is where the localization instances live in a checkout
@@ -65,8 +66,17 @@ repository's history, so a second run re-syncs only what changed.
 			if !quiet {
 				opt.Log = cmd.ErrOrStderr()
 			}
+			// As for the quality benchmark, only the environment configures
+			// an embedder (SCRY_EMBEDDER=builtin adds the vector systems).
+			emb, err := engine.EmbedderFromEnv(cmd.Context())
+			if err != nil {
+				return fmt.Errorf("bench localize: %w", err)
+			}
+			if emb != nil {
+				defer emb.Close()
+				opt.Embedder = emb
+			}
 			if modelPath != "" {
-				var err error
 				if opt.Model, err = bench.ReadModel(modelPath); err != nil {
 					return fmt.Errorf("bench localize: %w", err)
 				}

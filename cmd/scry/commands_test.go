@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -71,5 +72,29 @@ func TestDoctorReportsBrokenConfig(t *testing.T) {
 		if !strings.Contains(out, w) {
 			t.Errorf("want %q in:\n%s", w, out)
 		}
+	}
+}
+
+// doctor names the built-in model, its size and how many chunks it has
+// embedded once a search has synced the workspace with it.
+func TestDoctorShowsBuiltinModel(t *testing.T) {
+	t.Setenv("SCRY_CACHE_DIR", t.TempDir())
+	t.Setenv("SCRY_EMBEDDER", "builtin")
+	root := copyProject(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+	if out, err := runScry(t, "search", "--root", root, "--index", index, "token"); err != nil {
+		t.Fatalf("search failed: %v\n%s", err, out)
+	}
+	out, err := runScry(t, "doctor", "--root", root, "--index", index)
+	if err != nil {
+		t.Fatalf("doctor failed: %v\n%s", err, out)
+	}
+	re := regexp.MustCompile(`embedder:     builtin\n\s+model builtin/[0-9a-f]{12}/\d+, \d+ dimensions, [\d.]+ MB compiled in\n\s+(\d+) of (\d+) chunks embedded, 0 pending`)
+	m := re.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no built-in model report in:\n%s", out)
+	}
+	if m[1] != m[2] || m[1] == "0" {
+		t.Errorf("%s of %s chunks embedded", m[1], m[2])
 	}
 }

@@ -12,11 +12,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/scry-dev/scry/internal/embed"
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/rerank"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/tokens"
+	"github.com/scry-dev/scry/internal/vector"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -161,6 +163,10 @@ const (
 	LocBM25Chunks = "bm25-chunks"
 	LocV1         = "scry-v1"
 	LocScry       = "scry"
+	// With an embedder (LocalizeOptions.Embedder):
+	LocVector = "vector"
+	LocFused  = "bm25-chunks+vector"
+	LocHybrid = "scry-hybrid"
 )
 
 var locDescriptions = map[string]string{
@@ -169,6 +175,19 @@ var locDescriptions = map[string]string{
 	LocBM25Chunks: "scry's first stage alone: BM25F over symbol chunks",
 	LocV1:         "the previous ranker: 40 BM25F candidates, fixed-weight reranker, blend",
 	LocScry:       "the fitted ranker: deep candidates, features, linear model, file diversity, mirrors collapsed",
+	LocVector:     "the embedder alone: the chunks nearest the query's vector",
+	LocFused:      "scry's first stage with vector candidates fused in (reciprocal rank), no ranker",
+	LocHybrid:     "the fitted ranker over candidates with vector neighbours fused in (what scry does with an embedder)",
+}
+
+// locSystems are the systems the results hold, in report order.
+func locSystems(rs []LocResult) []string {
+	if len(rs) > 0 {
+		if _, ok := rs[0].Scores[LocHybrid]; ok {
+			return append(append([]string(nil), locOrder...), LocVector, LocFused, LocHybrid)
+		}
+	}
+	return locOrder
 }
 
 var locOrder = []string{LocGrep, LocBM25Files, LocBM25Chunks, LocV1, LocScry}
@@ -192,6 +211,8 @@ type LocResult struct {
 	Scores   map[string]LocScore `json:"scores"`
 	Answer   LocAnswer           `json:"answer"`
 	V1Answer LocAnswer           `json:"v1_answer"`
+	// HybridAnswer is the default answer with the embedder (zero without).
+	HybridAnswer LocAnswer `json:"hybrid_answer"`
 	// InCandidates: a gold symbol is among the ranker's candidates, the
 	// most any ordering of them can reach.
 	InCandidates bool `json:"in_candidates"`
@@ -208,6 +229,9 @@ type LocalizeOptions struct {
 	// candidates' features and gold labels, for `scry bench fit`.
 	Dump io.Writer
 	Log  io.Writer
+	// Embedder, when set, adds the vector systems: every chunk is embedded
+	// after each sync (only new and changed chunks are embedded again).
+	Embedder embed.Embedder
 }
 
 // RunLocalize answers every instance with every system. Instances are taken
@@ -259,6 +283,7 @@ func RunLocalize(ctx context.Context, opt LocalizeOptions) ([]LocResult, error) 
 		cur := ""
 		var grep *Grep
 		var bm *BM25
+		var hybrid *search.Hybrid
 		lines := map[string]int{}
 		for _, in := range ins {
 			if err := ctx.Err(); err != nil {
@@ -288,9 +313,15 @@ func RunLocalize(ctx context.Context, opt LocalizeOptions) ([]LocResult, error) 
 					lines[f] = countLines(contents[i])
 				}
 				cur = in.BaseCommit
+				if opt.Embedder != nil {
+					if hybrid, err = syncVectors(ctx, st, opt.Embedder); err != nil {
+						st.Close()
+						return out, err
+					}
+				}
 				log.printf("%s %.12s: %d files re-indexed, %d missing blobs, %.1fs", repo, cur, sum.Indexed, len(missing), time.Since(t0).Seconds())
 			}
-			r, err := evaluateInstance(ctx, st, in, grep, bm, lines, opt)
+			r, err := evaluateInstance(ctx, st, in, grep, bm, lines, opt, hybrid)
 			if err != nil {
 				st.Close()
 				return out, fmt.Errorf("bench: %s: %w", in.ID, err)
@@ -321,7 +352,20 @@ func locSpans(rs []search.Result) []LocSpan {
 	return out
 }
 
-func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *Grep, bm *BM25, lines map[string]int, opt LocalizeOptions) (LocResult, error) {
+// syncVectors embeds the chunks the last sync left without a vector and
+// loads the model's vectors afresh, so that removed chunks leave too.
+func syncVectors(ctx context.Context, st *store.Store, emb embed.Embedder) (*search.Hybrid, error) {
+	if _, err := index.EmbedPending(ctx, st, emb, index.EmbedOptions{}); err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	ix, _, err := vector.Load(st, emb.ModelID(), emb.Dim(), vector.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	return &search.Hybrid{Embedder: emb, Index: ix}, nil
+}
+
+func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *Grep, bm *BM25, lines map[string]int, opt LocalizeOptions, hybrid *search.Hybrid) (LocResult, error) {
 	res := LocResult{ID: in.ID, Repo: in.Repo, Split: in.Split, Mentions: in.MentionsGoldSymbol, Scores: map[string]LocScore{}}
 	res.Scores[LocGrep] = ScoreList(in, wholeFiles(grep.Rank(in.Query, LocDepth), lines))
 	res.Scores[LocBM25Files] = ScoreList(in, wholeFiles(bm.Rank(in.Query, LocDepth), lines))
@@ -365,6 +409,30 @@ func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *
 		return res, err
 	}
 	res.Answer = answerOf(in, results, leads)
+	if hybrid != nil {
+		vec, err := vectorOnly(ctx, st, hybrid, in.Query, 40)
+		if err != nil {
+			return res, err
+		}
+		res.Scores[LocVector] = ScoreList(in, locSpans(vec))
+		fused, err := p.Retrieve(ctx, hybrid, req, 40)
+		if err != nil {
+			return res, err
+		}
+		res.Scores[LocFused] = ScoreList(in, locSpans(fused))
+		hp := &search.Pipeline{Store: st, Model: opt.Model, Hybrid: hybrid}
+		hc, err := hp.Gather(ctx, req)
+		if err != nil {
+			return res, err
+		}
+		hr := search.ApplyModel(m, hc)
+		res.Scores[LocHybrid] = ScoreList(in, locSpans(hr))
+		results, leads, err := hp.Answer(hr, opt.Params)
+		if err != nil {
+			return res, err
+		}
+		res.HybridAnswer = answerOf(in, results, leads)
+	}
 	for _, r := range cands.Results {
 		if ScoreList(in, []LocSpan{{r.Chunk.RelativePath, r.Chunk.StartLine, r.Chunk.EndLine}}).SymbolRank == 1 {
 			res.InCandidates = true

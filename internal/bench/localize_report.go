@@ -118,6 +118,7 @@ type LocSubset struct {
 	Systems      map[string]LocMetrics `json:"systems"`
 	Answer       AnswerMetrics         `json:"answer"`
 	V1Answer     AnswerMetrics         `json:"v1_answer"`
+	HybridAnswer *AnswerMetrics        `json:"hybrid_answer,omitempty"`
 	InCandidates float64               `json:"in_candidates"`
 }
 
@@ -161,17 +162,18 @@ func NewLocReport(results []LocResult) *LocReport {
 
 func locSubset(name string, rs []LocResult) LocSubset {
 	s := LocSubset{Name: name, Systems: map[string]LocMetrics{}}
-	for _, sys := range locOrder {
+	for _, sys := range locSystems(rs) {
 		var sc []LocScore
 		for _, x := range rs {
 			sc = append(sc, x.Scores[sys])
 		}
 		s.Systems[sys] = SummarizeLoc(sc)
 	}
-	var as, v1 []LocAnswer
+	var as, v1, hy []LocAnswer
 	for _, x := range rs {
 		as = append(as, x.Answer)
 		v1 = append(v1, x.V1Answer)
+		hy = append(hy, x.HybridAnswer)
 		if x.InCandidates {
 			s.InCandidates++
 		}
@@ -180,6 +182,10 @@ func locSubset(name string, rs []LocResult) LocSubset {
 		s.InCandidates /= float64(len(rs))
 	}
 	s.Answer, s.V1Answer = summarizeAnswers(as), summarizeAnswers(v1)
+	if _, ok := s.Systems[LocHybrid]; ok {
+		h := summarizeAnswers(hy)
+		s.HybridAnswer = &h
+	}
 	return s
 }
 
@@ -187,24 +193,35 @@ func locSubset(name string, rs []LocResult) LocSubset {
 func (r *LocReport) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "## Localization (real fix commits)\n\nSystems:\n\n")
-	for _, s := range locOrder {
+	systems := locOrder
+	if len(r.Subsets) > 0 && r.Subsets[0].HybridAnswer != nil {
+		systems = append(append([]string(nil), locOrder...), LocVector, LocFused, LocHybrid)
+	}
+	for _, s := range systems {
 		fmt.Fprintf(bw, "- `%s`: %s\n", s, locDescriptions[s])
 	}
 	for _, sub := range r.Subsets {
 		m := sub.Systems[LocScry]
 		fmt.Fprintf(bw, "\n### %s (n = %d)\n\n", sub.Name, m.N)
 		fmt.Fprintf(bw, "| system | F@1 | F@5 | F@10 | F-MRR | S@1 | S@5 | S@10 | S-MRR | files@5 | lines@5 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-		for _, s := range locOrder {
+		for _, s := range systems {
 			x := sub.Systems[s]
 			fmt.Fprintf(bw, "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.2f | %.0f |\n",
 				s, x.F1, x.F5, x.F10, x.FMRR, x.S1, x.S5, x.S10, x.SMRR, x.Files5, x.Lines5)
 		}
 		fmt.Fprintf(bw, "\nGold symbol among scry's candidates: %.3f.\n\n", sub.InCandidates)
 		fmt.Fprintf(bw, "| default answer | gold file in results | gold file in results or leads | gold symbol in results | leads only | empty | median tokens | mean results |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
-		for _, row := range []struct {
+		rows := []struct {
 			name string
 			a    AnswerMetrics
-		}{{LocV1, sub.V1Answer}, {LocScry, sub.Answer}} {
+		}{{LocV1, sub.V1Answer}, {LocScry, sub.Answer}}
+		if sub.HybridAnswer != nil {
+			rows = append(rows, struct {
+				name string
+				a    AnswerMetrics
+			}{LocHybrid, *sub.HybridAnswer})
+		}
+		for _, row := range rows {
 			a := row.a
 			fmt.Fprintf(bw, "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %d | %.1f |\n",
 				row.name, a.GoldFile, a.GoldFileOrLead, a.GoldSymbol, a.NoResults, a.Empty, a.MedianTokens, a.MeanResults)

@@ -16,6 +16,7 @@ import (
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/terms"
 	"github.com/scry-dev/scry/internal/tokens"
+	"github.com/scry-dev/scry/internal/vector"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -68,6 +69,10 @@ const (
 	SysV1      = "scry-v1"
 	SysFull    = "scry"
 	SysHybrid  = "scry-hybrid"
+	// SysVector and SysFused isolate the embedder: its nearest chunks
+	// alone, and the first stage with them fused in (no ranker).
+	SysVector = "scry-vector"
+	SysFused  = "scry-lexical+vector"
 )
 
 var systemDescriptions = map[string]string{
@@ -77,6 +82,8 @@ var systemDescriptions = map[string]string{
 	SysV1:      "the previous ranker: 40 BM25F candidates, fixed-weight reranker, blend",
 	SysFull:    "scry's fitted ranker: deep candidates, features, linear model and regression trees (model.json)",
 	SysHybrid:  "scry's fitted ranker with vector candidates fused in (reciprocal rank)",
+	SysVector:  "the embedder alone: the chunks nearest the query's vector",
+	SysFused:   "scry's first stage with vector candidates fused in (reciprocal rank), no ranker",
 }
 
 // fileOnly systems rank files, so they have no symbol-level figures.
@@ -480,6 +487,12 @@ func (e *evaluator) evaluate(ctx context.Context, q Query) (QueryResult, error) 
 			return res, err
 		}
 		lists[SysHybrid] = search.ApplyModel(search.DefaultModel, hg)
+		if lists[SysVector], err = vectorOnly(ctx, e.store, e.hybrid, q.Text, e.prm.Candidates); err != nil {
+			return res, err
+		}
+		if lists[SysFused], err = pl.Retrieve(ctx, e.hybrid, search.Request{Query: q.Text, Params: e.prm}, e.prm.Candidates); err != nil {
+			return res, err
+		}
 	}
 	for name, list := range lists {
 		spans := spansOf(list)
@@ -521,6 +534,30 @@ func (e *evaluator) evaluate(ctx context.Context, q Query) (QueryResult, error) 
 		}
 	}
 	return res, nil
+}
+
+// vectorOnly returns the n chunks nearest the query's vector, best first.
+func vectorOnly(ctx context.Context, st *store.Store, h *search.Hybrid, query string, n int) ([]search.Result, error) {
+	if n <= 0 {
+		n = search.DefaultParams().Candidates
+	}
+	v, err := h.Embedder.EmbedQuery(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("bench: embed query: %w", err)
+	}
+	hits, err := h.Index.Search(vector.Query{Vector: v, K: n})
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	out := make([]search.Result, 0, len(hits))
+	for _, hit := range hits {
+		c, err := st.Chunk(hit.ID)
+		if err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+		out = append(out, search.Result{Chunk: c, FirstStage: float64(hit.Score)})
+	}
+	return out, nil
 }
 
 // dumpQuery writes one question as a localization instance: the gold file
@@ -634,7 +671,7 @@ func summarize(results []QueryResult, c *corpus, opt QualityOptions, withHybrid 
 	}
 	systems := systemOrder
 	if withHybrid {
-		systems = append(append([]string(nil), systemOrder...), SysHybrid)
+		systems = append(append([]string(nil), systemOrder...), SysVector, SysFused, SysHybrid)
 	}
 	for _, sys := range systems {
 		sr := SystemReport{Name: sys, Description: systemDescriptions[sys]}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/scry-dev/scry/internal/embed"
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
@@ -41,6 +42,9 @@ type SpeedOptions struct {
 	// default 20).
 	Executable string
 	CLIRuns    int
+	// Embedder, when set, embeds every chunk right after the cold index
+	// (timed on its own), so that the index size includes the vectors.
+	Embedder embed.Embedder
 }
 
 // Durations are repeated measurements in milliseconds.
@@ -102,6 +106,12 @@ type ColdIndex struct {
 	// index (bytes; -1 where not measured). Nothing before it in the run
 	// holds more than one file in memory.
 	PeakRSS int64 `json:"peak_rss_bytes"`
+	// With an embedder: its model, the chunks it embedded after the cold
+	// index, and the wall and CPU time that took.
+	EmbedModel      string  `json:"embed_model,omitempty"`
+	Embedded        int     `json:"embedded,omitempty"`
+	EmbedSeconds    float64 `json:"embed_seconds,omitempty"`
+	EmbedCPUSeconds float64 `json:"embed_cpu_seconds,omitempty"`
 }
 
 // SpeedReport is the outcome of RunSpeed.
@@ -247,6 +257,18 @@ func RunSpeed(ctx context.Context, opt SpeedOptions) (*SpeedReport, error) {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
 	log.printf("speed: cold index done: %d files, %d chunks in %.1f s", sum.Indexed, r.Cold.Chunks, r.Cold.Seconds)
+	if opt.Embedder != nil {
+		c0, t0 := cpuTime(), time.Now()
+		es, err := index.EmbedPending(ctx, st, opt.Embedder, index.EmbedOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+		r.Cold.EmbedModel, r.Cold.Embedded, r.Cold.EmbedSeconds = es.Model, es.Embedded, time.Since(t0).Seconds()
+		if c1 := cpuTime(); c0 >= 0 && c1 >= 0 {
+			r.Cold.EmbedCPUSeconds = (c1 - c0).Seconds()
+		}
+		log.printf("speed: embedded %d chunks with %s in %.1f s", es.Embedded, es.Model, r.Cold.EmbedSeconds)
+	}
 
 	var noChange []float64
 	for i := 0; i < opt.Runs; i++ {
@@ -554,6 +576,9 @@ func (r *SpeedReport) WriteText(w io.Writer) error {
 		fmt.Fprintf(bw, "| cold index, CPU efficiency | %.2f MB of source per CPU-second |\n", r.Cold.MBPerCPUSecond)
 	}
 	fmt.Fprintf(bw, "| cold index, files indexed / skipped | %d / %s |\n", r.Cold.Indexed, skipped)
+	if r.Cold.EmbedModel != "" {
+		fmt.Fprintf(bw, "| then embedding %d chunks with %s: wall / CPU time | %.1f s / %.1f s |\n", r.Cold.Embedded, r.Cold.EmbedModel, r.Cold.EmbedSeconds, r.Cold.EmbedCPUSeconds)
+	}
 	fmt.Fprintf(bw, "| peak RSS (process, after cold index) | %s |\n", rss)
 	fmt.Fprintf(bw, "| chunks | %d |\n", r.Chunks)
 	fmt.Fprintf(bw, "| index size on disk: file + write-ahead log | %.1f + %.1f MB |\n", float64(r.IndexBytes)/1e6, float64(r.WALBytes)/1e6)

@@ -124,3 +124,12 @@ func blank(src []byte, ranges [][2]int) []byte {
 	}
 	return out
 }
+
+// BlankJSDoc returns a copy of src with every /** */ block outside string
+// literals blanked the way the quality benchmark blanks an answer's JSDoc
+// (line breaks and offsets kept). The embedding model's trainer uses it so
+// that its code side looks like a benchmark answer: code without the
+// comment that describes it.
+func BlankJSDoc(src []byte) []byte {
+	return blank(src, comments(src, 0, len(src), true))
+}

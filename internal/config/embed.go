@@ -15,7 +15,7 @@ import (
 // --embed-url, --embed-model, --embed-dir. API keys are never read from the
 // file: SCRY_EMBED_KEY, else OPENAI_API_KEY or VOYAGE_API_KEY.
 type Embedding struct {
-	Provider   string `toml:"provider"` // none (default), onnx, openai, voyage
+	Provider   string `toml:"provider"` // "" (embed.DefaultProvider), none, builtin, onnx, openai, voyage
 	URL        string `toml:"url"`
 	Model      string `toml:"model"`
 	Dir        string `toml:"dir"`        // onnx model directory
@@ -116,7 +116,7 @@ func applyInts(ints map[string]*int, getenv func(string) string) error {
 func (e Embedding) Validate() error {
 	var errs []error
 	switch strings.ToLower(e.Provider) {
-	case "", embed.ProviderNone:
+	case "", embed.ProviderNone, embed.ProviderBuiltin:
 	case embed.ProviderONNX:
 		if e.Dir == "" {
 			errs = append(errs, errors.New("embedding: the onnx embedder needs a model directory (dir / SCRY_EMBED_DIR / --embed-dir)"))
@@ -127,7 +127,7 @@ func (e Embedding) Validate() error {
 		}
 	case embed.ProviderVoyage:
 	default:
-		errs = append(errs, fmt.Errorf("embedding: provider %q: want none, onnx, openai or voyage", e.Provider))
+		errs = append(errs, fmt.Errorf("embedding: provider %q: want none, builtin, onnx, openai or voyage", e.Provider))
 	}
 	if e.Dimensions < 0 || e.BatchSize < 0 || e.MaxTokens < 0 || e.Threads < 0 || e.RRFK < 0 {
 		errs = append(errs, errors.New("embedding: dimensions, batchSize, maxTokens, threads and rrfK must not be negative"))
@@ -167,9 +167,13 @@ func (r Reranking) Validate() error {
 	return errors.Join(errs...)
 }
 
-// EmbedConfig is the embedder's configuration, with its key from getenv.
+// EmbedConfig is the embedder's configuration, with its key from getenv;
+// an unset provider becomes embed.DefaultProvider.
 func (e Embedding) EmbedConfig(getenv func(string) string) embed.Config {
 	p := strings.ToLower(e.Provider)
+	if p == "" {
+		p = embed.DefaultProvider
+	}
 	return embed.Config{
 		Provider:       p,
 		URL:            e.URL,

@@ -3,6 +3,8 @@ package config
 import (
 	"strings"
 	"testing"
+
+	"github.com/scry-dev/scry/internal/embed"
 )
 
 func TestEmbeddingEnvAndValidation(t *testing.T) {
@@ -54,9 +56,25 @@ func TestEmbeddingEnvAndValidation(t *testing.T) {
 			t.Errorf("%+v accepted", bad)
 		}
 	}
-	for _, ok := range []Embedding{{}, {Provider: "none"}, {Provider: "voyage"}, {Provider: "onnx", Dir: "/m"}, {Provider: "openai"}} {
+	for _, ok := range []Embedding{{}, {Provider: "none"}, {Provider: "builtin"}, {Provider: "voyage"}, {Provider: "onnx", Dir: "/m"}, {Provider: "openai"}} {
 		if err := ok.Validate(); err != nil {
 			t.Errorf("%+v: %v", ok, err)
+		}
+	}
+}
+
+// An unset provider means embed.DefaultProvider; "none" always means no
+// embedder; "builtin" needs no key, URL or directory.
+func TestEmbedConfigProvider(t *testing.T) {
+	getenv := func(string) string { return "" }
+	for _, tc := range []struct{ set, want string }{
+		{"", embed.DefaultProvider},
+		{"none", embed.ProviderNone},
+		{"Builtin", embed.ProviderBuiltin},
+		{"voyage", embed.ProviderVoyage},
+	} {
+		if got := (Embedding{Provider: tc.set}).EmbedConfig(getenv).Provider; got != tc.want {
+			t.Errorf("provider %q: %q, want %q", tc.set, got, tc.want)
 		}
 	}
 }

@@ -1,10 +1,11 @@
-// Package embed turns chunk and query text into vectors. Providers: a local
-// ONNX model directory, any OpenAI-compatible /v1/embeddings endpoint, and
-// Voyage AI. Every provider returns L2-normalised float32 vectors, so that
-// cosine similarity is a dot product in package vector.
+// Package embed turns chunk and query text into vectors. Providers: scry's
+// own compiled-in model (builtin, package builtin), a local ONNX model
+// directory, any OpenAI-compatible /v1/embeddings endpoint, and Voyage AI.
+// Every provider returns L2-normalised float32 vectors, so that cosine
+// similarity is a dot product in package vector.
 //
-// Embedding is opt-in: with no provider configured scry is a lexical and
-// structural engine (see ARCHITECTURE.md).
+// With no provider configured, DefaultProvider applies; "none" always
+// turns embedding off, and scry is then a lexical and structural engine.
 package embed
 
 import (
@@ -53,8 +54,9 @@ type Embedder interface {
 
 // Providers.
 const (
-	ProviderNone   = "none"
-	ProviderONNX   = "onnx"
+	ProviderNone = "none"
+	ProviderONNX = "onnx"
+	// ProviderBuiltin is declared in builtin.go.
 	ProviderOpenAI = "openai"
 	ProviderVoyage = "voyage"
 )
@@ -62,7 +64,7 @@ const (
 // Config selects and tunes a provider. Keys come only from the environment
 // (see KeyFromEnv); nothing here is read from a file.
 type Config struct {
-	Provider string // none (or ""), onnx, openai, voyage
+	Provider string // "" (DefaultProvider), none, builtin, onnx, openai, voyage
 	URL      string // base URL of the API, up to and including /v1
 	Model    string
 	Dir      string // onnx: the model directory
@@ -126,11 +128,18 @@ func KeyFromEnv(provider string, getenv func(string) string) string {
 // ErrNone is returned by New for the "none" provider: no embedder.
 var ErrNone = errors.New("embed: no embedder configured")
 
-// New opens the configured embedder; ErrNone when the provider is none.
+// New opens the configured embedder (DefaultProvider when none is named);
+// ErrNone when the provider is none.
 func New(ctx context.Context, cfg Config) (Embedder, error) {
-	switch strings.ToLower(strings.TrimSpace(cfg.Provider)) {
-	case "", ProviderNone:
+	p := strings.ToLower(strings.TrimSpace(cfg.Provider))
+	if p == "" {
+		p = DefaultProvider
+	}
+	switch p {
+	case ProviderNone:
 		return nil, ErrNone
+	case ProviderBuiltin:
+		return NewBuiltin()
 	case ProviderONNX:
 		return NewONNX(cfg)
 	case ProviderOpenAI:
@@ -138,7 +147,7 @@ func New(ctx context.Context, cfg Config) (Embedder, error) {
 	case ProviderVoyage:
 		return NewVoyage(ctx, cfg)
 	}
-	return nil, fmt.Errorf("embed: unknown provider %q (want none, onnx, openai or voyage)", cfg.Provider)
+	return nil, fmt.Errorf("embed: unknown provider %q (want none, builtin, onnx, openai or voyage)", cfg.Provider)
 }
 
 // Progress is called as documents are embedded: done of total.

@@ -74,6 +74,7 @@ type EmbedderCheck struct {
 	Err      error // it did not open
 	Model    string
 	Dim      int
+	Size     int // bytes of a compiled-in model (0: not known)
 	Embedded int // chunks with a vector of this model
 	Pending  int // chunks the next sync embeds
 	Cache    string
@@ -131,6 +132,9 @@ func (e *Engine) Diagnose(ctx context.Context, cacheDir string) (Diagnosis, erro
 		} else {
 			defer emb.Close()
 			d.Embedder.Model, d.Embedder.Dim = emb.ModelID(), emb.Dim()
+			if s, ok := emb.(interface{ ModelSize() int }); ok {
+				d.Embedder.Size = s.ModelSize()
+			}
 			d.Embedder.Embedded, _ = e.store.VectorCount(emb.ModelID())
 			d.Embedder.Pending, _ = e.store.CountPendingEmbeddings(emb.ModelID())
 			d.Embedder.Cache = embed.CachePath(e.store.Path())

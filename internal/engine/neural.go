@@ -44,7 +44,8 @@ func openNeural(ctx context.Context, st *store.Store, ecfg config.Embedding, rcf
 		return nil, err
 	}
 	n.Reranker = rr
-	emb, err := embed.New(ctx, ecfg.EmbedConfig(getenv))
+	ec := ecfg.EmbedConfig(getenv)
+	emb, err := embed.New(ctx, ec)
 	if errors.Is(err, embed.ErrNone) {
 		return n, nil
 	}
@@ -52,14 +53,13 @@ func openNeural(ctx context.Context, st *store.Store, ecfg config.Embedding, rcf
 		n.Close()
 		return nil, err
 	}
-	cache, err := embed.OpenCache(embed.CachePath(st.Path()))
-	if err != nil {
-		emb.Close()
-		n.Close()
+	if ec.Provider == embed.ProviderBuiltin {
+		// The built-in model embeds a chunk faster than the cache could
+		// look it up: no cache.
+		n.Embedder = emb
+	} else if err := n.attachCache(st, emb); err != nil {
 		return nil, err
 	}
-	n.Cache = cache
-	n.Embedder = embed.WithCache(emb, cache)
 	ix, skipped, err := vector.Load(st, emb.ModelID(), emb.Dim(), vector.Options{QuantizeAbove: ecfg.QuantizeAbove})
 	if err != nil {
 		n.Close()
@@ -105,6 +105,20 @@ func (n *neural) SharedHybrid(rd search.VectorStore) *search.Hybrid {
 		return nil
 	}
 	return &search.Hybrid{Embedder: n.Embedder, Remote: rd, K: n.RRFK, OnError: n.Warn}
+}
+
+// attachCache puts the per-chunk embedding cache beside the index in
+// front of emb; on failure everything opened so far is closed.
+func (n *neural) attachCache(st *store.Store, emb embed.Embedder) error {
+	cache, err := embed.OpenCache(embed.CachePath(st.Path()))
+	if err != nil {
+		emb.Close()
+		n.Close()
+		return err
+	}
+	n.Cache = cache
+	n.Embedder = embed.WithCache(emb, cache)
+	return nil
 }
 
 // EmbedPending embeds what the last sync left without a vector and adds

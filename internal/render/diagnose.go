@@ -75,14 +75,18 @@ func models(b *strings.Builder, d engine.Diagnosis) {
 	em := d.Embedder
 	switch em.Provider {
 	case "", engine.ProviderNone:
-		fmt.Fprintln(b, "embedder:     none (lexical + structural retrieval; --embedder onnx|openai|voyage to add vectors)")
+		fmt.Fprintln(b, "embedder:     none (lexical + structural retrieval; --embedder builtin|onnx|openai|voyage to add vectors)")
 	default:
 		fmt.Fprintf(b, "embedder:     %s%s\n", em.Provider, keyNote(em.KeyVars, em.KeySet))
 		if em.Err != nil {
 			fmt.Fprintf(b, "              ERROR %v\n", em.Err)
 			break
 		}
-		fmt.Fprintf(b, "              model %s, %d dimensions\n", em.Model, em.Dim)
+		fmt.Fprintf(b, "              model %s, %d dimensions", em.Model, em.Dim)
+		if em.Size > 0 {
+			fmt.Fprintf(b, ", %.1f MB compiled in", float64(em.Size)/(1<<20))
+		}
+		fmt.Fprintln(b)
 		fmt.Fprintf(b, "              %d of %d chunks embedded, %d pending (embedded on the next index or search)\n", em.Embedded, d.Chunks, em.Pending)
 		if em.Cached >= 0 {
 			fmt.Fprintf(b, "              cache %s: %d vectors of this model\n", em.Cache, em.Cached)

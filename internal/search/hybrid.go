@@ -118,7 +118,13 @@ func (p *Pipeline) Retrieve(ctx context.Context, h *Hybrid, req Request, n int) 
 		lexIDs[i] = r.Chunk.ID
 		byID[r.Chunk.ID] = r
 	}
-	fused := FuseRRF(lexIDs, vec, h.K)
+	vecIDs := make([]string, len(vec))
+	sim := make(map[string]float64, len(vec))
+	for i, hit := range vec {
+		vecIDs[i] = hit.ID
+		sim[hit.ID] = float64(hit.Score)
+	}
+	fused := FuseRRF(lexIDs, vecIDs, h.K)
 	// The vector side's own candidates (at most n) are read in one
 	// request.
 	var missing []string
@@ -147,14 +153,16 @@ func (p *Pipeline) Retrieve(ctx context.Context, h *Hybrid, req Request, n int) 
 			r = Result{Chunk: c}
 		}
 		r.FirstStage = f.Score
+		r.LexicalRank, r.VectorRank, r.Similarity = f.LexicalRank, f.VectorRank, sim[f.ID]
 		out = append(out, r)
 	}
 	return out, nil
 }
 
-// vectorCandidates embeds the query and returns the ids of its n nearest
-// chunks, restricted by the request's filters (computed by SQL first).
-func (h *Hybrid) vectorCandidates(ctx context.Context, st Reader, req Request, n int) ([]string, error) {
+// vectorCandidates embeds the query and returns its n nearest chunks, best
+// first, restricted by the request's filters (computed by SQL first). A
+// shared index's neighbours come without their similarity (0).
+func (h *Hybrid) vectorCandidates(ctx context.Context, st Reader, req Request, n int) ([]vector.Hit, error) {
 	if h.Index != nil && (h.Index.Model() != h.Embedder.ModelID() || h.Index.Dim() != h.Embedder.Dim()) {
 		return nil, fmt.Errorf("search: vector index is for %s, embedder is %s", h.Index.Model(), h.Embedder.ModelID())
 	}
@@ -174,7 +182,11 @@ func (h *Hybrid) vectorCandidates(ctx context.Context, st Reader, req Request, n
 		if err != nil {
 			return nil, fmt.Errorf("search: %w", err)
 		}
-		return ids, nil
+		hits := make([]vector.Hit, len(ids))
+		for i, id := range ids {
+			hits[i] = vector.Hit{ID: id}
+		}
+		return hits, nil
 	}
 	allow, err := st.ChunkIDsFiltered(req.Paths, langs, nil)
 	if err != nil {
@@ -188,9 +200,5 @@ func (h *Hybrid) vectorCandidates(ctx context.Context, st Reader, req Request, n
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	ids := make([]string, len(hits))
-	for i, hit := range hits {
-		ids[i] = hit.ID
-	}
-	return ids, nil
+	return hits, nil
 }

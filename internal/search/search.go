@@ -65,7 +65,14 @@ type Result struct {
 	Score      float64 // final blended score in [0,1]
 	Rerank     float64
 	FirstStage float64 // normalised to [0,1]
-	Tokens     int     // tokens of the chunk's full source
+	// LexicalRank and VectorRank are the candidate's 1-based ranks in the
+	// BM25F and vector lists that Retrieve fused (0: not in that list, or
+	// no vector side); Similarity is its cosine to the query's vector
+	// (0 when not a vector candidate). Features for a ranker that knows
+	// the vector side.
+	LexicalRank, VectorRank int
+	Similarity              float64
+	Tokens                  int // tokens of the chunk's full source
 	// expanded: a candidate added as a symbol of a top file rather than
 	// matched by the first stage.
 	expanded bool

@@ -1,0 +1,356 @@
+// Package builtin is scry's own code-search embedding model, shipped inside
+// the binary: a static (bag-of-tokens) model, so that embedding a chunk
+// costs a tokenisation and a few hundred table look-ups, with no runtime,
+// no download and no API key.
+//
+// A text becomes a vector in four steps:
+//
+//  1. terms.Split cuts it into the same terms the lexical index uses
+//     (identifiers split at case and separator boundaries, lowercased,
+//     stemmed, compounds also kept whole), so query words and identifier
+//     fragments meet on one string;
+//  2. each distinct term is a row of the embedding table when it is in the
+//     learned vocabulary, else the mean of the rows of its hashed character
+//     trigrams (a sub-word back-off, as fastText's, so that an unseen
+//     identifier still lands near the words it is made of);
+//  3. the rows are summed, each scaled by a learned weight of its term for
+//     the side (queries and code weigh words differently: "function" says
+//     nothing in code and a little in a question) times 1 + ln(term count);
+//  4. the sum is L2-normalised, so cosine similarity is a dot product.
+//
+// The weights are trained by package train (cmd/scry-train, `make model`)
+// with a contrastive loss on (doc comment summary → the code it documents,
+// with the comment removed) pairs from public npm packages. They are stored
+// quantised to int8 with one float32 scale per row.
+package builtin
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sync"
+
+	"github.com/scry-dev/scry/internal/terms"
+)
+
+// Side says which tower of the model embeds a text: queries and code share
+// the table but have their own term weights.
+type Side int
+
+const (
+	Doc Side = iota
+	Query
+)
+
+// MaxTextBytes caps the text embedded: the start of a chunk (its
+// signature, its first statements) says what it is, and a bound keeps a
+// 30,000-token class from costing a hundred small chunks. Training and
+// embedding use the same cap.
+const MaxTextBytes = 16 << 10
+
+// Trigram back-off: an out-of-vocabulary term's character trigrams (with
+// '<' and '>' marking its ends) hashed into Buckets rows after the
+// vocabulary; at most maxGrams of them count.
+const maxGrams = 24
+
+// Weights is a model in float32, as the trainer holds it and as Load
+// dequantises it for inspection.
+type Weights struct {
+	Dim     int
+	Vocab   []string // term → row i
+	Buckets int      // trigram rows after the vocabulary
+	// Emb holds (len(Vocab)+Buckets) rows of Dim values.
+	Emb []float32
+	// QueryWeight and DocWeight hold one weight per vocabulary term and a
+	// last one shared by every out-of-vocabulary term.
+	QueryWeight, DocWeight []float32
+}
+
+// Rows is the number of rows of the embedding table.
+func (w *Weights) Rows() int { return len(w.Vocab) + w.Buckets }
+
+// Item is one distinct term of a text: the weight it takes (a vocabulary
+// index, or len(Vocab) for an unknown term), the table rows whose mean is
+// its vector, and how often it occurs.
+type Item struct {
+	Weight int32
+	Rows   []int32
+	Count  int32
+}
+
+// Coef is the item's weight multiplier from its count: 1 + ln(count).
+func (it Item) Coef() float32 {
+	if it.Count == 1 {
+		return 1 // most terms, and ln is not free
+	}
+	return 1 + float32(math.Log(float64(it.Count)))
+}
+
+// Tokenizer maps text to items; it is shared by the trainer and the
+// embedder so that the two never disagree.
+type Tokenizer struct {
+	vocab   map[string]int32
+	buckets int
+	oov     int32
+}
+
+// NewTokenizer builds the tokenizer of a vocabulary.
+func NewTokenizer(vocab []string, buckets int) *Tokenizer {
+	m := make(map[string]int32, len(vocab))
+	for i, v := range vocab {
+		m[v] = int32(i)
+	}
+	return &Tokenizer{vocab: m, buckets: buckets, oov: int32(len(vocab))}
+}
+
+// Terms cuts text (at most MaxTextBytes of it) into terms.
+func Terms(text string) []string {
+	if len(text) > MaxTextBytes {
+		cut := MaxTextBytes
+		for cut > 0 && text[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		text = text[:cut]
+	}
+	return terms.Split(text)
+}
+
+// Items returns text's distinct terms in order of first appearance.
+func (t *Tokenizer) Items(text string) []Item {
+	return t.ItemsOf(Terms(text))
+}
+
+// ItemsOf is Items for terms already split.
+func (t *Tokenizer) ItemsOf(ts []string) []Item {
+	index := make(map[string]int, len(ts))
+	out := make([]Item, 0, len(ts))
+	for _, term := range ts {
+		if i, ok := index[term]; ok {
+			out[i].Count++
+			continue
+		}
+		index[term] = len(out)
+		if id, ok := t.vocab[term]; ok {
+			out = append(out, Item{Weight: id, Rows: []int32{id}, Count: 1})
+			continue
+		}
+		if t.buckets == 0 {
+			continue
+		}
+		out = append(out, Item{Weight: t.oov, Rows: t.grams(term), Count: 1})
+	}
+	return out
+}
+
+// grams returns the back-off rows of an unknown term.
+func (t *Tokenizer) grams(term string) []int32 {
+	s := "<" + term + ">"
+	n := len(s) - 2
+	if n > maxGrams {
+		n = maxGrams
+	}
+	rows := make([]int32, 0, n)
+	base := int32(len(t.vocab))
+	for i := 0; i < n; i++ {
+		// FNV-1a, 32 bits, of the trigram's bytes
+		h := uint32(2166136261)
+		for _, c := range []byte(s[i : i+3]) {
+			h = (h ^ uint32(c)) * 16777619
+		}
+		rows = append(rows, base+int32(h%uint32(t.buckets)))
+	}
+	return rows
+}
+
+// File format (little endian): magic "SCRYEMB1", dim, vocabulary size,
+// buckets (uint32 each); the vocabulary as uvarint-length-prefixed strings;
+// query and doc weights (float32, vocab+1 each); then per row a float32
+// scale and dim int8 values (value = scale * int8).
+const magic = "SCRYEMB1"
+
+// Marshal quantises w to int8 rows (symmetric, per-row scale).
+func (w *Weights) Marshal() []byte {
+	var b bytes.Buffer
+	b.WriteString(magic)
+	put32 := func(v uint32) { _ = binary.Write(&b, binary.LittleEndian, v) }
+	put32(uint32(w.Dim))
+	put32(uint32(len(w.Vocab)))
+	put32(uint32(w.Buckets))
+	var tmp [binary.MaxVarintLen64]byte
+	for _, v := range w.Vocab {
+		b.Write(tmp[:binary.PutUvarint(tmp[:], uint64(len(v)))])
+		b.WriteString(v)
+	}
+	_ = binary.Write(&b, binary.LittleEndian, w.QueryWeight)
+	_ = binary.Write(&b, binary.LittleEndian, w.DocWeight)
+	row := make([]byte, w.Dim)
+	for r := 0; r < w.Rows(); r++ {
+		vals := w.Emb[r*w.Dim : (r+1)*w.Dim]
+		var mx float32
+		for _, v := range vals {
+			mx = max(mx, float32(math.Abs(float64(v))))
+		}
+		scale := mx / 127
+		_ = binary.Write(&b, binary.LittleEndian, scale)
+		for i, v := range vals {
+			q := 0.0
+			if scale > 0 {
+				q = math.Round(float64(v / scale))
+			}
+			row[i] = byte(int8(max(-127, min(127, q))))
+		}
+		b.Write(row)
+	}
+	return b.Bytes()
+}
+
+// Model is a loaded, quantised model ready to embed.
+type Model struct {
+	tok    *Tokenizer
+	dim    int
+	vocab  int
+	scale  []float32
+	emb    []int8
+	weight [2][]float32 // by Side
+	id     string
+	size   int
+}
+
+// Load reads a model written by Weights.Marshal.
+func Load(data []byte) (*Model, error) {
+	r := bytes.NewReader(data)
+	head := make([]byte, len(magic))
+	if _, err := io.ReadFull(r, head); err != nil || string(head) != magic {
+		return nil, errors.New("builtin: not a scry embedding model")
+	}
+	var hdr [3]uint32
+	if err := binary.Read(r, binary.LittleEndian, &hdr); err != nil {
+		return nil, fmt.Errorf("builtin: header: %w", err)
+	}
+	dim, nv, buckets := int(hdr[0]), int(hdr[1]), int(hdr[2])
+	if dim <= 0 || dim > 4096 || nv > 1<<22 || buckets > 1<<22 {
+		return nil, fmt.Errorf("builtin: implausible header dim=%d vocab=%d buckets=%d", dim, nv, buckets)
+	}
+	vocab := make([]string, nv)
+	for i := range vocab {
+		n, err := binary.ReadUvarint(r)
+		if err != nil || n > 256 {
+			return nil, fmt.Errorf("builtin: vocabulary entry %d: bad length", i)
+		}
+		s := make([]byte, n)
+		if _, err := io.ReadFull(r, s); err != nil {
+			return nil, fmt.Errorf("builtin: vocabulary entry %d: %w", i, err)
+		}
+		vocab[i] = string(s)
+	}
+	m := &Model{tok: NewTokenizer(vocab, buckets), dim: dim, vocab: nv, size: len(data)}
+	for s := range m.weight {
+		m.weight[s] = make([]float32, nv+1)
+	}
+	// The file holds query weights, then doc weights.
+	if err := binary.Read(r, binary.LittleEndian, m.weight[Query]); err != nil {
+		return nil, fmt.Errorf("builtin: query weights: %w", err)
+	}
+	if err := binary.Read(r, binary.LittleEndian, m.weight[Doc]); err != nil {
+		return nil, fmt.Errorf("builtin: doc weights: %w", err)
+	}
+	rows := nv + buckets
+	m.scale = make([]float32, rows)
+	m.emb = make([]int8, rows*dim)
+	buf := make([]byte, dim)
+	for i := 0; i < rows; i++ {
+		if err := binary.Read(r, binary.LittleEndian, &m.scale[i]); err != nil {
+			return nil, fmt.Errorf("builtin: row %d: %w", i, err)
+		}
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return nil, fmt.Errorf("builtin: row %d: %w", i, err)
+		}
+		for j, b := range buf {
+			m.emb[i*dim+j] = int8(b)
+		}
+	}
+	if r.Len() != 0 {
+		return nil, fmt.Errorf("builtin: %d bytes after the last row", r.Len())
+	}
+	sum := sha256.Sum256(data)
+	m.id = fmt.Sprintf("builtin/%s/%d", hex.EncodeToString(sum[:6]), dim)
+	return m, nil
+}
+
+// ID names the model's vector space: its weights' fingerprint and its
+// dimension.
+func (m *Model) ID() string { return m.id }
+
+// Dim is the vector size.
+func (m *Model) Dim() int { return m.dim }
+
+// Size is the model's size in bytes as stored.
+func (m *Model) Size() int { return m.size }
+
+// VocabSize is the number of learned terms.
+func (m *Model) VocabSize() int { return m.vocab }
+
+// Embed returns text's unit vector for side (a zero vector when the text
+// has no terms: it then matches nothing).
+func (m *Model) Embed(text string, side Side) []float32 {
+	out := make([]float32, m.dim)
+	m.EmbedInto(out, m.tok.Items(text), side)
+	return out
+}
+
+// EmbedInto pools items into dst (len Dim), which it overwrites.
+func (m *Model) EmbedInto(dst []float32, items []Item, side Side) {
+	clear(dst)
+	w := m.weight[side]
+	for _, it := range items {
+		a := w[it.Weight] * it.Coef() / float32(len(it.Rows))
+		for _, r := range it.Rows {
+			s := a * m.scale[r]
+			row := m.emb[int(r)*m.dim : int(r+1)*m.dim]
+			for j, v := range row {
+				dst[j] += s * float32(v)
+			}
+		}
+	}
+	Normalize(dst)
+}
+
+// Normalize scales v to unit length in place (a zero vector stays zero).
+func Normalize(v []float32) float32 {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	if s == 0 {
+		return 0
+	}
+	n := math.Sqrt(s)
+	inv := float32(1 / n)
+	for i := range v {
+		v[i] *= inv
+	}
+	return float32(n)
+}
+
+// Shipped weights, trained by `make model`.
+//
+//go:embed model.bin
+var shipped []byte
+
+var (
+	loadOnce    sync.Once
+	loadedModel *Model
+	loadErr     error
+)
+
+// Default returns the shipped model, loaded once per process.
+func Default() (*Model, error) {
+	loadOnce.Do(func() { loadedModel, loadErr = Load(shipped) })
+	return loadedModel, loadErr
+}
