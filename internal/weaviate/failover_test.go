@@ -207,30 +207,54 @@ func TestReplicaFailover(t *testing.T) {
 	// Each node counts its own replica: asked one by one, every node,
 	// the restarted one included, must come to the local index's counts.
 	files, chunks, _ := w.st.Stats()
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		var behind []string
-		for k, u := range urls {
-			one, err := weaviate.Connect(ctx, weaviate.Config{URL: u, Key: env["SCRY_WEAVIATE_KEY"]})
-			if err != nil {
-				t.Fatal(err)
+	// catchUp waits until every node holds the local index's chunks and
+	// files. A push's marker left behind on the replicas (seen once, on a
+	// loaded machine, after pushes during a long outage) is reported by
+	// the caller, not counted as a file.
+	catchUp := func(allowMarker bool) (markerLeft bool) {
+		deadline := time.Now().Add(90 * time.Second)
+		for {
+			var behind []string
+			markerLeft = false
+			for k, u := range urls {
+				one, err := weaviate.Connect(ctx, weaviate.Config{URL: u, Key: env["SCRY_WEAVIATE_KEY"]})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ch, fi, err := one.Counts(ctx, repo)
+				if err != nil {
+					t.Fatal(err)
+				}
+				marker, err := one.PushMarkerLeft(ctx, repo)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if marker && allowMarker {
+					fi--
+					markerLeft = true
+				}
+				if ch != chunks || fi != files {
+					behind = append(behind, fmt.Sprintf("node%d has %d of %d chunks, %d of %d files (push marker: %v)", k+1, ch, chunks, fi, files, marker))
+				}
 			}
-			ch, fi, err := one.Counts(ctx, repo)
-			if err != nil {
-				t.Fatal(err)
+			if len(behind) == 0 {
+				t.Logf("every node holds %d chunks and %d files %.1f s after the kill", chunks, files, time.Since(killed).Seconds())
+				return markerLeft
 			}
-			if ch != chunks || fi != files {
-				behind = append(behind, fmt.Sprintf("node%d has %d of %d chunks, %d of %d files", k+1, ch, chunks, fi, files))
+			if time.Now().After(deadline) {
+				t.Fatalf("replicas did not catch up: %s", strings.Join(behind, "; "))
 			}
+			time.Sleep(time.Second)
 		}
-		if len(behind) == 0 {
-			t.Logf("every node holds %d chunks and %d files %.1f s after the kill", chunks, files, time.Since(killed).Seconds())
-			break
+	}
+	if catchUp(true) {
+		// The next push finds the marker, sweeps and removes it: after it
+		// the tenant holds exactly the files again, on every node.
+		t.Logf("a push marker was left on the replicas; pushing again")
+		if sum := w.push(t, indexer, repo); sum.Sent != 0 {
+			t.Errorf("push after the outage: %+v, want nothing sent", sum)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("replicas did not catch up: %s", strings.Join(behind, "; "))
-		}
-		time.Sleep(time.Second)
+		catchUp(false)
 	}
 	// No lost object: the writes made while the node was down read back
 	// through every node. (Not before the catch-up: a search runs on one
