@@ -2,8 +2,11 @@ package graph
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // node is a symbol seen anywhere in the input: a result, a member of a
@@ -45,6 +48,7 @@ type model struct {
 func resultKey(i int) string { return "r" + strconv.Itoa(i) }
 
 func newModel(in Input) *model {
+	in = safeNames(in)
 	m := &model{
 		in:        in,
 		nodes:     map[string]*node{},
@@ -261,4 +265,52 @@ func shortNames(nodes map[string]*node) map[string]string {
 		}
 	}
 	return short
+}
+
+// safeNames escapes the control characters of every symbol name the graph
+// prints (results, leads, hierarchy, call trees): names come from the
+// repository and from the compiler's reading of it, and a name holding a
+// newline must not start a line of its own in the answer (textfmt.Line).
+// Legitimate names have none and come through unchanged. The caller's
+// input is not modified.
+func safeNames(in Input) Input {
+	in.Results = slices.Clone(in.Results)
+	for i := range in.Results {
+		r := &in.Results[i]
+		r.Name = textfmt.Line(r.Name)
+		if r.Extends != nil {
+			e := *r.Extends
+			e.Name = textfmt.Line(e.Name)
+			r.Extends = &e
+		}
+		r.Implements = safeRefs(r.Implements)
+		r.Subtypes = safeRefs(r.Subtypes)
+		r.Members = slices.Clone(r.Members)
+		for j := range r.Members {
+			r.Members[j] = textfmt.Line(r.Members[j])
+		}
+		r.Calls, r.CalledBy = safeCalls(r.Calls), safeCalls(r.CalledBy)
+	}
+	in.Leads = slices.Clone(in.Leads)
+	for i := range in.Leads {
+		in.Leads[i].Name = textfmt.Line(in.Leads[i].Name)
+	}
+	return in
+}
+
+func safeRefs(rs []Ref) []Ref {
+	rs = slices.Clone(rs)
+	for i := range rs {
+		rs[i].Name = textfmt.Line(rs[i].Name)
+	}
+	return rs
+}
+
+func safeCalls(cs []Call) []Call {
+	cs = slices.Clone(cs)
+	for i := range cs {
+		cs[i].Name = textfmt.Line(cs[i].Name)
+		cs[i].Children = safeCalls(cs[i].Children)
+	}
+	return cs
 }
