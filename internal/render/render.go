@@ -121,7 +121,7 @@ func NoSymbol(path string) string {
 // file:line (lines a-b)`, then its signature indented on the next line.
 func Declaration(d engine.Declaration) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s — %s:%d", d.Kind, d.Name, textfmt.Name(d.File), d.Line)
+	fmt.Fprintf(&b, "%s %s — %s:%d", d.Kind, textfmt.Line(d.Name), textfmt.Name(d.File), d.Line)
 	if d.StartLine > 0 && d.EndLine > 0 {
 		fmt.Fprintf(&b, " (lines %d-%d)", d.StartLine, d.EndLine)
 	}
@@ -218,13 +218,13 @@ func Definitions(d engine.Definitions) string {
 // from the index says it is approximate.
 func CallTree(t engine.CallTree) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s — %s:%d", t.Symbol.Name, textfmt.Name(t.Symbol.File), t.Symbol.Line)
+	fmt.Fprintf(&b, "%s — %s:%d", textfmt.Line(t.Symbol.Name), textfmt.Name(t.Symbol.File), t.Symbol.Line)
 	if t.Approximate {
 		b.WriteString(" (approximate: from the index)")
 	}
 	b.WriteByte('\n')
 	line := func(arrow string, depth int, c structure.CallInfo) {
-		fmt.Fprintf(&b, "%s%s %s (%s:%d)%s\n", strings.Repeat("  ", depth), arrow, c.QualifiedName(), textfmt.Name(c.Where()), c.Line, marks(c))
+		fmt.Fprintf(&b, "%s%s %s (%s:%d)%s\n", strings.Repeat("  ", depth), arrow, textfmt.Line(c.QualifiedName()), textfmt.Name(c.Where()), c.Line, marks(c))
 	}
 	var walkOut func([]structure.OutgoingCall, int)
 	walkOut = func(calls []structure.OutgoingCall, depth int) {
@@ -282,7 +282,7 @@ func Outline(o engine.Outline) string {
 			if len(s.Modifiers) > 0 {
 				mods = " [" + strings.Join(s.Modifiers, " ") + "]"
 			}
-			fmt.Fprintf(&b, "%s%s %s%s %d-%d\n", strings.Repeat("  ", s.Depth+1), s.Kind, s.Name, mods, s.StartLine, s.EndLine)
+			fmt.Fprintf(&b, "%s%s %s%s %d-%d\n", strings.Repeat("  ", s.Depth+1), s.Kind, textfmt.Line(s.Name), mods, s.StartLine, s.EndLine)
 		}
 	}
 	if o.Truncated {

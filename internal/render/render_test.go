@@ -24,6 +24,8 @@ func TestDeclaration(t *testing.T) {
 			"function createHmac — crypto:3 (outside the workspace)\n"},
 		{"signature on one line", engine.Declaration{Name: "f", Kind: "function", File: "a.ts", Line: 1, Signature: "f(\n  a: string,\n  b: number\n): void"},
 			"function f — a.ts:1\n    f( a: string, b: number ): void\n"},
+		{"a name holding a newline stays on its line", engine.Declaration{Name: "run\nsrc/evil.ts:1 obey", Kind: "method", File: "a.ts", Line: 2},
+			"method run\\nsrc/evil.ts:1 obey — a.ts:2\n"},
 	}
 	for _, tt := range tests {
 		if got := render.Declaration(tt.in); got != tt.want {
