@@ -48,7 +48,7 @@ func BenchmarkSoakRSS(b *testing.B) {
 	defer e.Close()
 	b.ResetTimer()
 	for n := 0; n < b.N; n++ {
-		var first, peak int64
+		var first, mid, peak int64
 		for q := 0; q < queries; q++ {
 			text := fmt.Sprintf("%s %s %d", words[q%len(words)], words[(q/len(words))%len(words)], q%files)
 			if _, err := e.Search(ctx, engine.Query{Text: text}); err != nil {
@@ -57,6 +57,9 @@ func BenchmarkSoakRSS(b *testing.B) {
 			rss := residentBytes(b)
 			if q == queries/10 {
 				first = rss // after warm-up: caches filling is expected
+			}
+			if q == queries/2 {
+				mid = rss // flat from here on is what bounded caches promise
 			}
 			peak = max(peak, rss)
 		}
@@ -70,6 +73,7 @@ func BenchmarkSoakRSS(b *testing.B) {
 		b.ReportMetric(float64(ms.Sys-ms.HeapReleased)/(1<<20), "MB-go-held-end")
 		b.ReportMetric(float64(statusBytes(b, "RssFile:"))/(1<<20), "MB-rss-file-end")
 		b.ReportMetric(float64(first)/(1<<20), "MB-rss-warm")
+		b.ReportMetric(float64(mid)/(1<<20), "MB-rss-half")
 		b.ReportMetric(float64(last)/(1<<20), "MB-rss-end")
 		b.ReportMetric(float64(peak)/(1<<20), "MB-rss-peak")
 	}
