@@ -205,25 +205,13 @@ func objective(set []*fitInstance, m *search.Model, share float64) float64 {
 // gains are an instance's symbol gain (discounted by size, see Objective)
 // and file gain under a model.
 func (fi *fitInstance) gains(m *search.Model) (sym, file float64) {
-	order := fi.ranked(m, 10)
-	gold := map[string]bool{}
-	for _, f := range fi.in.GoldFiles {
-		gold[f] = true
-	}
 	symDone, fileDone := false, false
-	for i, o := range order {
-		c := fi.results[o.Index].Chunk
-		if !fileDone && gold[c.RelativePath] {
+	for i, o := range fi.ranked(m, 10) {
+		if !fileDone && fi.fileRel[o.Index] {
 			file, fileDone = dcg(i+1), true
 		}
-		if !symDone && fi.symRel[o.Index] {
-			for _, g := range fi.in.GoldSymbols {
-				if g.File == c.RelativePath && c.StartLine <= g.EndLine && g.StartLine <= c.EndLine {
-					ratio := float64(g.EndLine-g.StartLine+1) / float64(c.EndLine-c.StartLine+1)
-					sym, symDone = dcg(i+1)*math.Sqrt(math.Min(1, ratio)), true
-					break
-				}
-			}
+		if g := fi.symGain(o.Index); !symDone && g > 0 {
+			sym, symDone = dcg(i+1)*g, true
 		}
 		if symDone && fileDone {
 			break
@@ -708,9 +696,8 @@ func rankQueries(set []*fitInstance, m *search.Model, share float64, without []i
 // symGain is a candidate's gain as a symbol hit: 0 when it is none, else
 // discounted by size as in Objective.
 func (fi *fitInstance) symGain(i int) float64 {
-	rel := 0.0
 	if !fi.symRel[i] {
-		return rel
+		return 0
 	}
 	c := fi.results[i].Chunk
 	for _, g := range fi.in.GoldSymbols {
@@ -719,5 +706,5 @@ func (fi *fitInstance) symGain(i int) float64 {
 			return math.Sqrt(math.Min(1, ratio))
 		}
 	}
-	return rel
+	return 0
 }

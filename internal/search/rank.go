@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
@@ -88,13 +89,11 @@ func (p *Pipeline) Gather(ctx context.Context, req Request) (Candidates, error) 
 	if err := g.Wait(); err != nil {
 		return out, err
 	}
-	if more, err := p.nameCounts(uncounted(cands[len(base):], nameCount)); err != nil {
+	more, err := p.nameCounts(uncounted(cands[len(base):], nameCount))
+	if err != nil {
 		return out, err
-	} else {
-		for n, c := range more {
-			nameCount[n] = c
-		}
 	}
+	maps.Copy(nameCount, more)
 	// A withdrawn question stops here rather than after the features.
 	if err := ctx.Err(); err != nil {
 		return out, err

@@ -163,8 +163,7 @@ func InitialsOf(ts []string) *Initials {
 func SplitWanted(text string, want *Initials) []string {
 	s := splitterPool.Get().(*splitter)
 	s.want = want
-	out := appendTermsWith(s, make([]string, 0, 8), text)
-	return out
+	return appendTermsWith(s, make([]string, 0, 8), text)
 }
 
 // splitter holds the per-call scratch space so a call allocates only the

@@ -199,16 +199,7 @@ func (c *Client) sweep(ctx context.Context, repo string) (int, error) {
 	swept := 0
 	for {
 		q := fmt.Sprintf(`{Aggregate{%s(tenant:%s,groupBy:["fileHash"],limit:%d){groupedBy{value} meta{count}}}}`, ChunkClass, quote(repo), limit)
-		var resp struct {
-			Aggregate map[string][]struct {
-				GroupedBy struct {
-					Value string `json:"value"`
-				} `json:"groupedBy"`
-				Meta struct {
-					Count int `json:"count"`
-				} `json:"meta"`
-			} `json:"Aggregate"`
-		}
+		var resp groupedCounts
 		if err := c.gql(ctx, q, &resp); err != nil {
 			return 0, fmt.Errorf("weaviate: sweep %s: %w", repo, err)
 		}

@@ -408,16 +408,7 @@ func (t *tenant) nameCounts(ctx context.Context, names []string) (map[string]int
 		part := names[start:min(start+500, len(names))]
 		q := fmt.Sprintf(`{Aggregate{%s(tenant:%s,groupBy:["name"],limit:%d,where:%s){groupedBy{value} meta{count}}}}`,
 			ChunkClass, quote(t.repo), len(part)+1, anyText("name", part))
-		var resp struct {
-			Aggregate map[string][]struct {
-				GroupedBy struct {
-					Value string `json:"value"`
-				} `json:"groupedBy"`
-				Meta struct {
-					Count int `json:"count"`
-				} `json:"meta"`
-			} `json:"Aggregate"`
-		}
+		var resp groupedCounts
 		if err := t.c.gql(ctx, q, &resp); err != nil {
 			return nil, fmt.Errorf("weaviate: name counts %s: %w", t.repo, err)
 		}
@@ -597,4 +588,17 @@ func (t *tenant) fileHash(ctx context.Context, path string) (string, error) {
 		return rows[0].Hash, nil
 	}
 	return "", fmt.Errorf("weaviate: file %s of %s: %w", path, t.repo, store.ErrNotFound)
+}
+
+// groupedCounts is an Aggregate's answer grouped by one property: each
+// value with how many objects hold it.
+type groupedCounts struct {
+	Aggregate map[string][]struct {
+		GroupedBy struct {
+			Value string `json:"value"`
+		} `json:"groupedBy"`
+		Meta struct {
+			Count int `json:"count"`
+		} `json:"meta"`
+	} `json:"Aggregate"`
 }
