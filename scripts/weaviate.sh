@@ -33,12 +33,24 @@ build() {
 # neither was handed out before in this run (Weaviate derives a peer's
 # data port from its gossip port + 1 and its Raft RPC port from its Raft
 # port + 1, so those come in pairs).
+#
+# The ports lie below the kernel's ephemeral range: a node restarted after
+# a kill must get its old ports back, and a port inside that range can be
+# taken meanwhile as the local end of any outgoing connection (this once
+# failed a failover test: "bind: address already in use").
 TAKEN=" "
+EPHEMERAL_LOW=$(awk '{print $1}' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+PORT_LOW=10000
+PORT_SPAN=$(( (EPHEMERAL_LOW - PORT_LOW) / 2 - 1 ))
+[ "$PORT_SPAN" -ge 500 ] || { PORT_LOW=20000; PORT_SPAN=6000; }
 free_pair() {
   local used port
   used=" $(ss -Htan 2>/dev/null | awk '{n=split($4,a,":"); print a[n]}' | tr '\n' ' ') "
-  port=$((20000 + (RANDOM % 15000) * 2))
-  while [[ "$used" == *" $port "* || "$used" == *" $((port + 1)) "* || "$TAKEN" == *" $port "* ]]; do port=$((port + 2)); done
+  port=$((PORT_LOW + (RANDOM % PORT_SPAN) * 2))
+  while [[ "$used" == *" $port "* || "$used" == *" $((port + 1)) "* || "$TAKEN" == *" $port "* ]]; do
+    port=$((port + 2))
+    [ "$port" -lt $((PORT_LOW + PORT_SPAN * 2)) ] || port=$PORT_LOW
+  done
   TAKEN="$TAKEN$port $((port + 1)) "
   echo "$port"
 }
@@ -167,8 +179,18 @@ restart() {
     [ "$f" = "$dir/node$i.env" ] && continue
     join="${join:+$join,}127.0.0.1:$(sed -n 's/^CLUSTER_GOSSIP_BIND_PORT=//p' "$f")"
   done
-  run_node "$dir" "$i" "$join"
-  wait_ready "$dir" "$i"
+  # A killed node's ports can stay taken for a moment (a socket still
+  # closing, or an outgoing connection that happened to get one); try
+  # again rather than fail on that alone.
+  local attempt
+  for attempt in 1 2 3 4 5; do
+    run_node "$dir" "$i" "$join"
+    wait_ready "$dir" "$i" && return 0
+    grep -q "address already in use" <(tail -5 "$dir/node$i.log") || return 1
+    echo "weaviate: node $i found a port taken (attempt $attempt); trying again in 3 s" >&2
+    sleep 3
+  done
+  return 1
 }
 
 case "${1:-}" in
