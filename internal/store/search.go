@@ -1,17 +1,21 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql/driver"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/scry-dev/scry/internal/chunk"
+	"golang.org/x/sync/errgroup"
 	"modernc.org/sqlite"
 )
 
@@ -107,28 +111,32 @@ func (s *Store) Search(q Query) ([]Hit, error) {
 		restrict = cond
 		args = append(args, condArgs...)
 	}
+	ctx := q.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if parts := min(runtime.GOMAXPROCS(0), maxSearchParts); parts > 1 && restrict == "" {
+		st, err := s.stats.lookup(s.db, nil)
+		if err != nil {
+			return nil, fmt.Errorf("store: search: %w", err)
+		}
+		if st.Chunks >= s.splitMin() {
+			return s.searchParts(ctx, match, parts, limit, q.Light)
+		}
+	}
 	args = append(args, limit)
 
 	// The inner query ranks and cuts to the limit touching only the FTS
 	// index; the wide chunk rows are read for the survivors only.
-	cols, language, files := chunkCols, "f.language", " JOIN files f ON f.path = c.relative_path"
-	if q.Light {
-		// A light read is for ranking, which does not need the language:
-		// one lookup in files per hit saved.
-		cols, language, files = lightCols, "''", ""
-	}
+	cols, language, files := readCols(q.Light)
 	query := `WITH top AS (
-			SELECT rowid AS seq, bm25(chunks_fts, ` + bm25Weights + `) AS score
+			SELECT rowid AS seq, ` + bm25Expr + ` AS score
 			FROM chunks_fts
 			WHERE chunks_fts MATCH ?` + restrict + `
 			ORDER BY score, seq LIMIT ?)
 		SELECT ` + cols + `, ` + language + `, top.score
 		FROM top JOIN chunks c ON c.seq = top.seq` + files + `
 		ORDER BY top.score, top.seq`
-	ctx := q.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: search: %w", err)
@@ -147,6 +155,146 @@ func (s *Store) Search(q Query) ([]Hit, error) {
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: search: %w", err)
+	}
+	return hits, nil
+}
+
+const bm25Expr = `bm25(chunks_fts, ` + bm25Weights + `)`
+
+// readCols are the chunk columns, the language expression and the join a
+// search reads its hits with. A light read is for ranking, which does not
+// need the language: one lookup in files per hit saved.
+func readCols(light bool) (cols, language, join string) {
+	if light {
+		return lightCols, "''", ""
+	}
+	return chunkCols, "f.language", " JOIN files f ON f.path = c.relative_path"
+}
+
+// The first stage on a large index runs as several queries side by side,
+// each scoring every parts-th chunk (see searchParts). bm25() runs for
+// every chunk that holds any query term, and most of its cost is a lookup
+// of that chunk's column sizes (measured: about two thirds of a 140k-chunk
+// query), so a single query's time grows with the index on one core.
+const (
+	// maxSearchParts bounds the parts however many cores there are: each
+	// part walks the terms' whole posting lists again and repeats FTS5's
+	// per-query set-up (the terms' document counts for bm25's IDF).
+	maxSearchParts = 4
+	// splitMinChunks is the index size from which a search is split;
+	// below it a query costs a few milliseconds and the split's own cost
+	// is not worth it.
+	splitMinChunks = 20_000
+)
+
+func (s *Store) splitMin() int {
+	if s.splitMinChunks > 0 {
+		return s.splitMinChunks
+	}
+	return splitMinChunks
+}
+
+// scoredRow is a first-stage hit before its chunk is read.
+type scoredRow struct {
+	seq   int64
+	score float64 // bm25(): negative, lower is better
+	part  int
+}
+
+// searchParts answers an unfiltered search as several queries side by
+// side, each on its own connection, query i scoring the chunks whose rowid
+// is i modulo parts. SQLite evaluates bm25() only for rows that pass the
+// WHERE clause, so each query pays the column-size lookups of its share of
+// the matching chunks alone. Interleaving by rowid (whose low bits are a
+// chunk's ordinal in its file) shares every file, and so every package a
+// query's words cluster in, alike; contiguous rowid runs were measured to
+// leave one part twice as slow as another, differently for each query.
+//
+// The answer is the same as one query's: bm25() takes its IDF from the
+// whole table whatever the WHERE clause (FTS5 counts each phrase's rows
+// with a cursor of its own) and scores each row alone, so the best limit
+// of the union are the best limit of the parts' best limits, and the order
+// (score, then rowid) is the single query's. The survivors' rows are then
+// read, each part's on its own connection. A write between the reads may
+// mix two states of the index, as two searches in a row would.
+func (s *Store) searchParts(ctx context.Context, match string, nParts, limit int, light bool) ([]Hit, error) {
+	tops := make([][]scoredRow, nParts)
+	g, gctx := errgroup.WithContext(ctx)
+	for i := range nParts {
+		g.Go(func() error {
+			rows, err := s.db.QueryContext(gctx, `SELECT rowid, `+bm25Expr+` AS score FROM chunks_fts
+				WHERE chunks_fts MATCH ? AND rowid % ? = ? ORDER BY score, rowid LIMIT ?`, match, nParts, i, limit)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			for rows.Next() {
+				r := scoredRow{part: i}
+				if err := rows.Scan(&r.seq, &r.score); err != nil {
+					return err
+				}
+				tops[i] = append(tops[i], r)
+			}
+			return rows.Err()
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, fmt.Errorf("store: search: %w", err)
+	}
+	all := slices.Concat(tops...)
+	slices.SortFunc(all, func(a, b scoredRow) int {
+		if c := cmp.Compare(a.score, b.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	all = all[:min(limit, len(all))]
+
+	bySeq := make(map[int64]Hit, len(all))
+	var mu sync.Mutex
+	cols, language, join := readCols(light)
+	g, gctx = errgroup.WithContext(ctx)
+	for i := range nParts {
+		var seqs []any
+		for _, r := range all {
+			if r.part == i {
+				seqs = append(seqs, r.seq)
+			}
+		}
+		if len(seqs) == 0 {
+			continue
+		}
+		g.Go(func() error {
+			rows, err := s.db.QueryContext(gctx, `SELECT `+cols+`, `+language+`, c.seq
+				FROM chunks c`+join+` WHERE c.seq IN (`+placeholders(len(seqs))+`)`, seqs...)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			for rows.Next() {
+				var h Hit
+				var seq int64
+				if h.Chunk, err = scanChunk(rows, &h.Language, &seq); err != nil {
+					return err
+				}
+				mu.Lock()
+				bySeq[seq] = h
+				mu.Unlock()
+			}
+			return rows.Err()
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, fmt.Errorf("store: search: %w", err)
+	}
+	var hits []Hit
+	for _, r := range all {
+		h, ok := bySeq[r.seq]
+		if !ok { // deleted between the two reads, as the join would drop it
+			continue
+		}
+		h.Score = -r.score
+		hits = append(hits, h)
 	}
 	return hits, nil
 }

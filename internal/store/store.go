@@ -47,6 +47,8 @@ type Store struct {
 	wmu sync.Mutex
 	// stats caches corpus statistics between changes of the index.
 	stats statsCache
+	// splitMinChunks overrides splitMinChunks (tests split small indexes).
+	splitMinChunks int
 }
 
 // FileRecord is what the store knows about one indexed file.
