@@ -132,14 +132,24 @@ func (t *tenant) get(ctx context.Context, args string, w where, limit int, light
 	if w != "" {
 		a += ",where:" + string(w)
 	}
-	q := fmt.Sprintf(`{Get{%s(%s){%s _additional{score}}}}`, ChunkClass, a, fields)
+	objs, err := t.getChunks(ctx, a, fields+" _additional{score}")
+	if err != nil {
+		return nil, fmt.Errorf("weaviate: read %s: %w", t.repo, err)
+	}
+	return t.live(ctx, objs)
+}
+
+// getChunks runs one GraphQL Get of the chunk class with args, asking for
+// fields, and returns its objects.
+func (t *tenant) getChunks(ctx context.Context, args, fields string) ([]object, error) {
+	q := fmt.Sprintf(`{Get{%s(%s){%s}}}`, ChunkClass, args, fields)
 	var resp struct {
 		Get map[string][]object `json:"Get"`
 	}
 	if err := t.c.gql(ctx, q, &resp); err != nil {
-		return nil, fmt.Errorf("weaviate: read %s: %w", t.repo, err)
+		return nil, err
 	}
-	return t.live(ctx, resp.Get[ChunkClass])
+	return resp.Get[ChunkClass], nil
 }
 
 // live keeps the objects of their file's live version.
@@ -237,14 +247,10 @@ func (t *tenant) list(ctx context.Context, w where, light bool) ([]object, error
 		if pw != "" {
 			args += ",where:" + string(pw)
 		}
-		q := fmt.Sprintf(`{Get{%s(%s){%s _additional{id}}}}`, ChunkClass, args, fields)
-		var resp struct {
-			Get map[string][]object `json:"Get"`
-		}
-		if err := t.c.gql(ctx, q, &resp); err != nil {
+		page, err := t.getChunks(ctx, args, fields+" _additional{id}")
+		if err != nil {
 			return nil, fmt.Errorf("weaviate: list %s: %w", t.repo, err)
 		}
-		page := resp.Get[ChunkClass]
 		for _, o := range page {
 			if o.ChunkID == last && seen[o.Extra.ID] {
 				continue
@@ -282,15 +288,13 @@ func (t *tenant) nearest(ctx context.Context, vec []float32, model string, k int
 	if err != nil {
 		return nil, err
 	}
-	q := fmt.Sprintf(`{Get{%s(tenant:%s,limit:%d%s,%s,where:%s){chunkId path fileHash _additional{distance}}}}`,
-		ChunkClass, quote(t.repo), overfetch(min(max(k, 1), maxResults), exact), level, args, and(w, eqText("embedModel", model)))
-	var resp struct {
-		Get map[string][]object `json:"Get"`
-	}
-	if err := t.c.gql(ctx, q, &resp); err != nil {
+	found, err := t.getChunks(ctx, fmt.Sprintf(`tenant:%s,limit:%d%s,%s,where:%s`,
+		quote(t.repo), overfetch(min(max(k, 1), maxResults), exact), level, args, and(w, eqText("embedModel", model))),
+		"chunkId path fileHash _additional{distance}")
+	if err != nil {
 		return nil, fmt.Errorf("weaviate: nearest in %s: %w", t.repo, err)
 	}
-	objs, err := t.live(ctx, resp.Get[ChunkClass])
+	objs, err := t.live(ctx, found)
 	if err != nil {
 		return nil, err
 	}
