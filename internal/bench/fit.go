@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
@@ -307,6 +308,7 @@ var AblationGroups = []struct {
 	{"kinds (imports, comments, statements …)", []int{search.FNonCode, search.FStatement, search.FCallable, search.FTypeDecl, search.FContainer}},
 	{"size, export, depth", []int{search.FLines, search.FExported, search.FDepth}},
 	{"name rarity (index-time usage prior)", []int{search.FRare}},
+	{"semantic similarity (built-in model)", []int{search.FSemantic, search.FSemanticRel, search.FFileSemantic}},
 	{"query descriptors (length, prose, code)", []int{search.FQueryTerms, search.FQueryProse, search.FQueryCode}},
 	{"file diversity penalty", []int{search.NumFeatures}},
 }
@@ -377,13 +379,29 @@ func calibrate(tune []*fitInstance, m *search.Model, fileLevel bool) []float64 {
 		order := fi.ranked(m, LocDepth)
 		scores := scoresOfOrder(order)
 		for k, o := range order {
-			in := search.CalibrationInputs(scores, k, &fi.feats[o.Index])
+			in := search.CalibrationInputs(scores, k, &fi.feats[o.Index], m.LoneMargin)
 			xs = append(xs, in[:])
 			y = append(y, fi.relevant(o.Index, fileLevel))
 		}
 	}
 	w, b := ltr.LogisticN(xs, y)
 	return append(w, b)
+}
+
+// medianMargin is the median lead of the best candidate over the second
+// on the tune queries that have two.
+func medianMargin(tune []*fitInstance, m *search.Model) float64 {
+	var ms []float64
+	for _, fi := range tune {
+		if order := fi.ranked(m, 2); len(order) == 2 {
+			ms = append(ms, order[0].Score-order[1].Score)
+		}
+	}
+	if len(ms) == 0 {
+		return 0
+	}
+	sort.Float64s(ms)
+	return ms[len(ms)/2]
 }
 
 func scoresOfOrder(order []search.Ranked) []float64 {
@@ -471,6 +489,7 @@ func Fit(set []*fitInstance, opt FitOptions) (*FitReport, error) {
 	if opt.Trees > 0 {
 		m.Trees = boostTrees(tune, m, opt)
 	}
+	m.LoneMargin = round4(medianMargin(locTune, m))
 	m.Calibration = calibrate(locTune, m, opt.FileRelevance)
 	// Rounded before anything is measured, so the figures are those of the
 	// model as written to model.json.

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/scry-dev/scry/internal/embed/builtin"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/terms"
 )
@@ -19,36 +20,39 @@ import (
 // removing or reordering features invalidates the fitted model
 // (model.json): refit with `scry bench localize --dump` then `scry bench fit`.
 const (
-	FBM25        = iota // first-stage BM25F score over the best candidate's
-	FBM25Rank           // 1/log2(rank+1) of the first-stage rank
-	FCovAll             // IDF-weighted share of query terms in the chunk's own text
-	FCovName            // … in its name
-	FCovHeader          // … in its signature and JSDoc
-	FCovParent          // … in the names of its enclosing symbols
-	FCovPath            // … in its file's path (directories and file name)
-	FCovBase            // … in its file name alone
-	FDefines            // the query writes the chunk's name (case-insensitive, ≥ 3 letters)
-	FDefinesCode        // … written as code (camelCase, snake_case, `x`, x(), a.b)
-	FParentNamed        // the query writes the name of an enclosing symbol
-	FBaseIdent          // the query writes the file name as one identifier (toJSONSchema ↔ to-json-schema.ts)
-	FFileCov            // IDF-weighted share of query terms covered by the file's candidates together
-	FFileBest           // best first-stage score in the chunk's file
-	FFileCount          // how many candidates the file has (log-scaled)
-	FTest               // a test file, and the query is not about tests
-	FAux                // examples, fixtures, docs, playgrounds, benchmarks, scripts, generated or vendored code, not asked for
-	FDecl               // a declaration file (.d.ts)
-	FNonCode            // import, re-export or comment chunk, the query not about them
-	FStatement          // root statement or expression
-	FCallable           // function, method, constructor, accessor, component, callback
-	FTypeDecl           // interface, type alias, enum
-	FContainer          // class, namespace, module
-	FLines              // size: log of the line count
-	FExported           // exported symbol
-	FDepth              // nesting depth (0 top level … 1 at depth 3+)
-	FRare               // how specific the chunk's name is: few other chunks share it (1 − log n / log N)
-	FFileSum            // the file's summed first-stage scores over the best file's (file-level BM25)
-	FStemName           // the chunk is named like its file (a module's main symbol)
-	FExpanded           // added as a symbol of a top file, not matched by the first stage
+	FBM25         = iota // first-stage BM25F score over the best candidate's
+	FBM25Rank            // 1/log2(rank+1) of the first-stage rank
+	FCovAll              // IDF-weighted share of query terms in the chunk's own text
+	FCovName             // … in its name
+	FCovHeader           // … in its signature and JSDoc
+	FCovParent           // … in the names of its enclosing symbols
+	FCovPath             // … in its file's path (directories and file name)
+	FCovBase             // … in its file name alone
+	FDefines             // the query writes the chunk's name (case-insensitive, ≥ 3 letters)
+	FDefinesCode         // … written as code (camelCase, snake_case, `x`, x(), a.b)
+	FParentNamed         // the query writes the name of an enclosing symbol
+	FBaseIdent           // the query writes the file name as one identifier (toJSONSchema ↔ to-json-schema.ts)
+	FFileCov             // IDF-weighted share of query terms covered by the file's candidates together
+	FFileBest            // best first-stage score in the chunk's file
+	FFileCount           // how many candidates the file has (log-scaled)
+	FTest                // a test file, and the query is not about tests
+	FAux                 // examples, fixtures, docs, playgrounds, benchmarks, scripts, generated or vendored code, not asked for
+	FDecl                // a declaration file (.d.ts)
+	FNonCode             // import, re-export or comment chunk, the query not about them
+	FStatement           // root statement or expression
+	FCallable            // function, method, constructor, accessor, component, callback
+	FTypeDecl            // interface, type alias, enum
+	FContainer           // class, namespace, module
+	FLines               // size: log of the line count
+	FExported            // exported symbol
+	FDepth               // nesting depth (0 top level … 1 at depth 3+)
+	FRare                // how specific the chunk's name is: few other chunks share it (1 − log n / log N)
+	FFileSum             // the file's summed first-stage scores over the best file's (file-level BM25)
+	FStemName            // the chunk is named like its file (a module's main symbol)
+	FExpanded            // added as a symbol of a top file, not matched by the first stage
+	FSemantic            // cosine of the query and the chunk under the built-in embedding model
+	FSemanticRel         // … over the best candidate's
+	FFileSemantic        // the best of the chunk's file, over the best candidate's
 	// Query descriptors: the same for every candidate of a query, so a
 	// linear score ignores them, but the trees use them to weigh the other
 	// features differently for a sentence of prose and for a terse subject
@@ -68,6 +72,7 @@ var FeatureNames = [NumFeatures]string{
 	"defines", "defines_code", "parent_named", "base_ident", "file_cov", "file_best", "file_count",
 	"test", "aux", "decl", "noncode", "statement", "callable", "typedecl", "container", "lines",
 	"exported", "depth", "rare", "file_sum", "stem_name", "expanded",
+	"semantic", "semantic_rel", "file_semantic",
 	"query_terms", "query_prose", "query_code",
 }
 
@@ -117,6 +122,46 @@ type queryInfo struct {
 	// initials are the query terms' first letters: text words that start
 	// otherwise cannot match, and are not even stemmed.
 	initials *terms.Initials
+	// sem embeds the candidates for the semantic features and qvec is the
+	// query's vector under it; nil: those features stay 0.
+	sem  *builtin.Model
+	qvec []float32
+}
+
+// withSemantic sets the model of the semantic features and embeds the
+// query with it.
+func (qi *queryInfo) withSemantic(m *builtin.Model, q string) {
+	if m == nil {
+		return
+	}
+	qi.sem, qi.qvec = m, m.Embed(q, builtin.Query)
+}
+
+// semanticTextBytes bounds the text of a chunk that the semantic features
+// embed: its name, signature and first statements say what it does, and
+// the pooling costs per distinct term, so a whole 6 KB chunk would cost a
+// query several milliseconds over its hundreds of candidates.
+const semanticTextBytes = 2 << 10
+
+// similarity is the cosine of the query and the start of a chunk's text
+// (both unit vectors), at least 0; sc is the calling goroutine's.
+func (qi *queryInfo) similarity(sc *builtin.Scratch, text string) float64 {
+	if qi.sem == nil {
+		return 0
+	}
+	if len(text) > semanticTextBytes {
+		cut := semanticTextBytes
+		for cut > 0 && text[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		text = text[:cut]
+	}
+	v := qi.sem.EmbedScratch(sc, text, builtin.Doc)
+	var d float32
+	for i, x := range v {
+		d += x * qi.qvec[i]
+	}
+	return max(0, float64(d))
 }
 
 // newQueryInfo computes a query's terms, their IDF from the index's
@@ -333,10 +378,12 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		n         int
 		path      termMask // the file's path
 		base      termMask // its file name
+		sim       float64  // the best similarity of its candidates
 	}
 	files := map[string]*fileAgg{}
 	type chunkMasks struct{ all, name, header termMask }
 	masks := make([]chunkMasks, len(cands))
+	sims := make([]float64, len(cands))
 	// Splitting the candidates' text is most of the features' cost and
 	// each candidate's is independent: spread it over the cores.
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(cands)/32))
@@ -345,11 +392,13 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
+			var sc builtin.Scratch
 			for i := w; i < len(cands); i += workers {
 				c := cands[i].Chunk
 				name, sig, doc := qi.mask(c.Name), qi.mask(c.Signature), qi.mask(c.JSDoc)
 				header := sig.or(doc)
 				masks[i] = chunkMasks{all: name.or(header).or(qi.mask(c.EmbeddingText)), name: name, header: header}
+				sims[i] = qi.similarity(&sc, c.EmbeddingText)
 			}
 		}(w)
 	}
@@ -366,6 +415,11 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		fa.best = max(fa.best, r.FirstStage)
 		fa.sum += r.FirstStage
 		fa.n++
+		fa.sim = max(fa.sim, sims[i])
+	}
+	bestSim := 0.0
+	for _, x := range sims {
+		bestSim = max(bestSim, x)
 	}
 	bestSum := 0.0
 	for _, fa := range files {
@@ -411,6 +465,11 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		}
 		if r.expanded {
 			f[FExpanded] = 1
+		}
+		f[FSemantic] = clamp01(sims[i])
+		if bestSim > 0 {
+			f[FSemanticRel] = sims[i] / bestSim
+			f[FFileSemantic] = fa.sim / bestSim
 		}
 		copy(f[FQueryTerms:], qi.descriptors[:])
 		if isTestPath(c.RelativePath) && !qi.wantsTests {

@@ -33,6 +33,12 @@ type Model struct {
 	// is low even when it is right), so the inputs also say how far the
 	// result is from the query's best and how clearly the best stands out.
 	Calibration []float64 `json:"calibration"`
+	// LoneMargin is the best's margin over the second that a lone
+	// candidate is calibrated with: the median margin of the tune queries.
+	// One candidate has no second to lead, and a margin of 0 would read as
+	// a tie (a one-function workspace asked for that function would get a
+	// lead, not a result).
+	LoneMargin float64 `json:"lone_margin,omitempty"`
 	// Relevance says what the calibration's "relevant" means.
 	Relevance string `json:"relevance"`
 	// Trees are boosted regression trees (LambdaMART) added to the linear
@@ -122,12 +128,12 @@ const NumCalibrationInputs = 4 + NumFeatures
 
 // CalibrationInputs describe the result at 0-based position rank of a
 // ranked list (scores best first, after the diversity penalty): its score,
-// its distance below the best, the best's lead over the second, the
-// reciprocal of its position, then its features — what makes a result
+// its distance below the best, the best's lead over the second (lone when
+// there is no second), the reciprocal of its position, then its features — what makes a result
 // trustworthy (the query names it, its file is clearly the subject) is not
 // all in where it ranks.
-func CalibrationInputs(scores []float64, rank int, f *Features) [NumCalibrationInputs]float64 {
-	top, margin := scores[0], 0.0
+func CalibrationInputs(scores []float64, rank int, f *Features, lone float64) [NumCalibrationInputs]float64 {
+	top, margin := scores[0], lone
 	if len(scores) > 1 {
 		margin = scores[0] - scores[1]
 	}
@@ -140,7 +146,7 @@ func CalibrationInputs(scores []float64, rank int, f *Features) [NumCalibrationI
 // Probability calibrates the result at position rank of a ranked list,
 // whose features are f.
 func (m *Model) Probability(scores []float64, rank int, f *Features) float64 {
-	in := CalibrationInputs(scores, rank, f)
+	in := CalibrationInputs(scores, rank, f, m.LoneMargin)
 	z := m.Calibration[NumCalibrationInputs]
 	for i, x := range in {
 		z += m.Calibration[i] * x

@@ -100,6 +100,7 @@ func (p *Pipeline) Gather(ctx context.Context, req Request) (Candidates, error) 
 	}
 	qi := newQueryInfo(req.Query, st)
 	qi.codeMarked(req.Query)
+	qi.withSemantic(p.semantic(), req.Query)
 	out.Results = cands
 	out.Features = featurize(&qi, cands, nameCount, st.Chunks)
 	return out, ctx.Err()

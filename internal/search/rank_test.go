@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/embed/builtin"
 	"github.com/scry-dev/scry/internal/store"
 )
 
@@ -252,5 +253,86 @@ func TestRankedProbabilitiesNonIncreasing(t *testing.T) {
 	}
 	if p[0] != m.Probability(scores, 0, &feats[0]) {
 		t.Fatalf("the first probability changed: %v", p)
+	}
+}
+
+// The semantic features come from the built-in model: a chunk about what
+// the query asks for, in other words, scores above an unrelated one; the
+// relative features put the best candidate at 1; with no model they are 0.
+func TestSemanticFeatures(t *testing.T) {
+	m, err := builtin.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := "where are bearer tokens checked before a request is handled"
+	mk := func(path, name, text string) Result {
+		return Result{Chunk: chunk.Chunk{ID: path + name, RelativePath: path, Name: name, NodeKind: "function", StartLine: 1, EndLine: 9,
+			Breadcrumb: path + " > " + name, EmbeddingText: text, FullSource: text}}
+	}
+	cands := []Result{
+		mk("src/auth.ts", "verifyAuthorization", "function verifyAuthorization(req, res, next) { const header = req.headers.authorization; if (!header?.startsWith('Bearer ')) return res.status(401).end(); jwt.verify(header.slice(7), secret); next() }"),
+		mk("src/dates.ts", "formatDate", "function formatDate(d: Date): string { return d.getFullYear() + '-' + pad(d.getMonth() + 1) + '-' + pad(d.getDate()) }"),
+		mk("src/auth.ts", "logout", "function logout(session) { session.destroy() }"),
+	}
+	for i := range cands {
+		cands[i].FirstStage = 1
+	}
+	tests := []struct {
+		name  string
+		model *builtin.Model
+		check func(fs []Features) bool
+	}{
+		{"related above unrelated", m, func(fs []Features) bool { return fs[0][FSemantic] > fs[1][FSemantic] }},
+		{"the best is 1 relative", m, func(fs []Features) bool { return fs[0][FSemanticRel] == 1 && fs[1][FSemanticRel] < 1 }},
+		{"a file carries its best", m, func(fs []Features) bool {
+			return fs[2][FFileSemantic] == fs[0][FFileSemantic] && fs[0][FFileSemantic] == 1 && fs[1][FFileSemantic] < 1
+		}},
+		{"no model, no semantic features", nil, func(fs []Features) bool {
+			for _, f := range fs {
+				if f[FSemantic] != 0 || f[FSemanticRel] != 0 || f[FFileSemantic] != 0 {
+					return false
+				}
+			}
+			return true
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			qi := newQueryInfo(q, store.TermStats{Chunks: 100, DocFreq: map[string]int{}})
+			qi.withSemantic(tt.model, q)
+			fs := featurize(&qi, cands, map[string]int{}, 100)
+			if !tt.check(fs) {
+				for i, f := range fs {
+					t.Logf("%s: semantic %.3f rel %.3f file %.3f", cands[i].Chunk.Name, f[FSemantic], f[FSemanticRel], f[FFileSemantic])
+				}
+				t.Fail()
+			}
+		})
+	}
+}
+
+// The margin input is the best's lead over the second, and a lone
+// candidate, which has no second, takes the model's LoneMargin.
+func TestCalibrationMargin(t *testing.T) {
+	var f Features
+	tests := []struct {
+		name   string
+		scores []float64
+		rank   int
+		lone   float64
+		want   float64
+	}{
+		{"lead over the second", []float64{3, 1, 0.5}, 0, 9, 2},
+		{"same for a lower rank", []float64{3, 1, 0.5}, 2, 9, 2},
+		{"a tie", []float64{2, 2}, 1, 9, 0},
+		{"lone candidate", []float64{3}, 0, 1.25, 1.25},
+	}
+	for _, tt := range tests {
+		if got := CalibrationInputs(tt.scores, tt.rank, &f, tt.lone)[2]; got != tt.want {
+			t.Errorf("%s: margin %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	if DefaultModel.LoneMargin <= 0 {
+		t.Errorf("the shipped model has no lone margin (%v): refit it", DefaultModel.LoneMargin)
 	}
 }

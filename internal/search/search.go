@@ -12,6 +12,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/embed/builtin"
 	"github.com/scry-dev/scry/internal/rerank"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/terms"
@@ -114,6 +115,24 @@ type Pipeline struct {
 	Hybrid *Hybrid
 	// Model ranks candidates; nil: DefaultModel.
 	Model *Model
+	// Semantic embeds the query and the candidates for the ranking's
+	// semantic features; nil: the built-in model, which the shipped
+	// ranking model was fitted with.
+	Semantic *builtin.Model
+}
+
+// semantic is the model of the semantic features: p.Semantic, else the
+// built-in one (compiled in, so its loading cannot fail but for a corrupt
+// build, and then the features stay 0).
+func (p *Pipeline) semantic() *builtin.Model {
+	if p.Semantic != nil {
+		return p.Semantic
+	}
+	m, err := builtin.Default()
+	if err != nil {
+		return nil
+	}
+	return m
 }
 
 // maxQueryBytes bounds a natural-language query; beyond this it is a paste,

@@ -70,6 +70,12 @@ func Split(text string) []string {
 	return appendTerms(out, text)
 }
 
+// AppendSplit is Split appending to dst, for callers that split many texts
+// in turn and reuse one slice.
+func AppendSplit(dst []string, text string) []string {
+	return appendTerms(dst, text)
+}
+
 // Query normalises a user query exactly as Split normalises indexed text,
 // dropping repeated terms but keeping the order of first appearance.
 func Query(q string) []string {

@@ -150,18 +150,28 @@ func (t *Tokenizer) ItemsOf(ts []string) []Item {
 
 // grams returns the back-off rows of an unknown term.
 func (t *Tokenizer) grams(term string) []int32 {
-	s := "<" + term + ">"
-	n := len(s) - 2
-	if n > maxGrams {
-		n = maxGrams
+	return t.appendGrams(make([]int32, 0, min(len(term), maxGrams)), term)
+}
+
+// appendGrams appends the back-off rows of an unknown term to rows.
+func (t *Tokenizer) appendGrams(rows []int32, term string) []int32 {
+	// The trigrams are those of "<" + term + ">", read in place.
+	at := func(k int) byte {
+		switch k {
+		case 0:
+			return '<'
+		case len(term) + 1:
+			return '>'
+		}
+		return term[k-1]
 	}
-	rows := make([]int32, 0, n)
+	n := min(len(term), maxGrams)
 	base := int32(len(t.vocab))
 	for i := 0; i < n; i++ {
 		// FNV-1a, 32 bits, of the trigram's bytes
 		h := uint32(2166136261)
-		for _, c := range []byte(s[i : i+3]) {
-			h = (h ^ uint32(c)) * 16777619
+		for k := i; k < i+3; k++ {
+			h = (h ^ uint32(at(k))) * 16777619
 		}
 		rows = append(rows, base+int32(h%uint32(t.buckets)))
 	}
@@ -212,12 +222,17 @@ func (w *Weights) Marshal() []byte {
 
 // Model is a loaded, quantised model ready to embed.
 type Model struct {
-	tok    *Tokenizer
-	dim    int
-	vocab  int
-	scale  []float32
-	emb    []int8
+	tok   *Tokenizer
+	dim   int
+	vocab int
+	scale []float32
+	// rows holds each row as stored: its float32 scale, then dim int8
+	// values; stride is a row's length.
+	rows   []byte
+	stride int
 	weight [2][]float32 // by Side
+	data   []byte       // the whole model, hashed for ID on first use
+	idOnce sync.Once
 	id     string
 	size   int
 }
@@ -260,32 +275,34 @@ func Load(data []byte) (*Model, error) {
 	if err := binary.Read(r, binary.LittleEndian, m.weight[Doc]); err != nil {
 		return nil, fmt.Errorf("builtin: doc weights: %w", err)
 	}
+	// The rows are used where they lie in data, without a copy: loading
+	// then costs the vocabulary map and the scales, a few milliseconds,
+	// which every CLI search pays.
 	rows := nv + buckets
+	stride := 4 + dim
+	off := len(data) - r.Len()
+	if want := rows * stride; r.Len() != want {
+		return nil, fmt.Errorf("builtin: %d bytes of rows, want %d (%d rows of %d)", r.Len(), want, rows, stride)
+	}
 	m.scale = make([]float32, rows)
-	m.emb = make([]int8, rows*dim)
-	buf := make([]byte, dim)
-	for i := 0; i < rows; i++ {
-		if err := binary.Read(r, binary.LittleEndian, &m.scale[i]); err != nil {
-			return nil, fmt.Errorf("builtin: row %d: %w", i, err)
-		}
-		if _, err := io.ReadFull(r, buf); err != nil {
-			return nil, fmt.Errorf("builtin: row %d: %w", i, err)
-		}
-		for j, b := range buf {
-			m.emb[i*dim+j] = int8(b)
-		}
+	m.rows = data[off:]
+	m.stride = stride
+	for i := range m.scale {
+		m.scale[i] = math.Float32frombits(binary.LittleEndian.Uint32(m.rows[i*stride:]))
 	}
-	if r.Len() != 0 {
-		return nil, fmt.Errorf("builtin: %d bytes after the last row", r.Len())
-	}
-	sum := sha256.Sum256(data)
-	m.id = fmt.Sprintf("builtin/%s/%d", hex.EncodeToString(sum[:6]), dim)
+	m.data = data
 	return m, nil
 }
 
 // ID names the model's vector space: its weights' fingerprint and its
 // dimension.
-func (m *Model) ID() string { return m.id }
+func (m *Model) ID() string {
+	m.idOnce.Do(func() {
+		sum := sha256.Sum256(m.data)
+		m.id = fmt.Sprintf("builtin/%s/%d", hex.EncodeToString(sum[:6]), m.dim)
+	})
+	return m.id
+}
 
 // Dim is the vector size.
 func (m *Model) Dim() int { return m.dim }
@@ -311,14 +328,101 @@ func (m *Model) EmbedInto(dst []float32, items []Item, side Side) {
 	for _, it := range items {
 		a := w[it.Weight] * it.Coef() / float32(len(it.Rows))
 		for _, r := range it.Rows {
-			s := a * m.scale[r]
-			row := m.emb[int(r)*m.dim : int(r+1)*m.dim]
-			for j, v := range row {
-				dst[j] += s * float32(v)
-			}
+			m.addRow(dst, a*m.scale[r], r)
 		}
 	}
 	Normalize(dst)
+}
+
+// Scratch holds one goroutine's buffers for embedding text after text
+// (the ranker embeds hundreds of candidates per query): with it, a text
+// costs no allocation but its new terms' strings. The zero value is ready.
+type Scratch struct {
+	terms []string
+	index map[string]int32 // term → its item
+	items []scratchItem
+	rows  []int32 // every item's rows, end to end
+	vec   []float32
+}
+
+type scratchItem struct {
+	weight     int32
+	rows, nrow int32 // rows[rows : rows+nrow] of the Scratch
+	count      int32
+}
+
+// EmbedScratch is Embed with sc's buffers; the vector returned is sc's and
+// valid until its next use. It gives Embed's vector exactly: the items
+// are the same and pooled in the same order.
+func (m *Model) EmbedScratch(sc *Scratch, text string, side Side) []float32 {
+	if len(text) > MaxTextBytes {
+		cut := MaxTextBytes
+		for cut > 0 && text[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		text = text[:cut]
+	}
+	sc.terms = terms.AppendSplit(sc.terms[:0], text)
+	if sc.index == nil {
+		sc.index = make(map[string]int32, 256)
+	}
+	clear(sc.index)
+	sc.items, sc.rows = sc.items[:0], sc.rows[:0]
+	t := m.tok
+	for _, term := range sc.terms {
+		if i, ok := sc.index[term]; ok {
+			sc.items[i].count++
+			continue
+		}
+		if id, ok := t.vocab[term]; ok {
+			sc.index[term] = int32(len(sc.items))
+			sc.items = append(sc.items, scratchItem{weight: id, rows: int32(len(sc.rows)), nrow: 1, count: 1})
+			sc.rows = append(sc.rows, id)
+			continue
+		}
+		if t.buckets == 0 {
+			// Items skips such a term without recording it, so a repeat is
+			// looked up (and skipped) again.
+			continue
+		}
+		sc.index[term] = int32(len(sc.items))
+		start := len(sc.rows)
+		sc.rows = t.appendGrams(sc.rows, term)
+		sc.items = append(sc.items, scratchItem{weight: t.oov, rows: int32(start), nrow: int32(len(sc.rows) - start), count: 1})
+	}
+	if cap(sc.vec) < m.dim {
+		sc.vec = make([]float32, m.dim)
+	}
+	dst := sc.vec[:m.dim]
+	clear(dst)
+	w := m.weight[side]
+	for _, it := range sc.items {
+		a := w[it.weight] * Item{Count: it.count}.Coef() / float32(it.nrow)
+		for _, r := range sc.rows[it.rows : it.rows+it.nrow] {
+			m.addRow(dst, a*m.scale[r], r)
+		}
+	}
+	Normalize(dst)
+	return dst
+}
+
+// addRow adds s times row r of the table to dst (len Dim).
+func (m *Model) addRow(dst []float32, s float32, r int32) {
+	o := int(r)*m.stride + 4
+	row := m.rows[o : o+len(dst)]
+	// Four at a time, with the slices resliced so that the compiler drops
+	// the bounds checks: the pooling is most of an embedding's cost.
+	j := 0
+	for ; j+4 <= len(row); j += 4 {
+		d, v := dst[j:j+4:j+4], row[j:j+4:j+4]
+		d[0] += s * float32(int8(v[0]))
+		d[1] += s * float32(int8(v[1]))
+		d[2] += s * float32(int8(v[2]))
+		d[3] += s * float32(int8(v[3]))
+	}
+	for ; j < len(row); j++ {
+		dst[j] += s * float32(int8(row[j]))
+	}
 }
 
 // Normalize scales v to unit length in place (a zero vector stays zero).

@@ -221,7 +221,7 @@ func BenchmarkEmbedQuery(b *testing.B) {
 }
 
 // benchChunks chunks up to 400 source files, in path order.
-func benchChunks(b *testing.B) []string {
+func benchChunks(b testing.TB) []string {
 	dir := os.Getenv("SCRY_CORPUS")
 	if dir == "" {
 		dir = filepath.Join("..", "..", "..", "testdata", "fixtures")
@@ -256,4 +256,49 @@ func benchChunks(b *testing.B) []string {
 	}
 	b.Logf("%d chunks of %d files under %s, %d bytes on average", len(texts), len(files), dir, bytes/len(texts))
 	return texts
+}
+
+// EmbedScratch gives Embed's vectors exactly, text after text with one
+// Scratch (so stale buffers would show), on real chunks and on texts of
+// unknown terms, repeats and nothing at all.
+func TestEmbedScratchMatchesEmbed(t *testing.T) {
+	m, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := append(benchChunks(t), "", "  ;; ", "zzqxv zzqxv zzqxv unknownIdentifierZzq", strings.Repeat("validateToken ", 5000))
+	var sc Scratch
+	for i, text := range texts {
+		want := m.Embed(text, Doc)
+		got := m.EmbedScratch(&sc, text, Doc)
+		for j := range want {
+			if got[j] != want[j] {
+				t.Fatalf("text %d (%.40q): component %d is %v, Embed gives %v", i, text, j, got[j], want[j])
+			}
+		}
+	}
+	q := "where are bearer tokens checked"
+	if got, want := m.EmbedScratch(&sc, q, Query), m.Embed(q, Query); got[0] != want[0] || got[m.Dim()-1] != want[m.Dim()-1] {
+		t.Errorf("query side differs: %v… against %v…", got[:2], want[:2])
+	}
+}
+
+func BenchmarkEmbedScratch(b *testing.B) {
+	m, err := Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	texts := benchChunks(b)
+	var sc Scratch
+	b.ResetTimer()
+	cpu0 := cpuSeconds()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		for _, t := range texts {
+			m.EmbedScratch(&sc, t, Doc)
+		}
+		n += len(texts)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "chunks/s")
+	b.ReportMetric(float64(n)/(cpuSeconds()-cpu0), "chunks/cpu-s")
 }
