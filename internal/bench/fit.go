@@ -281,6 +281,7 @@ type FitReport struct {
 	StartJSDocTune, StartJSDocHoldout LocMetrics    `json:"-"`
 	TuneAnswer, HoldoutAnswer         AnswerMetrics `json:"-"`
 	Ablations                         []Ablation    `json:"-"`
+	AblationKeptLinear                bool          `json:"-"` // the ablations kept the linear weights and refit the trees
 	Reliability                       []Bin         `json:"-"`
 	HoldoutLogLoss                    float64       `json:"-"`
 }
@@ -522,6 +523,7 @@ func Fit(set []*fitInstance, opt FitOptions) (*FitReport, error) {
 	r.TuneAnswer, r.HoldoutAnswer = answers(locTune), answers(hold)
 	r.Reliability, r.HoldoutLogLoss = reliability(hold, m, opt.FileRelevance)
 	if opt.Ablate {
+		r.AblationKeptLinear = opt.KeepLinear && opt.Trees > 0
 		for _, g := range AblationGroups {
 			fixed := map[int]bool{}
 			for _, f := range g.Features {
@@ -530,11 +532,38 @@ func Fit(set []*fitInstance, opt FitOptions) (*FitReport, error) {
 			if opt.Log != nil {
 				fmt.Fprintf(opt.Log, "ablation: %s off\n", g.Name)
 			}
-			am := fitWeights(tune, m, fixed, opt)
+			var am *search.Model
+			if opt.KeepLinear && opt.Trees > 0 {
+				am = ablateTrees(tune, m, g.Features, opt)
+			} else {
+				am = fitWeights(tune, m, fixed, opt)
+			}
 			r.Ablations = append(r.Ablations, Ablation{Off: g.Name, Holdout: scoresOf(hold, am), JSDocHoldout: scoresOf(jsHold, am)})
 		}
 	}
 	return r, nil
+}
+
+// ablateTrees is the ablation of a model whose linear weights are kept:
+// the group's linear weights (or the file penalty) are zeroed, the others
+// kept, and the trees are refit without the group's features.
+func ablateTrees(tune []*fitInstance, m *search.Model, group []int, opt FitOptions) *search.Model {
+	c := *m
+	c.Weights = append([]float64(nil), m.Weights...)
+	o := opt
+	o.TreesWithout = append([]int(nil), opt.TreesWithout...)
+	for _, f := range group {
+		if f == search.NumFeatures {
+			c.FilePenalty = 0
+			continue
+		}
+		c.Weights[f] = 0
+		o.TreesWithout = append(o.TreesWithout, f)
+	}
+	c.Trees = nil
+	o.Log = nil
+	c.Trees = boostTrees(tune, &c, o)
+	return &c
 }
 
 // WriteText writes the fit's figures as Markdown.
@@ -572,7 +601,11 @@ func (r *FitReport) WriteText(w io.Writer) error {
 		}
 	}
 	if len(r.Ablations) > 0 {
-		fmt.Fprintf(bw, "\nAblations on holdout (each group off, weights refit on tune; JSDoc: the benchmark's questions):\n\n| off | F@1 | F@5 | S@1 | S@5 | S@10 | S-MRR | lines@5 | JSDoc S@10 | JSDoc S-MRR |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		how := "weights refit on tune"
+		if r.AblationKeptLinear {
+			how = "its linear weights zeroed, the others kept, the trees refit on tune without it"
+		}
+		fmt.Fprintf(bw, "\nAblations on holdout (each group off, %s; JSDoc: the benchmark's questions):\n\n| off | F@1 | F@5 | S@1 | S@5 | S@10 | S-MRR | lines@5 | JSDoc S@10 | JSDoc S-MRR |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", how)
 		fmt.Fprintf(bw, "| (none) | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f | %.3f | %.3f |\n", r.Holdout.F1, r.Holdout.F5, r.Holdout.S1, r.Holdout.S5, r.Holdout.S10, r.Holdout.SMRR, r.Holdout.Lines5, r.JSDocHoldout.S10, r.JSDocHoldout.SMRR)
 		for _, a := range r.Ablations {
 			x, j := a.Holdout, a.JSDocHoldout

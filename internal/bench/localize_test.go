@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -173,6 +174,18 @@ func TestLocalizeEndToEnd(t *testing.T) {
 	}
 	if len(fr.Ablations) != len(AblationGroups) {
 		t.Errorf("%d ablations", len(fr.Ablations))
+	}
+	// A kept-linear ablation zeroes the group's weights (or the penalty),
+	// keeps the others and grows no tree on the group's features.
+	base := *search.DefaultModel
+	abl := ablateTrees(set, &base, []int{search.FCovPath, search.NumFeatures}, FitOptions{Trees: 5, Depth: 2, MinLeaf: 1})
+	if abl.Weights[search.FCovPath] != 0 || abl.FilePenalty != 0 || base.Weights[search.FCovPath] == 0 || abl.Weights[search.FCovName] != base.Weights[search.FCovName] {
+		t.Errorf("ablation weights: cov_path %v, penalty %v, cov_name %v (shipped %v, %v)", abl.Weights[search.FCovPath], abl.FilePenalty, abl.Weights[search.FCovName], base.Weights[search.FCovPath], base.Weights[search.FCovName])
+	}
+	for _, tr := range abl.Trees {
+		if slices.Contains(tr.Feature, search.FCovPath) {
+			t.Errorf("an ablation tree splits on the ablated feature: %+v", tr)
+		}
 	}
 	modelPath := filepath.Join(t.TempDir(), "model.json")
 	if err := fr.WriteModel(modelPath, "test"); err != nil {
