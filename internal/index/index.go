@@ -24,6 +24,7 @@ import (
 	"github.com/scry-dev/scry/internal/parse"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/workspace"
+	"golang.org/x/sync/errgroup"
 )
 
 // Options tune a sync.
@@ -236,7 +237,17 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 		}
 	}
 	if scan {
+		// The walk and the index's file records are independent reads of
+		// about equal cost on a large workspace: read them side by side.
+		var g errgroup.Group
+		g.Go(func() (err error) {
+			known, err = ix.store.Files()
+			return err
+		})
 		found, err = workspace.Discover(ix.root.Dir(), ix.opt.Workspace)
+		if gerr := g.Wait(); err == nil {
+			err = gerr
+		}
 		if err != nil {
 			return sum, fmt.Errorf("index: %w", err)
 		}
@@ -244,9 +255,6 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 			sum.Skipped[r] += n
 		}
 		sum.Files = len(found.Files)
-		if known, err = ix.store.Files(); err != nil {
-			return sum, fmt.Errorf("index: %w", err)
-		}
 		seen = make(map[string]bool, len(found.Files))
 		for _, f := range found.Files {
 			seen[f.Rel] = true

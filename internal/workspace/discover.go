@@ -7,8 +7,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/scry-dev/scry/internal/textfmt"
@@ -72,6 +75,7 @@ func discover(r *Root, opt Options) (Result, error) {
 		w.links = w.links[1:]
 		w.followLink(l)
 	}
+	w.statPending()
 
 	slices.SortFunc(w.files, func(a, b File) int { return strings.Compare(a.Rel, b.Rel) })
 	slices.SortFunc(w.skipped, func(a, b Skip) int { return strings.Compare(a.Rel, b.Rel) })
@@ -98,6 +102,7 @@ type walker struct {
 	visited map[string]bool // real paths of directories walked
 	seen    map[string]bool // real paths of files listed or skipped
 	links   []pendingLink
+	pending []pendingFile // candidates not yet stat'ed, in walk order
 }
 
 // segment is a stretch of real directories on the way down to a directory:
@@ -197,7 +202,8 @@ func (w *walker) prunedDir(rel, name string, rules *ignoreSet) bool {
 }
 
 // addFile considers the regular file real, found at rel. info is called only
-// for candidates, since a stat per file is most of the cost of discovery.
+// for candidates, since a stat per file is most of the cost of discovery,
+// and only after the walk (statPending).
 func (w *walker) addFile(rel, real string, rules *ignoreSet, info func() (fs.FileInfo, error)) {
 	name := path.Base(rel)
 	if !w.wanted(name) || rules.ignored(rel, false) || !w.selected(rel) {
@@ -212,22 +218,66 @@ func (w *walker) addFile(rel, real string, rules *ignoreSet, info func() (fs.Fil
 		w.skip(rel, SkipMinified)
 		return
 	}
-	fi, err := info()
-	if err != nil {
-		w.skip(rel, SkipUnreadable)
-		return
-	}
-	if w.maxSize > 0 && fi.Size() > w.maxSize {
-		w.skip(rel, SkipTooLarge)
-		return
-	}
-	w.files = append(w.files, File{
-		Path:    filepath.Join(w.root.dir, filepath.FromSlash(rel)),
-		Rel:     rel,
-		Size:    fi.Size(),
-		ModTime: fi.ModTime().UnixNano(),
-	})
+	w.pending = append(w.pending, pendingFile{rel: rel, info: info})
 }
+
+// pendingFile is a candidate whose metadata is read after the walk.
+type pendingFile struct {
+	rel  string
+	info func() (fs.FileInfo, error)
+	fi   fs.FileInfo
+	err  error
+}
+
+// statPending reads the candidates' metadata, on every core when there are
+// many: one lstat per file is most of a no-change scan's time, and the
+// calls are independent. The walk itself stays sequential (its ignore
+// rules and duplicate checks depend on order); only the stats fan out.
+func (w *walker) statPending() {
+	ps := w.pending
+	workers := min(runtime.GOMAXPROCS(0), len(ps)/statBatch)
+	if workers <= 1 {
+		for i := range ps {
+			ps[i].fi, ps[i].err = ps[i].info()
+		}
+	} else {
+		var wg sync.WaitGroup
+		var next atomic.Int64
+		for range workers {
+			wg.Go(func() {
+				for {
+					lo := int(next.Add(statBatch)) - statBatch
+					if lo >= len(ps) {
+						return
+					}
+					for i := lo; i < min(lo+statBatch, len(ps)); i++ {
+						ps[i].fi, ps[i].err = ps[i].info()
+					}
+				}
+			})
+		}
+		wg.Wait()
+	}
+	for _, p := range ps {
+		switch {
+		case p.err != nil:
+			w.skip(p.rel, SkipUnreadable)
+		case w.maxSize > 0 && p.fi.Size() > w.maxSize:
+			w.skip(p.rel, SkipTooLarge)
+		default:
+			w.files = append(w.files, File{
+				Path:    filepath.Join(w.root.dir, filepath.FromSlash(p.rel)),
+				Rel:     p.rel,
+				Size:    p.fi.Size(),
+				ModTime: p.fi.ModTime().UnixNano(),
+			})
+		}
+	}
+	w.pending = nil
+}
+
+// statBatch is how many stats a worker takes at a time.
+const statBatch = 256
 
 func (w *walker) followLink(l pendingLink) {
 	name := path.Base(l.rel)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -550,5 +551,34 @@ func TestLanguage(t *testing.T) {
 		if got := IsSupported(tt.path); got != (tt.want != "") {
 			t.Errorf("IsSupported(%q) = %v", tt.path, got)
 		}
+	}
+}
+
+// A large workspace's files are stat'ed on every core after the walk; the
+// result is the same as one core's, too-large files and ignored ones
+// included.
+func TestDiscoverManyFilesSameOnOneCore(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{".gitignore": "gen/\n", "gen/x.ts": "x", "big/huge.ts": strings.Repeat("x", 2048)}
+	for i := range 1500 {
+		files[fmt.Sprintf("pkg%d/src/f%d.ts", i%7, i)] = "export const a = 1\n"
+	}
+	writeTree(t, root, files)
+	opt := Options{MaxFileSize: 1024}
+	many, err := Discover(root, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := runtime.GOMAXPROCS(1)
+	one, err := Discover(root, opt)
+	runtime.GOMAXPROCS(prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(many.Files) != 1500 || !slices.ContainsFunc(many.Skipped, func(s Skip) bool { return s.Rel == "big/huge.ts" && s.Reason == SkipTooLarge }) {
+		t.Fatalf("%d files, skipped %v", len(many.Files), many.Skipped)
+	}
+	if !reflect.DeepEqual(many, one) {
+		t.Errorf("the parallel stats changed the result: %d files / %v against %d / %v", len(many.Files), many.Skipped, len(one.Files), one.Skipped)
 	}
 }
