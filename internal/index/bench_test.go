@@ -2,12 +2,15 @@ package index_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/watch"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -81,6 +84,83 @@ func BenchmarkNoChangeSync(b *testing.B) {
 		}
 		if sum.Indexed != 0 {
 			b.Fatalf("a sync with no change indexed %d files", sum.Indexed)
+		}
+	}
+}
+
+// BenchmarkWatchedOneEdit times the sync that follows a one-file edit in
+// watch mode over the tree named by SCRY_BENCH_TREE (indexed once first):
+// what a question pays for freshness in `scry serve`. The edit appends a
+// function to the first file the index lists; the time between the edit
+// and the sync (the watcher's event on its way) is not counted.
+//
+//	SCRY_BENCH_TREE=/path/to/tree go test ./internal/index -run '^$' -bench WatchedOneEdit -benchtime 20x
+func BenchmarkWatchedOneEdit(b *testing.B) {
+	dir := os.Getenv("SCRY_BENCH_TREE")
+	if dir == "" {
+		b.Skip("SCRY_BENCH_TREE not set")
+	}
+	root, err := workspace.NewRoot(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, err := store.Open(filepath.Join(b.TempDir(), "index.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	w, err := watch.New(dir)
+	if err != nil {
+		b.Skipf("no watcher here: %v", err)
+	}
+	defer w.Close()
+	ix := index.New(root, st, index.Options{Workspace: workspace.Options{MaxFileSize: 16 << 20}, Changes: w})
+	ctx := context.Background()
+	// The first syncs scan and set the watches up.
+	for i := 0; ; i++ {
+		sum, err := ix.Sync(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if sum.Watched {
+			break
+		}
+		if i == 3 {
+			b.Fatalf("still scanning after %d syncs: %s", i+1, sum.ScanReason)
+		}
+	}
+	files, err := st.Files()
+	if err != nil || len(files) == 0 {
+		b.Fatalf("%d files indexed: %v", len(files), err)
+	}
+	var target string
+	for rel := range files {
+		if target == "" || rel < target {
+			target = rel
+		}
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		f, err := os.OpenFile(filepath.Join(dir, filepath.FromSlash(target)), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, err = fmt.Fprintf(f, "\nexport function benchEdit%d(v: number): number {\n  return v + %d\n}\n", i, i)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
+		b.StartTimer()
+		sum, err := ix.Sync(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !sum.Watched || sum.Indexed != 1 {
+			b.Fatalf("after one edit: watched %v, %d files indexed (%s)", sum.Watched, sum.Indexed, sum.ScanReason)
 		}
 	}
 }
