@@ -55,11 +55,11 @@ func BenchmarkColdSync(b *testing.B) {
 	}
 }
 
-// BenchmarkNoChangeSync times a sync that finds nothing changed (the mtime
-// scan every CLI question pays) over the tree named by SCRY_BENCH_TREE,
-// indexed once first.
-func BenchmarkNoChangeSync(b *testing.B) {
-	dir := os.Getenv("SCRY_BENCH_TREE")
+// benchTree opens the tree named by SCRY_BENCH_TREE and a new store for
+// it (skipping the benchmark when it is not set).
+func benchTree(b *testing.B) (dir string, root *workspace.Root, st *store.Store) {
+	b.Helper()
+	dir = os.Getenv("SCRY_BENCH_TREE")
 	if dir == "" {
 		b.Skip("SCRY_BENCH_TREE not set")
 	}
@@ -67,11 +67,19 @@ func BenchmarkNoChangeSync(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	st, err := store.Open(filepath.Join(b.TempDir(), "index.db"))
+	st, err = store.Open(filepath.Join(b.TempDir(), "index.db"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer st.Close()
+	b.Cleanup(func() { st.Close() })
+	return dir, root, st
+}
+
+// BenchmarkNoChangeSync times a sync that finds nothing changed (the mtime
+// scan every CLI question pays) over the tree named by SCRY_BENCH_TREE,
+// indexed once first.
+func BenchmarkNoChangeSync(b *testing.B) {
+	_, root, st := benchTree(b)
 	ix := index.New(root, st, index.Options{Workspace: workspace.Options{MaxFileSize: 16 << 20}})
 	if _, err := ix.Sync(context.Background()); err != nil {
 		b.Fatal(err)
@@ -96,19 +104,7 @@ func BenchmarkNoChangeSync(b *testing.B) {
 //
 //	SCRY_BENCH_TREE=/path/to/tree go test ./internal/index -run '^$' -bench WatchedOneEdit -benchtime 20x
 func BenchmarkWatchedOneEdit(b *testing.B) {
-	dir := os.Getenv("SCRY_BENCH_TREE")
-	if dir == "" {
-		b.Skip("SCRY_BENCH_TREE not set")
-	}
-	root, err := workspace.NewRoot(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	st, err := store.Open(filepath.Join(b.TempDir(), "index.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
+	dir, root, st := benchTree(b)
 	w, err := watch.New(dir)
 	if err != nil {
 		b.Skipf("no watcher here: %v", err)
