@@ -149,14 +149,7 @@ func (qi *queryInfo) similarity(sc *builtin.Scratch, text string) float64 {
 	if qi.sem == nil {
 		return 0
 	}
-	if len(text) > semanticTextBytes {
-		cut := semanticTextBytes
-		for cut > 0 && text[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		text = text[:cut]
-	}
-	v := qi.sem.EmbedScratch(sc, text, builtin.Doc)
+	v := qi.sem.EmbedScratch(sc, builtin.Prefix(text, semanticTextBytes), builtin.Doc)
 	var d float32
 	for i, x := range v {
 		d += x * qi.qvec[i]

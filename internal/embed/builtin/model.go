@@ -35,6 +35,7 @@ import (
 	"io"
 	"math"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/scry-dev/scry/internal/terms"
 )
@@ -111,14 +112,18 @@ func NewTokenizer(vocab []string, buckets int) *Tokenizer {
 
 // Terms cuts text (at most MaxTextBytes of it) into terms.
 func Terms(text string) []string {
-	if len(text) > MaxTextBytes {
-		cut := MaxTextBytes
-		for cut > 0 && text[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		text = text[:cut]
+	return terms.Split(Prefix(text, MaxTextBytes))
+}
+
+// Prefix is text's first n bytes at most, cut at a character boundary.
+func Prefix(text string, n int) string {
+	if len(text) <= n {
+		return text
 	}
-	return terms.Split(text)
+	for n > 0 && !utf8.RuneStart(text[n]) {
+		n--
+	}
+	return text[:n]
 }
 
 // Items returns text's distinct terms in order of first appearance.
@@ -355,14 +360,7 @@ type scratchItem struct {
 // valid until its next use. It gives Embed's vector exactly: the items
 // are the same and pooled in the same order.
 func (m *Model) EmbedScratch(sc *Scratch, text string, side Side) []float32 {
-	if len(text) > MaxTextBytes {
-		cut := MaxTextBytes
-		for cut > 0 && text[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		text = text[:cut]
-	}
-	sc.terms = terms.AppendSplit(sc.terms[:0], text)
+	sc.terms = terms.AppendSplit(sc.terms[:0], Prefix(text, MaxTextBytes))
 	if sc.index == nil {
 		sc.index = make(map[string]int32, 256)
 	}

@@ -302,3 +302,23 @@ func BenchmarkEmbedScratch(b *testing.B) {
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "chunks/s")
 	b.ReportMetric(float64(n)/(cpuSeconds()-cpu0), "chunks/cpu-s")
 }
+
+func TestPrefix(t *testing.T) {
+	tests := []struct {
+		text string
+		n    int
+		want string
+	}{
+		{"abc", 5, "abc"},
+		{"abc", 3, "abc"},
+		{"abcdef", 4, "abcd"},
+		{"aé", 2, "a"},   // é is two bytes: never half of it
+		{"aéb", 3, "aé"}, // a cut right after it keeps it
+		{"é", 1, ""},
+	}
+	for _, tt := range tests {
+		if got := Prefix(tt.text, tt.n); got != tt.want {
+			t.Errorf("Prefix(%q, %d) = %q, want %q", tt.text, tt.n, got, tt.want)
+		}
+	}
+}
