@@ -47,6 +47,8 @@ func didOpenParams(path string, version int, text string) map[string]any {
 // last heard about it. A file first seen now counts as changed when it was
 // modified after the process started (the process read the older content).
 func (s *Server) syncFile(p *process, path string) error {
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
 	st, err := os.Stat(path)
 	s.mu.Lock()
 	doc := s.docs[path]

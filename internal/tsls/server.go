@@ -103,6 +103,11 @@ type Server struct {
 	realRoot, libDir string
 
 	startMu sync.Mutex // serialises (re)starts
+	// syncMu makes a request's check of its file against the disk and the
+	// notice of a change it finds one step: two requests on one file run
+	// side by side (hover and outline), and the one that did not find the
+	// change must not go out before the notice the other one sends.
+	syncMu sync.Mutex
 
 	mu      sync.Mutex
 	proc    *process
