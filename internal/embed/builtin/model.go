@@ -133,29 +133,46 @@ func (t *Tokenizer) Items(text string) []Item {
 
 // ItemsOf is Items for terms already split.
 func (t *Tokenizer) ItemsOf(ts []string) []Item {
-	index := make(map[string]int, len(ts))
-	out := make([]Item, 0, len(ts))
-	for _, term := range ts {
-		if i, ok := index[term]; ok {
-			out[i].Count++
-			continue
-		}
-		index[term] = len(out)
-		if id, ok := t.vocab[term]; ok {
-			out = append(out, Item{Weight: id, Rows: []int32{id}, Count: 1})
-			continue
-		}
-		if t.buckets == 0 {
-			continue
-		}
-		out = append(out, Item{Weight: t.oov, Rows: t.grams(term), Count: 1})
+	var sc Scratch
+	t.collect(&sc, ts)
+	out := make([]Item, len(sc.items))
+	for i, it := range sc.items {
+		rows := sc.rows[it.rows : it.rows+it.nrow : it.rows+it.nrow]
+		out[i] = Item{Weight: it.weight, Rows: rows, Count: it.count}
 	}
 	return out
 }
 
-// grams returns the back-off rows of an unknown term.
-func (t *Tokenizer) grams(term string) []int32 {
-	return t.appendGrams(make([]int32, 0, min(len(term), maxGrams)), term)
+// collect puts ts's distinct terms, in order of first appearance, into
+// sc.items, their rows end to end in sc.rows: the one rule that maps terms
+// to items, for the trainer (ItemsOf) and the embedder (EmbedScratch).
+func (t *Tokenizer) collect(sc *Scratch, ts []string) {
+	if sc.index == nil {
+		sc.index = make(map[string]int32, len(ts))
+	}
+	clear(sc.index)
+	sc.items, sc.rows = sc.items[:0], sc.rows[:0]
+	for _, term := range ts {
+		if i, ok := sc.index[term]; ok {
+			sc.items[i].count++
+			continue
+		}
+		if id, ok := t.vocab[term]; ok {
+			sc.index[term] = int32(len(sc.items))
+			sc.items = append(sc.items, scratchItem{weight: id, rows: int32(len(sc.rows)), nrow: 1, count: 1})
+			sc.rows = append(sc.rows, id)
+			continue
+		}
+		if t.buckets == 0 {
+			// An unknown term with no back-off is left out, and so is
+			// each of its repeats.
+			continue
+		}
+		sc.index[term] = int32(len(sc.items))
+		start := len(sc.rows)
+		sc.rows = t.appendGrams(sc.rows, term)
+		sc.items = append(sc.items, scratchItem{weight: t.oov, rows: int32(start), nrow: int32(len(sc.rows) - start), count: 1})
+	}
 }
 
 // appendGrams appends the back-off rows of an unknown term to rows.
@@ -319,25 +336,15 @@ func (m *Model) Size() int { return m.size }
 func (m *Model) VocabSize() int { return m.vocab }
 
 // Embed returns text's unit vector for side (a zero vector when the text
-// has no terms: it then matches nothing).
+// has no terms: it then matches nothing), in a new slice.
 func (m *Model) Embed(text string, side Side) []float32 {
-	out := make([]float32, m.dim)
-	m.EmbedInto(out, m.tok.Items(text), side)
-	return out
+	sc := scratchPool.Get().(*Scratch)
+	defer scratchPool.Put(sc)
+	return append([]float32(nil), m.EmbedScratch(sc, text, side)...)
 }
 
-// EmbedInto pools items into dst (len Dim), which it overwrites.
-func (m *Model) EmbedInto(dst []float32, items []Item, side Side) {
-	clear(dst)
-	w := m.weight[side]
-	for _, it := range items {
-		a := w[it.Weight] * it.Coef() / float32(len(it.Rows))
-		for _, r := range it.Rows {
-			m.addRow(dst, a*m.scale[r], r)
-		}
-	}
-	Normalize(dst)
-}
+// scratchPool lends Embed's callers buffers (indexing embeds every chunk).
+var scratchPool = sync.Pool{New: func() any { return new(Scratch) }}
 
 // Scratch holds one goroutine's buffers for embedding text after text
 // (the ranker embeds hundreds of candidates per query): with it, a text
@@ -357,37 +364,10 @@ type scratchItem struct {
 }
 
 // EmbedScratch is Embed with sc's buffers; the vector returned is sc's and
-// valid until its next use. It gives Embed's vector exactly: the items
-// are the same and pooled in the same order.
+// valid until its next use.
 func (m *Model) EmbedScratch(sc *Scratch, text string, side Side) []float32 {
 	sc.terms = terms.AppendSplit(sc.terms[:0], Prefix(text, MaxTextBytes))
-	if sc.index == nil {
-		sc.index = make(map[string]int32, 256)
-	}
-	clear(sc.index)
-	sc.items, sc.rows = sc.items[:0], sc.rows[:0]
-	t := m.tok
-	for _, term := range sc.terms {
-		if i, ok := sc.index[term]; ok {
-			sc.items[i].count++
-			continue
-		}
-		if id, ok := t.vocab[term]; ok {
-			sc.index[term] = int32(len(sc.items))
-			sc.items = append(sc.items, scratchItem{weight: id, rows: int32(len(sc.rows)), nrow: 1, count: 1})
-			sc.rows = append(sc.rows, id)
-			continue
-		}
-		if t.buckets == 0 {
-			// Items skips such a term without recording it, so a repeat is
-			// looked up (and skipped) again.
-			continue
-		}
-		sc.index[term] = int32(len(sc.items))
-		start := len(sc.rows)
-		sc.rows = t.appendGrams(sc.rows, term)
-		sc.items = append(sc.items, scratchItem{weight: t.oov, rows: int32(start), nrow: int32(len(sc.rows) - start), count: 1})
-	}
+	m.tok.collect(sc, sc.terms)
 	if cap(sc.vec) < m.dim {
 		sc.vec = make([]float32, m.dim)
 	}
