@@ -18,6 +18,7 @@ const defaultInstances = "../shared/bench/localize-tune.jsonl"
 
 func newBenchLocalizeCmd() *cobra.Command {
 	var instances, mirrors, work, dump, out, modelPath string
+	var dumpHybrid bool
 	var splits, repos []string
 	var asJSON, quiet bool
 	var limit int
@@ -88,6 +89,10 @@ repository's history, so a second run re-syncs only what changed.
 				}
 				defer f.Close()
 				opt.Dump = f
+				opt.DumpHybrid = dumpHybrid
+			}
+			if dumpHybrid && opt.Embedder == nil {
+				return fmt.Errorf("bench localize: --dump-hybrid needs an embedder (SCRY_EMBEDDER)")
 			}
 			results, err := bench.RunLocalize(cmd.Context(), opt)
 			if err != nil {
@@ -118,6 +123,7 @@ repository's history, so a second run re-syncs only what changed.
 	cmd.Flags().StringSliceVar(&repos, "repo", nil, "only these repositories (owner/name)")
 	cmd.Flags().IntVar(&limit, "limit", 0, "at most this many instances per repository (0: all)")
 	cmd.Flags().StringVar(&dump, "dump", "", "write every candidate's features and gold labels to this JSONL file")
+	cmd.Flags().BoolVar(&dumpHybrid, "dump-hybrid", false, "dump the hybrid pipeline's candidates (needs SCRY_EMBEDDER) instead of the lexical ones")
 	cmd.Flags().StringVar(&modelPath, "model", "", "rank with this model file instead of the shipped one")
 	cmd.Flags().StringVar(&out, "out", "", "also write localize.md into this directory")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")

@@ -216,6 +216,8 @@ type LocResult struct {
 	// InCandidates: a gold symbol is among the ranker's candidates, the
 	// most any ordering of them can reach.
 	InCandidates bool `json:"in_candidates"`
+	// HybridInCandidates: the same for the hybrid pipeline's candidates.
+	HybridInCandidates bool `json:"hybrid_in_candidates"`
 }
 
 // LocalizeOptions configure RunLocalize.
@@ -232,6 +234,10 @@ type LocalizeOptions struct {
 	// Embedder, when set, adds the vector systems: every chunk is embedded
 	// after each sync (only new and changed chunks are embedded again).
 	Embedder embed.Embedder
+	// DumpHybrid makes the dump record the hybrid pipeline's candidates
+	// (lexical and vector neighbours fused) instead of the lexical ones,
+	// to fit a ranker for search with an embedder. Needs Embedder.
+	DumpHybrid bool
 }
 
 // RunLocalize answers every instance with every system. Instances are taken
@@ -432,13 +438,12 @@ func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *
 			return res, err
 		}
 		res.HybridAnswer = answerOf(in, results, leads)
-	}
-	for _, r := range cands.Results {
-		if ScoreList(in, []LocSpan{{r.Chunk.RelativePath, r.Chunk.StartLine, r.Chunk.EndLine}}).SymbolRank == 1 {
-			res.InCandidates = true
-			break
+		res.HybridInCandidates = goldAmong(in, hc.Results)
+		if opt.DumpHybrid {
+			p, cands = hp, hc
 		}
 	}
+	res.InCandidates = goldAmong(in, cands.Results)
 	if opt.Dump != nil {
 		// The dump records every candidate's size in tokens, for the
 		// fitter's simulation of the default answer.
@@ -450,6 +455,16 @@ func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *
 		}
 	}
 	return res, nil
+}
+
+// goldAmong reports whether a gold symbol is among rs.
+func goldAmong(in *Instance, rs []search.Result) bool {
+	for _, r := range rs {
+		if ScoreList(in, []LocSpan{{r.Chunk.RelativePath, r.Chunk.StartLine, r.Chunk.EndLine}}).SymbolRank == 1 {
+			return true
+		}
+	}
+	return false
 }
 
 func answerOf(in *Instance, results []search.Result, leads []search.Lead) LocAnswer {

@@ -120,6 +120,8 @@ type LocSubset struct {
 	V1Answer     AnswerMetrics         `json:"v1_answer"`
 	HybridAnswer *AnswerMetrics        `json:"hybrid_answer,omitempty"`
 	InCandidates float64               `json:"in_candidates"`
+	// HybridInCandidates: the same for the hybrid pipeline (with an embedder).
+	HybridInCandidates float64 `json:"hybrid_in_candidates,omitempty"`
 }
 
 // NewLocReport groups results by split, then by repository and by whether
@@ -177,9 +179,13 @@ func locSubset(name string, rs []LocResult) LocSubset {
 		if x.InCandidates {
 			s.InCandidates++
 		}
+		if x.HybridInCandidates {
+			s.HybridInCandidates++
+		}
 	}
 	if len(rs) > 0 {
 		s.InCandidates /= float64(len(rs))
+		s.HybridInCandidates /= float64(len(rs))
 	}
 	s.Answer, s.V1Answer = summarizeAnswers(as), summarizeAnswers(v1)
 	if _, ok := s.Systems[LocHybrid]; ok {
@@ -209,7 +215,11 @@ func (r *LocReport) WriteText(w io.Writer) error {
 			fmt.Fprintf(bw, "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.2f | %.0f |\n",
 				s, x.F1, x.F5, x.F10, x.FMRR, x.S1, x.S5, x.S10, x.SMRR, x.Files5, x.Lines5)
 		}
-		fmt.Fprintf(bw, "\nGold symbol among scry's candidates: %.3f.\n\n", sub.InCandidates)
+		fmt.Fprintf(bw, "\nGold symbol among scry's candidates: %.3f", sub.InCandidates)
+		if sub.HybridAnswer != nil {
+			fmt.Fprintf(bw, " (hybrid: %.3f)", sub.HybridInCandidates)
+		}
+		fmt.Fprintf(bw, ".\n\n")
 		fmt.Fprintf(bw, "| default answer | gold file in results | gold file in results or leads | gold symbol in results | leads only | empty | median tokens | mean results |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
 		rows := []struct {
 			name string

@@ -106,7 +106,9 @@ func (s *Store) StoreEmbeddings(model string, vecs []EmbeddedVector) ([]Vector, 
 			if _, err := clear.ExecContext(ctx, v.Seq); err != nil {
 				return fmt.Errorf("chunk %s: %w", v.ID, err)
 			}
-			stored = append(stored, Vector{ChunkID: v.ID, Data: v.Data})
+			// What a reload would read, so that an index built from
+			// these equals one loaded from the store.
+			stored = append(stored, Vector{ChunkID: v.ID, Data: quantised(v.Data)})
 		}
 		return nil
 	})

@@ -26,7 +26,7 @@ import (
 // SchemaVersion is stored in meta.schema_version. Bump it whenever the schema
 // or the terms normalisation changes: an index of any other version is
 // dropped and rebuilt on Open, since it is only a cache of the workspace.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // applicationID marks the file as a scry index (PRAGMA application_id, "scry"),
 // so that Open never drops the tables of some other application's database
@@ -232,13 +232,16 @@ var schema = []string{
 	`CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN
 		DELETE FROM chunks_fts WHERE rowid = old.seq;
 	END`,
+	// A rowid table, not WITHOUT ROWID: there a row over about 1,000 bytes
+	// spills into an overflow page of its own, which made a 1 KB vector
+	// cost 4.7 KB on disk. Vectors are stored as int8 (vectors.go).
 	`CREATE TABLE vectors (
 		chunk_id TEXT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
 		model    TEXT NOT NULL,
 		dim      INTEGER NOT NULL,
 		data     BLOB NOT NULL,
-		PRIMARY KEY (chunk_id, model)
-	) WITHOUT ROWID`,
+		UNIQUE (chunk_id, model)
+	)`,
 	`CREATE INDEX vectors_by_model ON vectors(model)`,
 }
 

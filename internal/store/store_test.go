@@ -4,6 +4,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -605,10 +607,15 @@ func TestVectors(t *testing.T) {
 	}
 	got, err := s.VectorsByModel("m1")
 	want := []Vector{{"a.ts#a1@1", []float32{7, 8}}, {"a.ts#a2@5", []float32{0.5, -1}}}
-	if err != nil || !reflect.DeepEqual(got, want) {
+	if err != nil || len(got) != len(want) {
 		t.Fatalf("VectorsByModel = %v, %v", got, err)
 	}
-	if v, err := s.GetVector("a.ts#a1@1", "m2"); err != nil || !slices.Equal(v, []float32{3, 4, 5}) {
+	for i := range want {
+		if got[i].ChunkID != want[i].ChunkID || !nearVector(got[i].Data, want[i].Data) {
+			t.Fatalf("VectorsByModel = %v, want %v", got, want)
+		}
+	}
+	if v, err := s.GetVector("a.ts#a1@1", "m2"); err != nil || !nearVector(v, []float32{3, 4, 5}) {
 		t.Fatalf("GetVector = %v, %v", v, err)
 	}
 	if _, err := s.GetVector("a.ts#a2@5", "m2"); !errors.Is(err, ErrNotFound) {
@@ -1017,4 +1024,88 @@ func TestBatch(t *testing.T) {
 		t.Errorf("b.ts mtime %d after the touch, want 777", files["b.ts"].Mtime)
 	}
 	ftsConsistent(t, s)
+}
+
+// nearVector: got is want as the store's int8 form keeps it, each value
+// within half a step (the largest magnitude ÷ 254).
+func nearVector(got, want []float32) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	var top float64
+	for _, w := range want {
+		top = math.Max(top, math.Abs(float64(w)))
+	}
+	for i := range want {
+		if math.Abs(float64(got[i]-want[i])) > top/254+1e-6 {
+			return false
+		}
+	}
+	return true
+}
+
+func TestVectorQuantisation(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	unit := func(dim int) []float32 {
+		v := make([]float32, dim)
+		var n float64
+		for i := range v {
+			v[i] = float32(rng.NormFloat64())
+			n += float64(v[i]) * float64(v[i])
+		}
+		for i := range v {
+			v[i] /= float32(math.Sqrt(n))
+		}
+		return v
+	}
+	cos := func(a, b []float32) float64 {
+		var d, na, nb float64
+		for i := range a {
+			d += float64(a[i]) * float64(b[i])
+			na += float64(a[i]) * float64(a[i])
+			nb += float64(b[i]) * float64(b[i])
+		}
+		return d / math.Sqrt(na*nb)
+	}
+	tests := []struct {
+		name string
+		v    []float32
+	}{
+		{"zero", make([]float32, 8)},
+		{"one value", []float32{-3}},
+		{"exact steps", []float32{127, -127, 0, 1, -64}},
+		{"unit 256", unit(256)},
+		{"unit 1536", unit(1536)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := encodeVector(tt.v)
+			if len(b) != 4+len(tt.v) {
+				t.Fatalf("%d bytes for %d values", len(b), len(tt.v))
+			}
+			got, err := decodeVector(b, len(tt.v))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !nearVector(got, tt.v) {
+				t.Fatalf("decoded %v, want about %v", got, tt.v)
+			}
+			if !slices.ContainsFunc(tt.v, func(f float32) bool { return f != 0 }) {
+				return
+			}
+			if c := cos(got, tt.v); c < 0.9999 {
+				t.Fatalf("cosine with the original %.6f", c)
+			}
+		})
+	}
+	// The cosine of two vectors moves by far less than typical neighbour gaps.
+	a, b := unit(256), unit(256)
+	qa, _ := decodeVector(encodeVector(a), 256)
+	qb, _ := decodeVector(encodeVector(b), 256)
+	if d := math.Abs(cos(qa, qb) - cos(a, b)); d > 0.005 {
+		t.Fatalf("cosine moved by %.4f", d)
+	}
+	if _, err := decodeVector(make([]byte, 7), 4); err == nil {
+		t.Fatal("a short vector decoded")
+	}
 }
