@@ -14,9 +14,11 @@ demo:
 # Rebuild the built-in embedding model's weights from the pinned npm packages
 # (internal/embed/builtin/train/packages.txt) and print its validation
 # figures; then refresh the golden vectors of the shipped model.
+# SCRY_MODEL_CORPUS moves the downloaded packages elsewhere (both steps read it).
+MODEL_CORPUS ?= $(or $(SCRY_MODEL_CORPUS),.cache/model-corpus)
 model:
-	scripts/model-corpus.sh
-	go run ./cmd/scry-train --corpus .cache/model-corpus --out internal/embed/builtin/model.bin
+	scripts/model-corpus.sh "$(MODEL_CORPUS)"
+	go run ./cmd/scry-train --corpus "$(MODEL_CORPUS)" --out internal/embed/builtin/model.bin
 	go test ./internal/embed/builtin -run Golden -update
 
 bench:

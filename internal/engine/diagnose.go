@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/scry-dev/scry/internal/embed"
+	"github.com/scry-dev/scry/internal/embed/builtin"
 	"github.com/scry-dev/scry/internal/embed/onnxrt"
 	"github.com/scry-dev/scry/internal/rerank"
 	"github.com/scry-dev/scry/internal/tsls"
@@ -25,8 +26,11 @@ type Diagnosis struct {
 	Config    Config
 	ConfigErr error
 
-	Runtime    RuntimeCheck
-	Embedder   EmbedderCheck
+	Runtime RuntimeCheck
+	// RankerModel is the built-in embedding model the default ranker's
+	// semantic features use, whatever the embedder setting.
+	RankerModel RankerModelCheck
+	Embedder    EmbedderCheck
 	Vectors    map[string]int // vectors stored per model
 	Reranker   RerankerCheck
 	TypeScript tsls.Report
@@ -64,6 +68,14 @@ type RuntimeCheck struct {
 	Version string
 	LoadErr error // found but does not load
 	Needed  bool  // an onnx provider is configured
+}
+
+// RankerModelCheck names the compiled-in model the ranker uses.
+type RankerModelCheck struct {
+	ID   string
+	Dim  int
+	Size int // bytes compiled in
+	Err  error
 }
 
 // EmbedderCheck is the configured embedder's state.
@@ -113,6 +125,11 @@ func (e *Engine) Diagnose(ctx context.Context, cacheDir string) (Diagnosis, erro
 	var err error
 	if d.Files, d.Chunks, err = e.store.Stats(); err != nil {
 		return d, err
+	}
+	if m, err := builtin.Default(); err != nil {
+		d.RankerModel.Err = err
+	} else {
+		d.RankerModel = RankerModelCheck{ID: m.ID(), Dim: m.Dim(), Size: m.Size()}
 	}
 	ecfg, rcfg := e.cfg.Embedding, e.cfg.Reranking
 	lib, err := onnxrt.FindLibrary(ecfg.ONNXRuntimeLib, "")

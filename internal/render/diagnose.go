@@ -72,6 +72,12 @@ func models(b *strings.Builder, d engine.Diagnosis) {
 		fmt.Fprintln(b, "onnx runtime: not installed (only needed for onnx models: `scry setup --onnx`)")
 	}
 
+	if rm := d.RankerModel; rm.Err != nil {
+		fmt.Fprintf(b, "ranker model: ERROR %v\n", rm.Err)
+	} else if rm.ID != "" {
+		fmt.Fprintf(b, "ranker model: built-in %s, %d dimensions, %.1f MB compiled in (the default ranker's semantic features; always on)\n",
+			rm.ID, rm.Dim, float64(rm.Size)/(1<<20))
+	}
 	em := d.Embedder
 	switch em.Provider {
 	case "", engine.ProviderNone:
