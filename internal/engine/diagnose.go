@@ -31,9 +31,9 @@ type Diagnosis struct {
 	// semantic features use, whatever the embedder setting.
 	RankerModel RankerModelCheck
 	Embedder    EmbedderCheck
-	Vectors    map[string]int // vectors stored per model
-	Reranker   RerankerCheck
-	TypeScript tsls.Report
+	Vectors     map[string]int // vectors stored per model
+	Reranker    RerankerCheck
+	TypeScript  tsls.Report
 	// Governed files have a tsconfig.json or jsconfig.json; the others go
 	// to TypeScript 7 as one program.
 	Governed, Ungoverned int
