@@ -16,6 +16,7 @@ import (
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/vector"
 	"github.com/scry-dev/scry/internal/watch"
 	"github.com/scry-dev/scry/internal/workspace"
 )
@@ -130,6 +131,11 @@ type SpeedReport struct {
 	EditReparsed int     `json:"edit_reparsed"`
 	Lexical      Latency `json:"lexical_latency"`
 	Full         Latency `json:"full_latency"`
+	// With an embedder: the full pipeline with vector neighbours fused
+	// in, and the time to load the vectors into memory (what a process
+	// pays once before its first hybrid query).
+	Hybrid            *Latency `json:"hybrid_latency,omitempty"`
+	VectorLoadSeconds float64  `json:"vector_load_seconds,omitempty"`
 	// IndexBytes is the index file; WALBytes its write-ahead log, which
 	// SQLite folds back into the file at checkpoints.
 	IndexBytes int64 `json:"index_bytes"`
@@ -376,6 +382,11 @@ func RunSpeed(ctx context.Context, opt SpeedOptions) (*SpeedReport, error) {
 		r.Lexical.CPUMean = float64((cpu1 - cpu0).Microseconds()) / 1000 / float64(len(queries))
 		r.Full.CPUMean = float64((cpu2 - cpu1).Microseconds()) / 1000 / float64(len(queries))
 	}
+	if opt.Embedder != nil {
+		if err := r.measureHybrid(ctx, st, opt.Embedder, queries, prm); err != nil {
+			return nil, err
+		}
+	}
 	r.Seconds = time.Since(start).Seconds()
 	r.LoadAfter = loadAverage()
 	return r, nil
@@ -383,6 +394,40 @@ func RunSpeed(ctx context.Context, opt SpeedOptions) (*SpeedReport, error) {
 
 // measureWatched times re-syncs with a file watcher: with no change and
 // after one edit (appended to the edit target, as the plain re-syncs do).
+// measureHybrid loads the embedder's vectors and times the full pipeline
+// with vector neighbours fused in, as a pass of its own.
+func (r *SpeedReport) measureHybrid(ctx context.Context, st *store.Store, emb embed.Embedder, queries []Query, prm search.Params) error {
+	t0 := time.Now()
+	ix, _, err := vector.Load(st, emb.ModelID(), emb.Dim(), vector.Options{})
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	r.VectorLoadSeconds = time.Since(t0).Seconds()
+	hp := &search.Pipeline{Store: st, Hybrid: &search.Hybrid{Embedder: emb, Index: ix}}
+	for i := 0; i < min(10, len(queries)); i++ {
+		if _, err := hp.Search(ctx, search.Request{Query: queries[i].Text, Params: prm}); err != nil {
+			return err
+		}
+	}
+	var ms []float64
+	cpu0 := cpuTime()
+	for _, q := range queries {
+		t0 := time.Now()
+		if _, err := hp.Search(ctx, search.Request{Query: q.Text, Params: prm}); err != nil {
+			return err
+		}
+		ms = append(ms, float64(time.Since(t0).Microseconds())/1000)
+	}
+	cpu1 := cpuTime()
+	h := latencyOf(ms)
+	h.CPUMean = -1
+	if cpu0 >= 0 && len(queries) > 0 {
+		h.CPUMean = float64((cpu1 - cpu0).Microseconds()) / 1000 / float64(len(queries))
+	}
+	r.Hybrid = &h
+	return nil
+}
+
 func (r *SpeedReport) measureWatched(ctx context.Context, root *workspace.Root, st *store.Store, dir string, runs int) error {
 	w, err := watch.New(dir)
 	if err != nil {
@@ -596,6 +641,10 @@ func (r *SpeedReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(bw, "| full pipeline latency, p50 / p95 over %d | %.1f / %.1f ms |\n", r.Full.N, r.Full.P50, r.Full.P95)
 	if r.Lexical.CPUMean >= 0 {
 		fmt.Fprintf(bw, "| CPU time per query, mean: lexical / full pipeline | %.1f / %.1f ms |\n", r.Lexical.CPUMean, r.Full.CPUMean)
+	}
+	if h := r.Hybrid; h != nil {
+		fmt.Fprintf(bw, "| hybrid pipeline latency (vector neighbours fused in), p50 / p95 over %d; CPU mean | %.1f / %.1f ms; %.1f ms |\n", h.N, h.P50, h.P95, h.CPUMean)
+		fmt.Fprintf(bw, "| loading the vectors into memory (once per process) | %.0f ms |\n", r.VectorLoadSeconds*1000)
 	}
 	if r.CLI != nil {
 		cpu := "n/a"

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/scry-dev/scry/internal/embed"
 )
 
 // The speed benchmark's report is complete on a tiny corpus; its timings
@@ -44,6 +46,37 @@ func TestSpeedEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []string{"cold index, wall time", "no-change re-sync", "one-edit re-sync", "full pipeline latency", "after a checkpoint / source size", "| alpha | 1.0.0 |"} {
+		if !strings.Contains(text.String(), s) {
+			t.Errorf("report lacks %q:\n%s", s, text.String())
+		}
+	}
+}
+
+// With an embedder every chunk is embedded after the cold index and the
+// hybrid pipeline gets a latency pass of its own.
+func TestSpeedWithBuiltinEmbedder(t *testing.T) {
+	prefix, pkgs := tinyCorpus(t)
+	emb, err := embed.New(context.Background(), embed.Config{Provider: embed.ProviderBuiltin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Close()
+	r, err := RunSpeed(context.Background(), SpeedOptions{Prefix: prefix, Packages: pkgs, QueryPackages: pkgs, Queries: 4, Runs: 1, Embedder: emb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Chunks is counted after the edit runs, which add a function.
+	if r.Cold.EmbedModel != emb.ModelID() || r.Cold.Embedded == 0 || r.Cold.Embedded > r.Chunks {
+		t.Errorf("embedded %d of %d chunks with %q", r.Cold.Embedded, r.Chunks, r.Cold.EmbedModel)
+	}
+	if r.Hybrid == nil || r.Hybrid.N != 4 {
+		t.Fatalf("hybrid latency: %+v", r.Hybrid)
+	}
+	var text strings.Builder
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"then embedding", "hybrid pipeline latency", "loading the vectors"} {
 		if !strings.Contains(text.String(), s) {
 			t.Errorf("report lacks %q:\n%s", s, text.String())
 		}
