@@ -77,6 +77,7 @@ func newBenchQualityCmd() *cobra.Command {
 	var bf benchFlags
 	var perPackage int
 	var setName, dumpPath string
+	var dumpHybrid bool
 	cmd := &cobra.Command{
 		Use:   "quality [--corpus DIR] [--packages a,b] [--out DIR] [--json]",
 		Short: "Retrieval quality against grep and BM25, with each scry stage switched off in turn",
@@ -128,6 +129,9 @@ hybrid system (BM25F + vectors) is reported beside the lexical ones.`,
 				defer emb.Close()
 				opt.Hybrid = bench.HybridWith(emb)
 			}
+			if opt.DumpHybrid = dumpHybrid; dumpHybrid && emb == nil {
+				return fmt.Errorf("bench quality: --dump-hybrid needs an embedder (SCRY_EMBEDDER)")
+			}
 			r, err := bench.RunQuality(cmd.Context(), opt)
 			if err != nil {
 				return err
@@ -144,6 +148,7 @@ hybrid system (BM25F + vectors) is reported beside the lexical ones.`,
 	cmd.Flags().IntVar(&perPackage, "per-package", bench.DefaultPerPackage, "at most this many queries per package (-1: all)")
 	cmd.Flags().StringVar(&setName, "set", "bench", "question set: bench (the reported packages) or tune (other packages, for fitting the ranker)")
 	cmd.Flags().StringVar(&dumpPath, "dump", "", "write every question's candidates and features here (the format of bench localize --dump)")
+	cmd.Flags().BoolVar(&dumpHybrid, "dump-hybrid", false, "dump the hybrid pipeline's candidates (needs SCRY_EMBEDDER) instead of the lexical ones")
 	return cmd
 }
 

@@ -58,6 +58,9 @@ type QualityOptions struct {
 	// DumpSplit, so that `scry bench fit` can fit on JSDoc questions too.
 	Dump      io.Writer
 	DumpSplit string
+	// DumpHybrid dumps the hybrid pipeline's candidates instead of the
+	// lexical ones (needs Hybrid).
+	DumpHybrid bool
 }
 
 // System names, in report order. Every system answers the same queries on
@@ -312,7 +315,7 @@ func RunQuality(ctx context.Context, opt QualityOptions) (*QualityReport, error)
 	ftok := newFileTokens(paths, contents)
 
 	log.printf("quality: answering %d queries", len(c.Queries))
-	ev := &evaluator{store: st, grep: grep, bm25: bm, prm: opt.Params, ftok: ftok, hybrid: hybrid, dump: opt.Dump, dumpSplit: opt.DumpSplit}
+	ev := &evaluator{store: st, grep: grep, bm25: bm, prm: opt.Params, ftok: ftok, hybrid: hybrid, dump: opt.Dump, dumpSplit: opt.DumpSplit, dumpHybrid: opt.DumpHybrid}
 	results := make([]QueryResult, len(c.Queries))
 	errs := make([]error, len(c.Queries))
 	next := make(chan int)
@@ -421,9 +424,10 @@ type evaluator struct {
 	ftok   *fileTokens
 	hybrid *search.Hybrid // nil: no embedder
 
-	dump      io.Writer
-	dumpSplit string
-	dumpMu    sync.Mutex
+	dump       io.Writer
+	dumpSplit  string
+	dumpHybrid bool
+	dumpMu     sync.Mutex
 }
 
 // evaluate answers one query with every system. The scry variants share
@@ -469,7 +473,7 @@ func (e *evaluator) evaluate(ctx context.Context, q Query) (QueryResult, error) 
 	if err != nil {
 		return res, err
 	}
-	if e.dump != nil {
+	if e.dump != nil && !(e.dumpHybrid && e.hybrid != nil) {
 		if err := e.dumpQuery(q, gathered); err != nil {
 			return res, err
 		}
@@ -487,6 +491,11 @@ func (e *evaluator) evaluate(ctx context.Context, q Query) (QueryResult, error) 
 			return res, err
 		}
 		lists[SysHybrid] = search.ApplyModel(search.DefaultModel, hg)
+		if e.dump != nil && e.dumpHybrid {
+			if err := e.dumpQuery(q, hg); err != nil {
+				return res, err
+			}
+		}
 		if lists[SysVector], err = vectorOnly(ctx, e.store, e.hybrid, q.Text, e.prm.Candidates); err != nil {
 			return res, err
 		}
