@@ -415,6 +415,8 @@ func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *
 		return res, err
 	}
 	res.Answer = answerOf(in, results, leads)
+	var hp *search.Pipeline
+	var hc search.Candidates
 	if hybrid != nil {
 		vec, err := vectorOnly(ctx, st, hybrid, in.Query, 40)
 		if err != nil {
@@ -426,8 +428,8 @@ func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *
 			return res, err
 		}
 		res.Scores[LocFused] = ScoreList(in, locSpans(fused))
-		hp := &search.Pipeline{Store: st, Model: opt.Model, Hybrid: hybrid}
-		hc, err := hp.Gather(ctx, req)
+		hp = &search.Pipeline{Store: st, Model: opt.Model, Hybrid: hybrid}
+		hc, err = hp.Gather(ctx, req)
 		if err != nil {
 			return res, err
 		}
@@ -439,11 +441,11 @@ func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *
 		}
 		res.HybridAnswer = answerOf(in, results, leads)
 		res.HybridInCandidates = goldAmong(in, hc.Results)
-		if opt.DumpHybrid {
-			p, cands = hp, hc
-		}
 	}
 	res.InCandidates = goldAmong(in, cands.Results)
+	if hybrid != nil && opt.DumpHybrid {
+		p, cands = hp, hc
+	}
 	if opt.Dump != nil {
 		// The dump records every candidate's size in tokens, for the
 		// fitter's simulation of the default answer.

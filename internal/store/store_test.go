@@ -610,6 +610,8 @@ func TestVectors(t *testing.T) {
 	if err != nil || len(got) != len(want) {
 		t.Fatalf("VectorsByModel = %v, %v", got, err)
 	}
+	// Table order is not promised: compare by chunk id.
+	slices.SortFunc(got, func(a, b Vector) int { return strings.Compare(a.ChunkID, b.ChunkID) })
 	for i := range want {
 		if got[i].ChunkID != want[i].ChunkID || !nearVector(got[i].Data, want[i].Data) {
 			t.Fatalf("VectorsByModel = %v, want %v", got, want)
