@@ -97,4 +97,12 @@ func TestDoctorShowsBuiltinModel(t *testing.T) {
 	if m[1] != m[2] || m[1] == "0" {
 		t.Errorf("%s of %s chunks embedded", m[1], m[2])
 	}
+	// The built-in model keeps no embedding cache, and doctor does not
+	// create one by looking.
+	if strings.Contains(out, "embed-cache") {
+		t.Errorf("doctor reports an embedding cache for the built-in model:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(index), "embed-cache.db")); err == nil {
+		t.Error("doctor created an embedding cache for the built-in model")
+	}
 }

@@ -154,10 +154,14 @@ func (e *Engine) Diagnose(ctx context.Context, cacheDir string) (Diagnosis, erro
 			}
 			d.Embedder.Embedded, _ = e.store.VectorCount(emb.ModelID())
 			d.Embedder.Pending, _ = e.store.CountPendingEmbeddings(emb.ModelID())
-			d.Embedder.Cache = embed.CachePath(e.store.Path())
-			if c, err := embed.OpenCache(d.Embedder.Cache); err == nil {
-				d.Embedder.Cached, _ = c.Count(emb.ModelID())
-				c.Close()
+			// The built-in model keeps no cache (openNeural): do not
+			// create one by looking.
+			if ec.Provider != embed.ProviderBuiltin {
+				d.Embedder.Cache = embed.CachePath(e.store.Path())
+				if c, err := embed.OpenCache(d.Embedder.Cache); err == nil {
+					d.Embedder.Cached, _ = c.Count(emb.ModelID())
+					c.Close()
+				}
 			}
 		}
 	}

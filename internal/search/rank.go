@@ -256,7 +256,7 @@ func (p *Pipeline) Rank(ctx context.Context, req Request) ([]Result, error) {
 	}
 	m := p.Model
 	if m == nil {
-		m = DefaultModel
+		m = ModelFor(p.Hybrid != nil)
 	}
 	return ApplyModel(m, cs), nil
 }
