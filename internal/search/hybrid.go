@@ -159,6 +159,67 @@ func (p *Pipeline) Retrieve(ctx context.Context, h *Hybrid, req Request, n int) 
 	return out, nil
 }
 
+// DefaultNeighbours is how many vector neighbours the lexical stage did
+// not find join the candidates (Join).
+const DefaultNeighbours = 40
+
+// Join returns the first stage's candidates with vector neighbours added:
+// up to n lexical candidates exactly as the lexical stage gives them (the
+// ones that are also neighbours marked with their VectorRank), then up to
+// DefaultNeighbours neighbours the lexical stage did not find, in vector
+// order, with FirstStage 0. Unlike FuseRRF it leaves the lexical
+// candidates' scores and order alone, so the ranker's lexical features
+// mean what they mean without an embedder; the neighbours add recall, to
+// be weighed by their semantic features and vector rank. A query that
+// cannot be embedded degrades to lexical candidates (reported to
+// h.OnError); a nil h gives the lexical candidates.
+func (p *Pipeline) Join(ctx context.Context, h *Hybrid, req Request, n int) ([]Result, error) {
+	lex, err := p.candidates(ctx, req, n)
+	if err != nil || h == nil || h.Embedder == nil || (h.Index == nil && h.Remote == nil) {
+		return lex, err
+	}
+	vec, err := h.vectorCandidates(ctx, p.Store, req, max(n, DefaultNeighbours))
+	if err != nil {
+		if h.OnError != nil {
+			h.OnError(err)
+		}
+		return lex, nil
+	}
+	at := make(map[string]int, len(lex))
+	for i, r := range lex {
+		at[r.Chunk.ID] = i
+		lex[i].LexicalRank = i + 1
+	}
+	var missing []string
+	rank := map[string]int{}
+	for i, hit := range vec {
+		if j, ok := at[hit.ID]; ok {
+			lex[j].VectorRank, lex[j].Similarity = i+1, float64(hit.Score)
+			continue
+		}
+		if len(missing) < DefaultNeighbours {
+			missing = append(missing, hit.ID)
+			rank[hit.ID] = i
+		}
+	}
+	if len(missing) == 0 {
+		return lex, nil
+	}
+	more, err := p.Store.ChunksByIDs(missing)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	for _, id := range missing {
+		c, ok := more[id]
+		if !ok {
+			continue // removed since the vector index was loaded
+		}
+		i := rank[id]
+		lex = append(lex, Result{Chunk: c, VectorRank: i + 1, Similarity: float64(vec[i].Score)})
+	}
+	return lex, nil
+}
+
 // vectorCandidates embeds the query and returns its n nearest chunks, best
 // first, restricted by the request's filters (computed by SQL first). A
 // shared index's neighbours come without their similarity (0).

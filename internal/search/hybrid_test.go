@@ -60,32 +60,7 @@ func (p pointEmbedder) EmbedDocuments(context.Context, []string) ([][]float32, e
 // for vector candidates as for lexical ones.
 func TestHybridRetrieve(t *testing.T) {
 	st := projectStore(t)
-	files, err := st.AllFiles()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(4, 2))
-	ix, _ := vector.New("test/point@16", 16, vector.Options{})
-	var target store.Vector
-	for _, f := range files {
-		cs, _ := st.ChunksByFile(f.Path)
-		for _, c := range cs {
-			v := make([]float32, 16)
-			for i := range v {
-				v[i] = float32(rng.NormFloat64())
-			}
-			sv := store.Vector{ChunkID: c.ID, Data: v}
-			if c.Name == "getSecret" {
-				target = sv
-			}
-			if err := ix.Upsert([]store.Vector{sv}); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if target.ChunkID == "" {
-		t.Fatal("fixture has no getSecret")
-	}
+	ix, target := pointIndex(t, st, "getSecret")
 	pl := search.Pipeline{Store: st}
 	h := &search.Hybrid{Embedder: pointEmbedder{q: target.Data}, Index: ix}
 	ctx := context.Background()
@@ -145,5 +120,87 @@ func TestHybridRetrieve(t *testing.T) {
 	if _, err := pl.Retrieve(ctx, &search.Hybrid{Embedder: pointEmbedder{q: target.Data}, Index: other, OnError: func(e error) { reported = e }},
 		search.Request{Query: "token"}, 5); err != nil || reported == nil {
 		t.Fatalf("mismatched model: err %v, reported %v", err, reported)
+	}
+}
+
+// pointIndex gives every chunk of st a random vector (seeded) and returns
+// the index and the vector of the chunk named target.
+func pointIndex(t *testing.T, st *store.Store, target string) (*vector.Index, store.Vector) {
+	t.Helper()
+	files, err := st.AllFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(4, 2))
+	ix, _ := vector.New("test/point@16", 16, vector.Options{})
+	var found store.Vector
+	for _, f := range files {
+		cs, _ := st.ChunksByFile(f.Path)
+		for _, c := range cs {
+			v := make([]float32, 16)
+			for i := range v {
+				v[i] = float32(rng.NormFloat64())
+			}
+			sv := store.Vector{ChunkID: c.ID, Data: v}
+			if c.Name == target {
+				found = sv
+			}
+			if err := ix.Upsert([]store.Vector{sv}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if found.ChunkID == "" {
+		t.Fatalf("fixture has no %s", target)
+	}
+	return ix, found
+}
+
+// Join keeps the lexical candidates as they are and adds the neighbours
+// the lexical stage missed after them, marked with their vector rank.
+func TestHybridJoin(t *testing.T) {
+	st := projectStore(t)
+	ix, target := pointIndex(t, st, "getSecret")
+	pl := search.Pipeline{Store: st}
+	h := &search.Hybrid{Embedder: pointEmbedder{q: target.Data}, Index: ix}
+	ctx := context.Background()
+	req := search.Request{Query: "where are JWT tokens validated"}
+
+	lex, err := pl.Join(ctx, nil, req, 5)
+	if err != nil || len(lex) == 0 {
+		t.Fatalf("lexical: %d, %v", len(lex), err)
+	}
+	got, err := pl.Join(ctx, h, req, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) <= len(lex) {
+		t.Fatalf("%d candidates with vectors, %d without: no neighbour joined", len(got), len(lex))
+	}
+	for i, r := range lex {
+		if got[i].Chunk.ID != r.Chunk.ID || got[i].FirstStage != r.FirstStage || got[i].LexicalRank != i+1 {
+			t.Fatalf("lexical candidate %d changed: %+v, want %s at %v", i, got[i], r.Chunk.ID, r.FirstStage)
+		}
+	}
+	seen := map[string]bool{}
+	for i, r := range got[len(lex):] {
+		if r.FirstStage != 0 || r.LexicalRank != 0 || r.VectorRank == 0 || seen[r.Chunk.ID] {
+			t.Fatalf("joined neighbour %d: %+v", i, r)
+		}
+		if i > 0 && r.VectorRank <= got[len(lex)+i-1].VectorRank {
+			t.Fatalf("neighbours out of vector order at %d", i)
+		}
+		seen[r.Chunk.ID] = true
+	}
+	if got[len(lex)].Chunk.ID != target.ChunkID || got[len(lex)].VectorRank != 1 {
+		t.Fatalf("the nearest neighbour %s is not the first joined: %+v", target.ChunkID, got[len(lex)])
+	}
+
+	// A query that cannot be embedded gives the lexical candidates.
+	var reported error
+	bad := &search.Hybrid{Embedder: pointEmbedder{err: errors.New("provider down")}, Index: ix, OnError: func(e error) { reported = e }}
+	got, err = pl.Join(ctx, bad, req, 5)
+	if err != nil || reported == nil || len(got) != len(lex) {
+		t.Fatalf("degraded: %d candidates (lexical %d), err %v, reported %v", len(got), len(lex), err, reported)
 	}
 }

@@ -27,7 +27,8 @@ type Candidates struct {
 }
 
 // Gather collects a query's candidates: the DeepCandidates best chunks by
-// BM25F (fused with vector neighbours when an embedder is configured), plus
+// BM25F (and vector neighbours BM25F did not find, when an embedder is
+// configured: see Join), plus
 // the chunks the query names outright (validateToken, `toJSONSchema`),
 // which BM25F can leave out when the query's other words are common; then
 // computes their features.
@@ -45,7 +46,7 @@ func (p *Pipeline) Gather(ctx context.Context, req Request) (Candidates, error) 
 	qterms := terms.Query(req.Query)
 	g, _ := errgroup.WithContext(ctx)
 	g.Go(func() (err error) {
-		cands, err = p.Retrieve(ctx, p.Hybrid, req, n)
+		cands, err = p.Join(ctx, p.Hybrid, req, n)
 		return err
 	})
 	g.Go(func() (err error) {
