@@ -226,7 +226,7 @@ type LocalizeOptions struct {
 	Mirrors   string // holds the bare git mirrors (MirrorDir)
 	Work      string // trees and indexes are kept here between runs
 	Params    search.Params
-	Model     *search.Model // nil: the shipped model for each pipeline (search.ModelFor)
+	Model     *search.Model // nil: search.DefaultModel
 	// Dump, when set, receives one JSON line per instance with its
 	// candidates' features and gold labels, for `scry bench fit`.
 	Dump io.Writer
@@ -433,11 +433,7 @@ func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *
 		if err != nil {
 			return res, err
 		}
-		hm := opt.Model
-		if hm == nil {
-			hm = search.DefaultHybridModel
-		}
-		hr := search.ApplyModel(hm, hc)
+		hr := search.ApplyModel(m, hc)
 		res.Scores[LocHybrid] = ScoreList(in, locSpans(hr))
 		results, leads, err := hp.Answer(hr, opt.Params)
 		if err != nil {

@@ -490,7 +490,7 @@ func (e *evaluator) evaluate(ctx context.Context, q Query) (QueryResult, error) 
 		if err != nil {
 			return res, err
 		}
-		lists[SysHybrid] = search.ApplyModel(search.DefaultHybridModel, hg)
+		lists[SysHybrid] = search.ApplyModel(search.DefaultModel, hg)
 		if e.dump != nil && e.dumpHybrid {
 			if err := e.dumpQuery(q, hg); err != nil {
 				return res, err

@@ -53,7 +53,6 @@ const (
 	FSemantic            // cosine of the query and the chunk under the built-in embedding model
 	FSemanticRel         // … over the best candidate's
 	FFileSemantic        // the best of the chunk's file, over the best candidate's
-	FVectorRank          // 1/log2(rank+1) of its rank among the vector neighbours (0: not one, or no embedder)
 	// Query descriptors: the same for every candidate of a query, so a
 	// linear score ignores them, but the trees use them to weigh the other
 	// features differently for a sentence of prose and for a terse subject
@@ -73,7 +72,7 @@ var FeatureNames = [NumFeatures]string{
 	"defines", "defines_code", "parent_named", "base_ident", "file_cov", "file_best", "file_count",
 	"test", "aux", "decl", "noncode", "statement", "callable", "typedecl", "container", "lines",
 	"exported", "depth", "rare", "file_sum", "stem_name", "expanded",
-	"semantic", "semantic_rel", "file_semantic", "vector_rank",
+	"semantic", "semantic_rel", "file_semantic",
 	"query_terms", "query_prose", "query_code",
 }
 
@@ -498,9 +497,6 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 			f[FExported] = 1
 		}
 		f[FDepth] = min(float64(c.Depth), 3) / 3
-		if r.VectorRank > 0 {
-			f[FVectorRank] = 1 / math.Log2(float64(r.VectorRank)+1)
-		}
 		if n := nameCount[c.Name]; n > 0 {
 			f[FRare] = clamp01(1 - math.Log(float64(n))/logN)
 		}

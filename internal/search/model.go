@@ -52,26 +52,8 @@ type Model struct {
 //go:embed model.json
 var modelJSON []byte
 
-//go:embed model_hybrid.json
-var hybridModelJSON []byte
-
-// DefaultModel is the shipped model for lexical candidates (no embedder).
+// DefaultModel is the shipped model.
 var DefaultModel = mustModel(modelJSON)
-
-// DefaultHybridModel is the shipped model for candidates with vector
-// neighbours fused in: fitted on the same questions, but on the
-// candidates the hybrid first stage gives, whose scores and ranks mean
-// something else (a neighbour found only by its vector has no BM25).
-var DefaultHybridModel = mustModel(hybridModelJSON)
-
-// ModelFor is the shipped model for a pipeline with (hybrid) or without
-// vector candidates.
-func ModelFor(hybrid bool) *Model {
-	if hybrid {
-		return DefaultHybridModel
-	}
-	return DefaultModel
-}
 
 func mustModel(b []byte) *Model {
 	m, err := ParseModel(b)

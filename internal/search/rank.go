@@ -257,7 +257,7 @@ func (p *Pipeline) Rank(ctx context.Context, req Request) ([]Result, error) {
 	}
 	m := p.Model
 	if m == nil {
-		m = ModelFor(p.Hybrid != nil)
+		m = DefaultModel
 	}
 	return ApplyModel(m, cs), nil
 }

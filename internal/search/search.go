@@ -113,7 +113,7 @@ type Pipeline struct {
 	// Hybrid adds vector candidates, fused with BM25 by reciprocal rank;
 	// nil: lexical candidates only.
 	Hybrid *Hybrid
-	// Model ranks candidates; nil: ModelFor(Hybrid != nil).
+	// Model ranks candidates; nil: DefaultModel.
 	Model *Model
 	// Semantic embeds the query and the candidates for the ranking's
 	// semantic features; nil: the built-in model, which the shipped
