@@ -643,7 +643,7 @@ func (r *SpeedReport) WriteText(w io.Writer) error {
 		fmt.Fprintf(bw, "| CPU time per query, mean: lexical / full pipeline | %.1f / %.1f ms |\n", r.Lexical.CPUMean, r.Full.CPUMean)
 	}
 	if h := r.Hybrid; h != nil {
-		fmt.Fprintf(bw, "| hybrid pipeline latency (vector neighbours fused in), p50 / p95 over %d; CPU mean | %.1f / %.1f ms; %.1f ms |\n", h.N, h.P50, h.P95, h.CPUMean)
+		fmt.Fprintf(bw, "| hybrid pipeline latency (vector neighbours joined), p50 / p95 over %d; CPU mean | %.1f / %.1f ms; %.1f ms |\n", h.N, h.P50, h.P95, h.CPUMean)
 		fmt.Fprintf(bw, "| loading the vectors into memory (once per process) | %.0f ms |\n", r.VectorLoadSeconds*1000)
 	}
 	if r.CLI != nil {

@@ -29,7 +29,10 @@ type Embedding struct {
 	// QuantizeAbove: vector searches over more vectors than this use the
 	// sign-bit scan with float32 re-scoring (0: 200000, -1: never).
 	QuantizeAbove int `toml:"quantizeAbove"`
-	// RRFK is reciprocal rank fusion's k (0: 60).
+	// RRFK is reciprocal rank fusion's k (0: 60) for the fused first-stage
+	// list (search.Pipeline.Retrieve, which the benchmarks report as a
+	// baseline). Search itself joins vector neighbours to the lexical
+	// candidates (search.Pipeline.Join) and does not use it.
 	RRFK int `toml:"rrfK"`
 }
 
