@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/embed"
 	"github.com/scry-dev/scry/internal/search"
 )
 
@@ -266,5 +267,54 @@ func TestObjectiveBalancesKinds(t *testing.T) {
 		if got := Objective(tc.set, search.DefaultModel); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("%s: objective %.3f, want %.3f", tc.name, got, tc.want)
 		}
+	}
+}
+
+// With an embedder the hybrid systems are scored, gold among the hybrid
+// candidates is reported apart from the lexical figure, and DumpHybrid
+// dumps the hybrid candidates (a superset of the lexical ones here: the
+// neighbours join them).
+func TestLocalizeHybridDump(t *testing.T) {
+	states := []map[string]string{{"src/token.ts": tokenTS, "src/cart.ts": cartTS}}
+	mirrors, commits := gitRepo(t, states)
+	instances := []Instance{
+		{ID: "acme__widgets-1", Repo: "acme/widgets", Split: "tune", BaseCommit: commits[0], Date: "2024-01-01",
+			Query: "removing an item from the cart keeps duplicates", GoldFiles: []string{"src/cart.ts"},
+			GoldSymbols: []GoldSymbol{{File: "src/cart.ts", Name: "removeItem", StartLine: 5, EndLine: 7}}},
+	}
+	emb, err := embed.New(context.Background(), embed.Config{Provider: embed.ProviderBuiltin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Close()
+	run := func(hybrid bool) (LocResult, []DumpInstance) {
+		var dump bytes.Buffer
+		rs, err := RunLocalize(context.Background(), LocalizeOptions{Instances: instances, Mirrors: mirrors, Work: t.TempDir(),
+			Dump: &dump, Embedder: emb, DumpHybrid: hybrid})
+		if err != nil || len(rs) != 1 {
+			t.Fatalf("%d results, %v", len(rs), err)
+		}
+		var d DumpInstance
+		if err := json.Unmarshal(dump.Bytes(), &d); err != nil {
+			t.Fatal(err)
+		}
+		return rs[0], []DumpInstance{d}
+	}
+	lex, lexDump := run(false)
+	hyb, hybDump := run(true)
+	for _, r := range []LocResult{lex, hyb} {
+		if _, ok := r.Scores[LocHybrid]; !ok || !r.InCandidates || !r.HybridInCandidates {
+			t.Fatalf("hybrid systems missing or gold not among candidates: %+v", r)
+		}
+	}
+	if n, m := len(lexDump[0].Candidates), len(hybDump[0].Candidates); m <= n {
+		t.Errorf("hybrid dump has %d candidates, lexical %d: no neighbour joined", m, n)
+	}
+	var text bytes.Buffer
+	if err := NewLocReport([]LocResult{hyb}).WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "(hybrid: 1.000)") {
+		t.Errorf("report lacks the hybrid candidates figure:\n%s", text.String())
 	}
 }
