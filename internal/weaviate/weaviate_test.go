@@ -251,6 +251,11 @@ func TestParity(t *testing.T) {
 			same++
 		} else {
 			t.Logf("%q: best differs: sqlite %s, weaviate %s", q, lr[0].Chunk.Breadcrumb, rr[0].Chunk.Breadcrumb)
+			// A swap of the first two is the most a backend's own BM25 may
+			// change: each best is the other's runner-up.
+			if len(lr) < 2 || len(rr) < 2 || lr[0].Chunk.ID != rr[1].Chunk.ID || rr[0].Chunk.ID != lr[1].Chunk.ID {
+				t.Errorf("%q: more than a swap of the first two: sqlite %v, weaviate %v", q, resultIDs(lr[:min(3, len(lr))]), resultIDs(rr[:min(3, len(rr))]))
+			}
 		}
 		top := map[string]bool{}
 		for _, id := range resultIDs(lr[:min(10, len(lr))]) {
@@ -264,7 +269,12 @@ func TestParity(t *testing.T) {
 		total += min(10, len(lr))
 	}
 	t.Logf("parity: same best result %d/%d, top-10 overlap %d/%d", same, len(queries), overlap, total)
-	if same < len(queries)-1 {
+	// Weaviate's BM25 is not FTS5's bm25(): the first-stage scores differ
+	// (castImmutable has 0.92 of the best score there, 0.62 in SQLite, for
+	// "produce the next immutable state from a draft"), and the ranker's
+	// trees read them, so two near-equal neighbours can trade places. Six
+	// of eight must agree outright, the others only by such a swap.
+	if same < len(queries)-2 {
 		t.Errorf("same best result for only %d of %d queries", same, len(queries))
 	}
 	if float64(overlap) < 0.8*float64(total) {
