@@ -179,7 +179,7 @@ func TestLocalizeEndToEnd(t *testing.T) {
 	// A kept-linear ablation zeroes the group's weights (or the penalty),
 	// keeps the others and grows no tree on the group's features.
 	base := *search.DefaultModel
-	abl := ablateTrees(set, &base, []int{search.FCovPath, search.NumFeatures}, FitOptions{Trees: 5, Depth: 2, MinLeaf: 1})
+	abl, _ := ablateTrees(set, &base, []int{search.FCovPath, search.NumFeatures}, FitOptions{Trees: 5, Depth: 2, MinLeaf: 1})
 	if abl.Weights[search.FCovPath] != 0 || abl.FilePenalty != 0 || base.Weights[search.FCovPath] == 0 || abl.Weights[search.FCovName] != base.Weights[search.FCovName] {
 		t.Errorf("ablation weights: cov_path %v, penalty %v, cov_name %v (shipped %v, %v)", abl.Weights[search.FCovPath], abl.FilePenalty, abl.Weights[search.FCovName], base.Weights[search.FCovPath], base.Weights[search.FCovName])
 	}
