@@ -288,10 +288,10 @@ type FitReport struct {
 	Ablations                         []Ablation    `json:"-"`
 	// HeldBack is the objective on the held-back tune repositories that
 	// chose the number of trees (NaN without trees).
-	HeldBack float64 `json:"-"`
-	AblationKeptLinear                bool          `json:"-"` // the ablations kept the linear weights and refit the trees
-	Reliability                       []Bin         `json:"-"`
-	HoldoutLogLoss                    float64       `json:"-"`
+	HeldBack           float64 `json:"-"`
+	AblationKeptLinear bool    `json:"-"` // the ablations kept the linear weights and refit the trees
+	Reliability        []Bin   `json:"-"`
+	HoldoutLogLoss     float64 `json:"-"`
 }
 
 // Bin is one bucket of a reliability table: predicted against observed.
