@@ -67,10 +67,12 @@ type Result struct {
 	Rerank     float64
 	FirstStage float64 // normalised to [0,1]
 	// LexicalRank and VectorRank are the candidate's 1-based ranks in the
-	// BM25F and vector lists that Retrieve fused (0: not in that list, or
-	// no vector side); Similarity is its cosine to the query's vector
-	// (0 when not a vector candidate). Features for a ranker that knows
-	// the vector side.
+	// BM25F and vector lists that Join or Retrieve combined (0: not in
+	// that list, or no vector side: a lexical search leaves both 0);
+	// Similarity is its cosine to the query's vector (0 when not a vector
+	// candidate). They record where a candidate came from; the shipped
+	// ranker does not read them (a feature for the vector rank was tried
+	// and did not help: BENCHMARKS.md).
 	LexicalRank, VectorRank int
 	Similarity              float64
 	Tokens                  int // tokens of the chunk's full source
