@@ -235,7 +235,7 @@ type LocalizeOptions struct {
 	// after each sync (only new and changed chunks are embedded again).
 	Embedder embed.Embedder
 	// DumpHybrid makes the dump record the hybrid pipeline's candidates
-	// (lexical and vector neighbours fused) instead of the lexical ones,
+	// (the lexical ones with vector neighbours joined) instead of the lexical ones,
 	// to fit a ranker for search with an embedder. Needs Embedder.
 	DumpHybrid bool
 }

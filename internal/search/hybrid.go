@@ -95,19 +95,9 @@ func FuseRRF(lexical, vectors []string, k int) []Fused {
 // k-NN candidates fused by reciprocal rank. A query that cannot be
 // embedded degrades to lexical candidates (reported to h.OnError).
 func (p *Pipeline) Retrieve(ctx context.Context, h *Hybrid, req Request, n int) ([]Result, error) {
-	if h == nil || h.Embedder == nil || (h.Index == nil && h.Remote == nil) {
-		return p.candidates(ctx, req, n)
-	}
-	lex, err := p.candidates(ctx, req, n)
-	if err != nil {
-		return nil, err
-	}
-	vec, err := h.vectorCandidates(ctx, p.Store, req, n)
-	if err != nil {
-		if h.OnError != nil {
-			h.OnError(err)
-		}
-		return lex, nil
+	lex, vec, err := p.bothSides(ctx, h, req, n, n)
+	if err != nil || vec == nil {
+		return lex, err
 	}
 	if n <= 0 {
 		n = DefaultParams().Candidates
@@ -174,32 +164,24 @@ const DefaultNeighbours = 40
 // cannot be embedded degrades to lexical candidates (reported to
 // h.OnError); a nil h gives the lexical candidates.
 func (p *Pipeline) Join(ctx context.Context, h *Hybrid, req Request, n int) ([]Result, error) {
-	lex, err := p.candidates(ctx, req, n)
-	if err != nil || h == nil || h.Embedder == nil || (h.Index == nil && h.Remote == nil) {
+	lex, vec, err := p.bothSides(ctx, h, req, n, max(n, DefaultNeighbours))
+	if err != nil || vec == nil {
 		return lex, err
-	}
-	vec, err := h.vectorCandidates(ctx, p.Store, req, max(n, DefaultNeighbours))
-	if err != nil {
-		if h.OnError != nil {
-			h.OnError(err)
-		}
-		return lex, nil
 	}
 	at := make(map[string]int, len(lex))
 	for i, r := range lex {
 		at[r.Chunk.ID] = i
 		lex[i].LexicalRank = i + 1
 	}
-	var missing []string
-	rank := map[string]int{}
+	var missing []string // the neighbours to add, in vector order
+	var missingAt []int  // and their indexes in vec
 	for i, hit := range vec {
 		if j, ok := at[hit.ID]; ok {
 			lex[j].VectorRank, lex[j].Similarity = i+1, float64(hit.Score)
 			continue
 		}
 		if len(missing) < DefaultNeighbours {
-			missing = append(missing, hit.ID)
-			rank[hit.ID] = i
+			missing, missingAt = append(missing, hit.ID), append(missingAt, i)
 		}
 	}
 	if len(missing) == 0 {
@@ -209,15 +191,35 @@ func (p *Pipeline) Join(ctx context.Context, h *Hybrid, req Request, n int) ([]R
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	for _, id := range missing {
+	for k, id := range missing {
 		c, ok := more[id]
 		if !ok {
 			continue // removed since the vector index was loaded
 		}
-		i := rank[id]
+		i := missingAt[k]
 		lex = append(lex, Result{Chunk: c, VectorRank: i + 1, Similarity: float64(vec[i].Score)})
 	}
 	return lex, nil
+}
+
+// bothSides reads the n best lexical candidates and, when h has a vector
+// side, the query's k nearest neighbours. vec is nil without a vector
+// side, or when the query could not be embedded or searched (reported to
+// h.OnError): the caller then goes on with the lexical candidates alone.
+func (p *Pipeline) bothSides(ctx context.Context, h *Hybrid, req Request, n, k int) (lex []Result, vec []vector.Hit, err error) {
+	if lex, err = p.candidates(ctx, req, n); err != nil {
+		return nil, nil, err
+	}
+	if h == nil || h.Embedder == nil || (h.Index == nil && h.Remote == nil) {
+		return lex, nil, nil
+	}
+	if vec, err = h.vectorCandidates(ctx, p.Store, req, k); err != nil {
+		if h.OnError != nil {
+			h.OnError(err)
+		}
+		return lex, nil, nil
+	}
+	return lex, vec, nil
 }
 
 // vectorCandidates embeds the query and returns its n nearest chunks, best

@@ -59,10 +59,7 @@ func (p pointEmbedder) EmbedDocuments(context.Context, []string) ([][]float32, e
 // first even for a query with no lexical match, and path filters must hold
 // for vector candidates as for lexical ones.
 func TestHybridRetrieve(t *testing.T) {
-	st := projectStore(t)
-	ix, target := pointIndex(t, st, "getSecret")
-	pl := search.Pipeline{Store: st}
-	h := &search.Hybrid{Embedder: pointEmbedder{q: target.Data}, Index: ix}
+	pl, h, ix, target := pointPipeline(t)
 	ctx := context.Background()
 
 	got, err := pl.Retrieve(ctx, h, search.Request{Query: "zqxjv wwkpt"}, 10)
@@ -123,6 +120,15 @@ func TestHybridRetrieve(t *testing.T) {
 	}
 }
 
+// pointPipeline is the test project's pipeline with a vector side whose
+// query vector is getSecret's own (see pointIndex).
+func pointPipeline(t *testing.T) (search.Pipeline, *search.Hybrid, *vector.Index, store.Vector) {
+	t.Helper()
+	st := projectStore(t)
+	ix, target := pointIndex(t, st, "getSecret")
+	return search.Pipeline{Store: st}, &search.Hybrid{Embedder: pointEmbedder{q: target.Data}, Index: ix}, ix, target
+}
+
 // pointIndex gives every chunk of st a random vector (seeded) and returns
 // the index and the vector of the chunk named target.
 func pointIndex(t *testing.T, st *store.Store, target string) (*vector.Index, store.Vector) {
@@ -159,10 +165,7 @@ func pointIndex(t *testing.T, st *store.Store, target string) (*vector.Index, st
 // Join keeps the lexical candidates as they are and adds the neighbours
 // the lexical stage missed after them, marked with their vector rank.
 func TestHybridJoin(t *testing.T) {
-	st := projectStore(t)
-	ix, target := pointIndex(t, st, "getSecret")
-	pl := search.Pipeline{Store: st}
-	h := &search.Hybrid{Embedder: pointEmbedder{q: target.Data}, Index: ix}
+	pl, h, ix, target := pointPipeline(t)
 	ctx := context.Background()
 	req := search.Request{Query: "where are JWT tokens validated"}
 
