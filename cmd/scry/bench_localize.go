@@ -139,8 +139,10 @@ func newBenchFitCmd() *cobra.Command {
 	var leads int
 	var keepLinear bool
 	var trees, depth, minLeaf int
-	var rate, jsdocShare float64
+	var rate, jsdocShare, sizePower float64
 	var treesWithout []int
+	var folds int
+	var bag bool
 	cmd := &cobra.Command{
 		Use:   "fit DUMP [DUMP...] [--out internal/search/model.json] [--ablate]",
 		Short: "Fit the ranker's weights and calibration on the tune split of feature dumps",
@@ -160,13 +162,14 @@ ablation of each feature group when --ablate is given. --out writes the model
 				return err
 			}
 			r, err := bench.Fit(set, bench.FitOptions{Seed: seed, Passes: passes, Ablate: ablate, FileRelevance: fileRel, Leads: leads,
-				KeepLinear: keepLinear, Trees: trees, JSDocShare: jsdocShare, TreesWithout: treesWithout, Depth: depth, MinLeaf: minLeaf, Rate: rate, Log: cmd.ErrOrStderr()})
+				KeepLinear: keepLinear, Trees: trees, JSDocShare: jsdocShare, TreesWithout: treesWithout, Depth: depth, MinLeaf: minLeaf, Rate: rate,
+				SizePower: noneAsNegative(sizePower), Folds: folds, Bag: bag, Log: cmd.ErrOrStderr()})
 			if err != nil {
 				return err
 			}
 			if out != "" {
-				command := fmt.Sprintf("scry bench localize --dump LOC; scry bench quality --set tune --dump JSDOC; scry bench fit LOC JSDOC --seed %d --passes %d --file-relevance=%v --keep-linear=%v --trees %d --depth %d --min-leaf %d --rate %g --jsdoc-share %g",
-					seed, passes, fileRel, keepLinear, trees, depth, minLeaf, rate, jsdocShare)
+				command := fmt.Sprintf("scry bench localize --dump LOC; scry bench quality --set tune --dump JSDOC; scry bench fit LOC JSDOC --seed %d --passes %d --file-relevance=%v --keep-linear=%v --trees %d --depth %d --min-leaf %d --rate %g --jsdoc-share %g --size-power %g --bag=%v --folds %d",
+					seed, passes, fileRel, keepLinear, trees, depth, minLeaf, rate, jsdocShare, sizePower, bag, folds)
 				if err := r.WriteModel(out, command); err != nil {
 					return err
 				}
@@ -186,6 +189,18 @@ ablation of each feature group when --ablate is given. --out writes the model
 	cmd.Flags().IntVar(&minLeaf, "min-leaf", 100, "fewest candidates per leaf")
 	cmd.Flags().Float64Var(&rate, "rate", 0.1, "shrinkage of each tree")
 	cmd.Flags().IntSliceVar(&treesWithout, "trees-without", nil, "feature indexes the trees may not use (an ablation)")
+	cmd.Flags().Float64Var(&sizePower, "size-power", bench.DefaultSizePower, "power of the size discount of a symbol hit in the objective (0: none)")
+	cmd.Flags().IntVar(&folds, "folds", 0, "also report the fit cross-validated on tune over this many folds of repositories (and the number of bags with --bag)")
+	cmd.Flags().BoolVar(&bag, "bag", false, "fit the trees as the mean of --folds ensembles, each stopped on the fold it left out")
 	cmd.Flags().Float64Var(&jsdocShare, "jsdoc-share", bench.DefaultJSDocShare, "the JSDoc questions' share of the objective when fix commits are given too")
 	return cmd
+}
+
+// noneAsNegative maps the flag's 0 (no size discount) to FitOptions' way
+// of saying it, where 0 means the default.
+func noneAsNegative(power float64) float64 {
+	if power == 0 {
+		return -1
+	}
+	return power
 }

@@ -8,8 +8,10 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/ltr"
@@ -169,7 +171,7 @@ func dcg(r int) float64 {
 // the scorer counts a whole class as a hit on any of its methods, and an
 // agent pays for every line it is shown.
 func Objective(set []*fitInstance, m *search.Model) float64 {
-	return objective(set, m, DefaultJSDocShare)
+	return objective(set, m, FitOptions{})
 }
 
 // DefaultJSDocShare is the JSDoc questions' share of the objective when
@@ -179,14 +181,15 @@ const DefaultJSDocShare = 0.5
 // objective is Objective with the JSDoc questions weighing share and the
 // fix commits 1 − share when both kinds are present, whatever their
 // numbers: the ranker serves both kinds.
-func objective(set []*fitInstance, m *search.Model, share float64) float64 {
+func objective(set []*fitInstance, m *search.Model, opt FitOptions) float64 {
+	share, power := opt.share(), opt.sizePower()
 	if len(set) == 0 {
 		return 0
 	}
 	var sum [2]float64
 	var n [2]int
 	for _, fi := range set {
-		sym, file := fi.gains(m)
+		sym, file := fi.gains(m, power)
 		g := 0
 		if fi.isJSDoc() {
 			g = 1
@@ -203,15 +206,15 @@ func objective(set []*fitInstance, m *search.Model, share float64) float64 {
 	return (1-share)*sum[0]/float64(n[0]) + share*sum[1]/float64(n[1])
 }
 
-// gains are an instance's symbol gain (discounted by size, see Objective)
-// and file gain under a model.
-func (fi *fitInstance) gains(m *search.Model) (sym, file float64) {
+// gains are an instance's symbol gain (discounted by size to the given
+// power, see Objective) and file gain under a model.
+func (fi *fitInstance) gains(m *search.Model, power float64) (sym, file float64) {
 	symDone, fileDone := false, false
 	for i, o := range fi.ranked(m, 10) {
 		if !fileDone && fi.fileRel[o.Index] {
 			file, fileDone = dcg(i+1), true
 		}
-		if g := fi.symGain(o.Index); !symDone && g > 0 {
+		if g := fi.symGain(o.Index, power); !symDone && g > 0 {
 			sym, symDone = dcg(i+1)*g, true
 		}
 		if symDone && fileDone {
@@ -251,7 +254,34 @@ type FitOptions struct {
 	// TreesWithout names features the trees may not split on (an
 	// ablation: the trees see them as 0, a constant no split can use).
 	TreesWithout []int
-	Log          io.Writer
+	// SizePower is the power of a symbol hit's size discount in the
+	// objective: 0 means DefaultSizePower, a negative value no discount.
+	SizePower float64
+	// Folds, when above 1, also reports the fit procedure cross-validated
+	// on tune: the tune repositories and JSDoc packages are dealt into
+	// this many folds, and each fold is scored by a model fitted without
+	// it (FitReport.CrossValidated), a tune-side figure for choosing
+	// between fit settings that is not the fitted data's own.
+	Folds int
+	// Bag fits the trees as the mean of Folds ensembles, each boosted
+	// without one fold and stopped at its best on it (bagTrees), instead
+	// of one ensemble whose number is chosen on a fixed quarter.
+	Bag bool
+	Log io.Writer
+}
+
+// DefaultSizePower is the power of the size discount of a symbol hit (see
+// Objective): the square root.
+const DefaultSizePower = 0.5
+
+func (o FitOptions) sizePower() float64 {
+	switch {
+	case o.SizePower == 0:
+		return DefaultSizePower
+	case o.SizePower < 0:
+		return 0
+	}
+	return o.SizePower
 }
 
 func (o FitOptions) share() float64 {
@@ -290,8 +320,13 @@ type FitReport struct {
 	// chose the number of trees (NaN without trees).
 	HeldBack           float64 `json:"-"`
 	AblationKeptLinear bool    `json:"-"` // the ablations kept the linear weights and refit the trees
-	Reliability        []Bin   `json:"-"`
-	HoldoutLogLoss     float64 `json:"-"`
+	// Folds and the cross-validated tune figures (see FitOptions.Folds):
+	// fix commits and JSDoc questions, each scored by a model fitted
+	// without its fold.
+	Folds                               int        `json:"-"`
+	CrossValidated, CrossValidatedJSDoc LocMetrics `json:"-"`
+	Reliability                         []Bin      `json:"-"`
+	HoldoutLogLoss                      float64    `json:"-"`
 }
 
 // Bin is one bucket of a reliability table: predicted against observed.
@@ -367,7 +402,7 @@ func fitWeights(tune []*fitInstance, start *search.Model, fixed map[int]bool, op
 	for i := range fixed {
 		x0[i] = 0
 	}
-	obj := func(x []float64) float64 { return objective(tune, withParams(start, x), opt.share()) }
+	obj := func(x []float64) float64 { return objective(tune, withParams(start, x), opt) }
 	x, _ := ltr.CoordinateAscent(x0, obj, ltr.AscentOptions{
 		Seed: opt.Seed, Passes: opt.Passes, Fixed: fixed, Tolerance: 1e-4,
 		Log: func(r, p int, o float64) {
@@ -531,6 +566,10 @@ func Fit(set []*fitInstance, opt FitOptions) (*FitReport, error) {
 	}
 	r.TuneAnswer, r.HoldoutAnswer = answers(locTune), answers(hold)
 	r.Reliability, r.HoldoutLogLoss = reliability(hold, m, opt.FileRelevance)
+	if opt.Folds > 1 {
+		r.Folds = opt.Folds
+		r.CrossValidated, r.CrossValidatedJSDoc = crossValidate(tune, start, opt)
+	}
 	if opt.Ablate {
 		r.AblationKeptLinear = opt.KeepLinear && opt.Trees > 0
 		for _, g := range AblationGroups {
@@ -553,6 +592,76 @@ func Fit(set []*fitInstance, opt FitOptions) (*FitReport, error) {
 		}
 	}
 	return r, nil
+}
+
+// crossValidate deals the tune repositories and JSDoc packages into
+// opt.Folds folds (each kind in name order, round robin, so every fold has
+// both kinds), fits a model on the other folds as Fit does (linear weights
+// unless kept, then trees) and scores the fold with it. The folds run side
+// by side; each fit is deterministic, so the figures are too.
+func crossValidate(tune []*fitInstance, start *search.Model, opt FitOptions) (loc, jsdoc LocMetrics) {
+	fold := foldsOf(tune, opt.Folds)
+	o := opt
+	o.Log = nil
+	scores := make([][]LocScore, opt.Folds)
+	jsScores := make([][]LocScore, opt.Folds)
+	var wg sync.WaitGroup
+	for k := range opt.Folds {
+		wg.Go(func() {
+			var train, test []*fitInstance
+			for _, fi := range tune {
+				if fold[fi.in.Repo] == k {
+					test = append(test, fi)
+				} else {
+					train = append(train, fi)
+				}
+			}
+			m := start
+			if !o.KeepLinear {
+				m = fitWeights(train, start, nil, o)
+			} else {
+				c := *start
+				m = &c
+			}
+			m.Trees = nil
+			if o.Trees > 0 {
+				m.Trees, _ = boostTrees(train, m, o)
+			}
+			for _, fi := range test {
+				if fi.isJSDoc() {
+					jsScores[k] = append(jsScores[k], fi.score(m))
+				} else {
+					scores[k] = append(scores[k], fi.score(m))
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return SummarizeLoc(slices.Concat(scores...)), SummarizeLoc(slices.Concat(jsScores...))
+}
+
+// foldsOf assigns each repository (and JSDoc package) of set to a fold.
+func foldsOf(set []*fitInstance, folds int) map[string]int {
+	var names [2][]string
+	seen := map[string]bool{}
+	for _, fi := range set {
+		if !seen[fi.in.Repo] {
+			seen[fi.in.Repo] = true
+			g := 0
+			if fi.isJSDoc() {
+				g = 1
+			}
+			names[g] = append(names[g], fi.in.Repo)
+		}
+	}
+	out := map[string]int{}
+	for _, ns := range names {
+		sort.Strings(ns)
+		for i, n := range ns {
+			out[n] = i % folds
+		}
+	}
+	return out
 }
 
 // ablateTrees is the ablation of a model whose linear weights are kept:
@@ -614,6 +723,13 @@ func (r *FitReport) WriteText(w io.Writer) error {
 			fmt.Fprintf(bw, "| %.1f–%.1f | %d | %.3f | %.3f |\n", b.Lo, b.Hi, b.N, b.Predicted, b.Observed)
 		}
 	}
+	if r.Folds > 1 {
+		fmt.Fprintf(bw, "\nCross-validated on tune (%d folds of repositories and packages, each scored by a model fitted without it):\n\n| split | n | F@1 | F@5 | F@10 | F-MRR | S@1 | S@5 | S@10 | S-MRR | lines@5 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", r.Folds)
+		row("tune, cross-validated", r.CrossValidated)
+		if r.CrossValidatedJSDoc.N > 0 {
+			row("JSDoc tune, cross-validated", r.CrossValidatedJSDoc)
+		}
+	}
 	if len(r.Ablations) > 0 {
 		how := "weights refit on tune"
 		if r.AblationKeptLinear {
@@ -661,6 +777,9 @@ func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 // repositories, not instances, asks what the reported holdout asks: do the
 // trees carry over to code they have not seen.
 func boostTrees(tune []*fitInstance, m *search.Model, opt FitOptions) ([]ltr.Tree, float64) {
+	if opt.Bag {
+		return bagTrees(tune, m, opt)
+	}
 	var fitPart, valPart []*fitInstance
 	for _, fi := range tune {
 		h := fnv.New32a()
@@ -671,13 +790,31 @@ func boostTrees(tune []*fitInstance, m *search.Model, opt FitOptions) ([]ltr.Tre
 			fitPart = append(fitPart, fi)
 		}
 	}
+	if opt.Log != nil {
+		repos := map[string]bool{}
+		for _, fi := range valPart {
+			repos[fi.in.Repo] = true
+		}
+		fmt.Fprintf(opt.Log, "trees: choosing their number on %d instances of %d repositories held back\n", len(valPart), len(repos))
+	}
+	_, bestN, best := boostStopping(fitPart, valPart, m, opt)
+	if bestN == 0 {
+		return nil, best
+	}
+	bopt := ltr.BoostOptions{Trees: bestN, Depth: opt.Depth, MinLeaf: opt.MinLeaf, Rate: opt.Rate}
+	return ltr.LambdaMART(rankQueries(tune, m, opt), bopt), best
+}
+
+// boostStopping boosts trees on fitPart, measuring the objective on
+// valPart every 10 trees and stopping 60 trees after its best; it returns
+// the trees up to the best number, that number and the objective there.
+func boostStopping(fitPart, valPart []*fitInstance, m *search.Model, opt FitOptions) ([]ltr.Tree, int, float64) {
 	bopt := ltr.BoostOptions{Trees: opt.Trees, Depth: opt.Depth, MinLeaf: opt.MinLeaf, Rate: opt.Rate}
-	best, bestN := objective(valPart, m, opt.share()), 0
+	best, bestN := objective(valPart, m, opt), 0
 	if opt.Log != nil {
 		fmt.Fprintf(opt.Log, "trees: validation objective %.4f with none\n", best)
 	}
-	choose := bopt
-	choose.After = func(ts []ltr.Tree) bool {
+	bopt.After = func(ts []ltr.Tree) bool {
 		if opt.Log != nil && len(ts) <= 3 {
 			lo, hi := 0.0, 0.0
 			for _, v := range ts[len(ts)-1].Value {
@@ -690,7 +827,7 @@ func boostTrees(tune []*fitInstance, m *search.Model, opt FitOptions) ([]ltr.Tre
 		}
 		c := *m
 		c.Trees = ts
-		o := objective(valPart, &c, opt.share())
+		o := objective(valPart, &c, opt)
 		if opt.Log != nil {
 			fmt.Fprintf(opt.Log, "trees: validation objective %.4f with %d\n", o, len(ts))
 		}
@@ -699,26 +836,63 @@ func boostTrees(tune []*fitInstance, m *search.Model, opt FitOptions) ([]ltr.Tre
 		}
 		return len(ts)-bestN < 60
 	}
-	if opt.Log != nil {
-		repos := map[string]bool{}
-		for _, fi := range valPart {
-			repos[fi.in.Repo] = true
+	ts := ltr.LambdaMART(rankQueries(fitPart, m, opt), bopt)
+	return ts[:min(bestN, len(ts))], bestN, best
+}
+
+// bagTrees is boostTrees for FitOptions.Bag: the tune repositories and
+// packages are dealt into opt.Folds folds (foldsOf); for each fold, trees
+// are boosted on the others and stopped at their best on it; the result
+// is the mean of these ensembles (each tree's values divided by the
+// number of folds, then all concatenated), so no one hold-back choice of
+// repositories decides the model. It returns the mean of the folds' best
+// objectives.
+func bagTrees(tune []*fitInstance, m *search.Model, opt FitOptions) ([]ltr.Tree, float64) {
+	folds := max(opt.Folds, 2)
+	fold := foldsOf(tune, folds)
+	o := opt
+	o.Log = nil
+	ensembles := make([][]ltr.Tree, folds)
+	objectives := make([]float64, folds)
+	var wg sync.WaitGroup
+	for k := range folds {
+		wg.Go(func() {
+			var fitPart, valPart []*fitInstance
+			for _, fi := range tune {
+				if fold[fi.in.Repo] == k {
+					valPart = append(valPart, fi)
+				} else {
+					fitPart = append(fitPart, fi)
+				}
+			}
+			ensembles[k], _, objectives[k] = boostStopping(fitPart, valPart, m, o)
+		})
+	}
+	wg.Wait()
+	var out []ltr.Tree
+	var sum float64
+	for k, ts := range ensembles {
+		sum += objectives[k]
+		for _, t := range ts {
+			t.Value = slices.Clone(t.Value)
+			for i := range t.Value {
+				t.Value[i] /= float64(folds)
+			}
+			out = append(out, t)
 		}
-		fmt.Fprintf(opt.Log, "trees: choosing their number on %d instances of %d repositories held back\n", len(valPart), len(repos))
+		if opt.Log != nil {
+			fmt.Fprintf(opt.Log, "trees: bag %d of %d: %d trees, objective %.4f on its fold\n", k+1, folds, len(ts), objectives[k])
+		}
 	}
-	ltr.LambdaMART(rankQueries(fitPart, m, opt.share(), opt.TreesWithout), choose)
-	if bestN == 0 {
-		return nil, best
-	}
-	bopt.Trees = bestN
-	return ltr.LambdaMART(rankQueries(tune, m, opt.share(), opt.TreesWithout), bopt), best
+	return out, sum / float64(folds)
 }
 
 // rankQueries turns instances into LambdaMART's queries: two kinds of
 // relevance as in Objective (the first symbol hit, discounted by size, and
 // the first file hit, weighing half each), the linear score as the base,
 // and weights that make fix commits and JSDoc questions halves.
-func rankQueries(set []*fitInstance, m *search.Model, share float64, without []int) []ltr.RankQuery {
+func rankQueries(set []*fitInstance, m *search.Model, opt FitOptions) []ltr.RankQuery {
+	share, power, without := opt.share(), opt.sizePower(), opt.TreesWithout
 	var n [2]int
 	for _, fi := range set {
 		if fi.isJSDoc() {
@@ -752,7 +926,7 @@ func rankQueries(set []*fitInstance, m *search.Model, share float64, without []i
 			if fi.fileRel[i] {
 				file = 1
 			}
-			q.Gains = append(q.Gains, []float64{fi.symGain(i), file})
+			q.Gains = append(q.Gains, []float64{fi.symGain(i, power), file})
 		}
 		qs = append(qs, q)
 	}
@@ -760,8 +934,8 @@ func rankQueries(set []*fitInstance, m *search.Model, share float64, without []i
 }
 
 // symGain is a candidate's gain as a symbol hit: 0 when it is none, else
-// discounted by size as in Objective.
-func (fi *fitInstance) symGain(i int) float64 {
+// discounted by size as in Objective, the ratio raised to power.
+func (fi *fitInstance) symGain(i int, power float64) float64 {
 	if !fi.symRel[i] {
 		return 0
 	}
@@ -769,7 +943,7 @@ func (fi *fitInstance) symGain(i int) float64 {
 	for _, g := range fi.in.GoldSymbols {
 		if g.File == c.RelativePath && c.StartLine <= g.EndLine && g.StartLine <= c.EndLine {
 			ratio := float64(g.EndLine-g.StartLine+1) / float64(c.EndLine-c.StartLine+1)
-			return math.Sqrt(math.Min(1, ratio))
+			return math.Pow(math.Min(1, ratio), power)
 		}
 	}
 	return 0
