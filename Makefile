@@ -1,5 +1,13 @@
 .PHONY: build test demo model bench bench-quality bench-speed bench-answer bench-localize clean
 
+# Every go command below builds SQLite from C with FTS5, without extension
+# loading (internal/sqlitedb; scripts/goflags.sh does the same for the
+# scripts). Without these tags scry still builds, on SQLite translated to Go.
+SQLITE_TAGS := -tags=sqlite_fts5,sqlite_omit_load_extension
+ifeq ($(findstring sqlite_fts5,$(GOFLAGS)),)
+export GOFLAGS := $(strip $(GOFLAGS) $(SQLITE_TAGS))
+endif
+
 build:
 	go build -o scry ./cmd/scry
 

@@ -4,6 +4,8 @@
 # rxjs sources from npm, indexes them and answers two questions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck disable=SC1091
+source scripts/goflags.sh
 for tool in go gcc npm; do
   command -v "$tool" >/dev/null || { echo "demo: $tool is required" >&2; exit 1; }
 done

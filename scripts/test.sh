@@ -4,6 +4,8 @@
 # may skip for a missing corpus, compiler or MCP client).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck disable=SC1091
+source scripts/goflags.sh
 scripts/testdeps.sh
 # shellcheck disable=SC1091
 source .cache/testdeps/env
@@ -24,6 +26,9 @@ unformatted=$(gofmt -l cmd internal)
 if [ -n "$unformatted" ]; then echo "gofmt needed: $unformatted" >&2; exit 1; fi
 go vet ./...
 go test -race -timeout 25m ./...
+# The build without the C SQLite (plain `go build`) keeps working: its
+# driver and the store on it.
+GOFLAGS= go test ./internal/sqlitedb ./internal/store
 # Fuzz targets, each for a bounded time.
 for target in "FuzzParseChunk ./internal/chunkcheck" "FuzzCount ./internal/tokens" "FuzzSymbolQuery ./internal/search" "FuzzSplit ./internal/terms" "FuzzLoad ./internal/config" "FuzzPathMatch ./internal/store"; do
   set -- $target

@@ -22,6 +22,8 @@
 # and stopped with scripts/weaviate.sh stop OUT/cluster.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck disable=SC1091
+source scripts/goflags.sh
 CORPUS=${1:?npm prefix with node_modules}
 OUT=${2:?work directory}
 NODES=${3:-1}

@@ -76,6 +76,9 @@ type Latency struct {
 	// CPUMean is the process's CPU time per query (all threads, so SQLite
 	// and the garbage collector count); -1 where not measured.
 	CPUMean float64 `json:"cpu_mean_ms"`
+	// CPUP50 is the median of the process's CPU time over each query,
+	// read before and after it; -1 where not measured.
+	CPUP50 float64 `json:"cpu_p50_ms"`
 }
 
 func latencyOf(ms []float64) Latency {
@@ -358,27 +361,30 @@ func RunSpeed(ctx context.Context, opt SpeedOptions) (*SpeedReport, error) {
 	}
 	// Each kind of query runs as its own pass so that the process's CPU
 	// time over the pass is that kind's alone.
-	var lex, full []float64
+	var lex, full, lexCPU, fullCPU []float64
+	toMS := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	cpu0 = cpuTime()
 	for _, q := range queries {
-		t0 := time.Now()
+		t0, c0 := time.Now(), cpuTime()
 		if _, err := firstStage(st, q.Text, prm.Candidates); err != nil {
 			return nil, err
 		}
-		lex = append(lex, float64(time.Since(t0).Microseconds())/1000)
+		lex, lexCPU = append(lex, toMS(time.Since(t0))), append(lexCPU, toMS(cpuTime()-c0))
 	}
 	cpu1 := cpuTime()
 	for _, q := range queries {
-		t0 := time.Now()
+		t0, c0 := time.Now(), cpuTime()
 		if _, err := pl.Search(ctx, search.Request{Query: q.Text, Params: prm}); err != nil {
 			return nil, err
 		}
-		full = append(full, float64(time.Since(t0).Microseconds())/1000)
+		full, fullCPU = append(full, toMS(time.Since(t0))), append(fullCPU, toMS(cpuTime()-c0))
 	}
 	cpu2 := cpuTime()
 	r.Lexical, r.Full = latencyOf(lex), latencyOf(full)
 	r.Lexical.CPUMean, r.Full.CPUMean = -1, -1
+	r.Lexical.CPUP50, r.Full.CPUP50 = -1, -1
 	if cpu0 >= 0 && len(queries) > 0 {
+		r.Lexical.CPUP50, r.Full.CPUP50 = latencyOf(lexCPU).P50, latencyOf(fullCPU).P50
 		r.Lexical.CPUMean = float64((cpu1 - cpu0).Microseconds()) / 1000 / float64(len(queries))
 		r.Full.CPUMean = float64((cpu2 - cpu1).Microseconds()) / 1000 / float64(len(queries))
 	}
@@ -641,6 +647,7 @@ func (r *SpeedReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(bw, "| full pipeline latency, p50 / p95 over %d | %.1f / %.1f ms |\n", r.Full.N, r.Full.P50, r.Full.P95)
 	if r.Lexical.CPUMean >= 0 {
 		fmt.Fprintf(bw, "| CPU time per query, mean: lexical / full pipeline | %.1f / %.1f ms |\n", r.Lexical.CPUMean, r.Full.CPUMean)
+		fmt.Fprintf(bw, "| CPU time per query, p50: lexical / full pipeline | %.1f / %.1f ms |\n", r.Lexical.CPUP50, r.Full.CPUP50)
 	}
 	if h := r.Hybrid; h != nil {
 		fmt.Fprintf(bw, "| hybrid pipeline latency (vector neighbours joined), p50 / p95 over %d; CPU mean | %.1f / %.1f ms; %.1f ms |\n", h.N, h.P50, h.P95, h.CPUMean)

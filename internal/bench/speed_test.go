@@ -41,11 +41,16 @@ func TestSpeedEndToEnd(t *testing.T) {
 	if r.Lexical.N != 4 || r.Full.N != 4 {
 		t.Errorf("latency samples: lexical %d, full %d, want 4", r.Lexical.N, r.Full.N)
 	}
+	// Where CPU time is measured, both its figures are (a query's CPU may
+	// round to 0 ms on a tiny corpus, never below).
+	if r.Lexical.CPUMean >= 0 && (r.Lexical.CPUP50 < 0 || r.Full.CPUP50 < 0) {
+		t.Errorf("CPU mean measured but p50 not: %+v %+v", r.Lexical, r.Full)
+	}
 	var text strings.Builder
 	if err := r.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"cold index, wall time", "no-change re-sync", "one-edit re-sync", "full pipeline latency", "after a checkpoint / source size", "| alpha | 1.0.0 |"} {
+	for _, s := range []string{"cold index, wall time", "no-change re-sync", "one-edit re-sync", "full pipeline latency", "after a checkpoint / source size", "| alpha | 1.0.0 |", "CPU time per query, p50"} {
 		if !strings.Contains(text.String(), s) {
 			t.Errorf("report lacks %q:\n%s", s, text.String())
 		}

@@ -8,13 +8,12 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"github.com/scry-dev/scry/internal/sqlitedb"
 )
 
 // CacheFileName is the cache's file, kept beside the index.
@@ -46,16 +45,7 @@ func OpenCache(path string) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embed cache %s: %w", path, err)
 	}
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(5000)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Set("_txlock", "immediate")
-	p := filepath.ToSlash(abs)
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p
-	}
-	db, err := sql.Open("sqlite", (&url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}).String())
+	db, err := sqlitedb.Open(abs, sqlitedb.Options{BusyTimeoutMS: 5000, WAL: true, SynchronousNormal: true, Immediate: true})
 	if err != nil {
 		return nil, fmt.Errorf("embed cache %s: %w", path, err)
 	}

@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 	"errors"
-	"github.com/scry-dev/scry/internal/weaviate"
 	"os"
 	"time"
+
+	"github.com/scry-dev/scry/internal/sqlitedb"
+	"github.com/scry-dev/scry/internal/weaviate"
 
 	"github.com/scry-dev/scry/internal/embed"
 	"github.com/scry-dev/scry/internal/embed/builtin"
@@ -26,6 +28,9 @@ type Diagnosis struct {
 	Config    Config
 	ConfigErr error
 
+	// SQLite names the SQLite build the index runs on (C or translated to
+	// Go, see internal/sqlitedb).
+	SQLite  string
 	Runtime RuntimeCheck
 	// RankerModel is the built-in embedding model the default ranker's
 	// semantic features use, whatever the embedder setting.
@@ -122,6 +127,7 @@ func (e *Engine) Diagnose(ctx context.Context, cacheDir string) (Diagnosis, erro
 		return d, nil
 	}
 	d.IndexPath = e.store.Path()
+	d.SQLite = sqlitedb.Engine
 	var err error
 	if d.Files, d.Chunks, err = e.store.Stats(); err != nil {
 		return d, err

@@ -3,7 +3,6 @@ package index_test
 import (
 	"bufio"
 	"context"
-	"database/sql"
 	"fmt"
 	"math/rand"
 	"os"
@@ -16,9 +15,8 @@ import (
 	"syscall"
 	"testing"
 
-	_ "modernc.org/sqlite"
-
 	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/sqlitedb"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/workspace"
 )
@@ -107,7 +105,7 @@ func snapshotOf(t *testing.T, st *store.Store) string {
 
 func integrity(t *testing.T, path string) {
 	t.Helper()
-	db, err := sql.Open("sqlite", path)
+	db, err := sqlitedb.Open(path, sqlitedb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package index_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/sqlitedb"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/workspace"
 )
@@ -332,7 +332,7 @@ func TestSameTreeSameRowids(t *testing.T) {
 			t.Fatal(err)
 		}
 		st.Close()
-		db, err := sql.Open("sqlite", path)
+		db, err := sqlitedb.Open(path, sqlitedb.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package mcpserver_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	_ "modernc.org/sqlite"
 
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/sqlitedb"
 )
 
 // TestIndexDamagedWhileServing is issue 18 item 11 for a running server:
@@ -47,7 +46,7 @@ func TestIndexDamagedWhileServing(t *testing.T) {
 
 	// Zero every other page after the first few under the open server,
 	// which checked the index when it opened it.
-	db, err := sql.Open("sqlite", idx)
+	db, err := sqlitedb.Open(idx, sqlitedb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

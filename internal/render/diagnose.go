@@ -72,6 +72,9 @@ func models(b *strings.Builder, d engine.Diagnosis) {
 		fmt.Fprintln(b, "onnx runtime: not installed (only needed for onnx models: `scry setup --onnx`)")
 	}
 
+	if d.SQLite != "" {
+		fmt.Fprintf(b, "sqlite:       %s\n", d.SQLite)
+	}
 	if rm := d.RankerModel; rm.Err != nil {
 		fmt.Fprintf(b, "ranker model: ERROR %v\n", rm.Err)
 	} else if rm.ID != "" {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/scry-dev/scry/internal/sqlitedb"
 )
 
 // ErrCorrupt is wrapped by errors that mean the index file is damaged
@@ -22,10 +24,7 @@ func IsCorrupt(err error) bool {
 	if errors.Is(err, ErrCorrupt) {
 		return true
 	}
-	msg := err.Error()
-	return strings.Contains(msg, "database disk image is malformed") ||
-		strings.Contains(msg, "file is not a database") ||
-		strings.Contains(msg, "SQLITE_CORRUPT") || strings.Contains(msg, "SQLITE_NOTADB")
+	return sqlitedb.IsCorrupt(err)
 }
 
 // QuickCheck runs SQLite's quick integrity check over every table and

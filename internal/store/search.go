@@ -3,7 +3,6 @@ package store
 import (
 	"cmp"
 	"context"
-	"database/sql/driver"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -15,8 +14,8 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/sqlitedb"
 	"golang.org/x/sync/errgroup"
-	"modernc.org/sqlite"
 )
 
 // Query is a lexical search.
@@ -387,28 +386,9 @@ func placeholders(n int) string {
 }
 
 func init() {
-	sqlite.MustRegisterDeterministicScalarFunction("path_match", 2,
-		func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-			pattern, ok1 := textArg(args[0])
-			p, ok2 := textArg(args[1])
-			if !ok1 || !ok2 {
-				return int64(0), nil
-			}
-			if PathMatch(pattern, p) {
-				return int64(1), nil
-			}
-			return int64(0), nil
-		})
-}
-
-func textArg(v driver.Value) (string, bool) {
-	switch v := v.(type) {
-	case string:
-		return v, true
-	case []byte:
-		return string(v), true
-	}
-	return "", false
+	// path_match(pattern, path): the Paths filter inside SQL, so that a
+	// query's LIMIT counts only the chunks of files that pass it.
+	sqlitedb.RegisterPredicate("path_match", PathMatch)
 }
 
 // normPattern strips what does not change a pattern's meaning relative to

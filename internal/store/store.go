@@ -12,7 +12,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -20,7 +19,7 @@ import (
 	"sync"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"github.com/scry-dev/scry/internal/sqlitedb"
 )
 
 // SchemaVersion is stored in meta.schema_version. Bump it whenever the schema
@@ -75,7 +74,7 @@ func Open(path string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	db, err := sql.Open("sqlite", dsn(abs))
+	db, err := sqlitedb.Open(abs, connOptions)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -90,27 +89,19 @@ func Open(path string) (*Store, error) {
 	return s, nil
 }
 
-// dsn builds a file: URI so that any character in the path ('?', '#', '%')
-// survives; the driver would otherwise cut a plain path at the first '?'.
-func dsn(abs string) string {
-	p := filepath.ToSlash(abs)
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p
-	}
-	q := url.Values{}
-	// busy_timeout first so the other pragmas already wait on a busy file.
-	q.Add("_pragma", "busy_timeout(5000)")
-	q.Add("_pragma", "foreign_keys(1)")
-	q.Add("_pragma", "journal_mode(WAL)")
+// connOptions are every index connection's settings.
+var connOptions = sqlitedb.Options{
+	BusyTimeoutMS: 5000,
+	ForeignKeys:   true,
+	WAL:           true,
 	// NORMAL under WAL cannot corrupt the file, only lose the last commits
 	// on power loss; the index is rebuildable, so durability per commit is
 	// not worth an fsync each.
-	q.Add("_pragma", "synchronous(NORMAL)")
+	SynchronousNormal: true,
 	// Writers take the write lock at BEGIN, so the busy handler applies;
 	// a deferred transaction upgrading from read to write would get
 	// SQLITE_BUSY at once when another process is writing.
-	q.Set("_txlock", "immediate")
-	return (&url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}).String()
+	Immediate: true,
 }
 
 // Path returns the absolute path of the index file.
@@ -275,10 +266,7 @@ func (s *Store) ensureSchemaRetrying(ctx context.Context) error {
 	}
 }
 
-func isBusy(err error) bool {
-	msg := err.Error()
-	return strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked")
-}
+func isBusy(err error) bool { return sqlitedb.IsBusy(err) }
 
 func (s *Store) ensureSchema(ctx context.Context) (err error) {
 	conn, err := s.db.Conn(ctx)

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"database/sql"
 	"errors"
 	"fmt"
 	"math"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/sqlitedb"
 	"github.com/scry-dev/scry/internal/terms"
 )
 
@@ -313,7 +313,7 @@ func TestSchemaVersionRebuild(t *testing.T) {
 
 func TestOpenRefusesForeignDatabase(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "other.db")
-	db, err := sql.Open("sqlite", path)
+	db, err := sqlitedb.Open(path, sqlitedb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +325,7 @@ func TestOpenRefusesForeignDatabase(t *testing.T) {
 		s.Close()
 		t.Fatal("opened another application's database")
 	}
-	db, _ = sql.Open("sqlite", path)
+	db, _ = sqlitedb.Open(path, sqlitedb.Options{})
 	defer db.Close()
 	var n int
 	if err := db.QueryRow(`SELECT count(*) FROM precious`).Scan(&n); err != nil || n != 1 {
