@@ -4,6 +4,7 @@ package sqlitedb
 
 import (
 	"database/sql"
+	"fmt"
 	"net/url"
 	"strconv"
 	"sync"
@@ -22,22 +23,28 @@ const nativeDriver = "scry-sqlite3"
 var registerOnce sync.Once
 
 // driverName registers, once, a driver whose every new connection gets
-// the registered predicates.
+// the registered functions.
 func driverName() string {
 	registerOnce.Do(func() {
-		fns := predicates()
+		fns := functions()
 		sql.Register(nativeDriver, &sqlite3.SQLiteDriver{
 			ConnectHook: func(c *sqlite3.SQLiteConn) error {
-				for name, fn := range fns {
-					if err := c.RegisterFunc(name, func(a, b any) int64 {
-						x, ok1 := text(a)
-						y, ok2 := text(b)
-						if ok1 && ok2 && fn(x, y) {
-							return 1
-						}
-						return 0
-					}, true); err != nil {
-						return err
+				for name, f := range fns {
+					var err error
+					if f.scalar != nil {
+						err = c.RegisterFunc(name, func(args ...any) (any, error) {
+							if len(args) != f.nargs {
+								return nil, argCount(name, f.nargs, len(args))
+							}
+							return f.scalar(nullsAsNil(args))
+						}, true)
+					} else {
+						err = c.RegisterAggregator(name, func() *aggregator {
+							return &aggregator{name: name, nargs: f.nargs, a: f.aggregate()}
+						}, true)
+					}
+					if err != nil {
+						return fmt.Errorf("sqlitedb: register %s: %w", name, err)
 					}
 				}
 				return nil
@@ -47,19 +54,37 @@ func driverName() string {
 	return nativeDriver
 }
 
-func text(v any) (string, bool) {
-	switch v := v.(type) {
-	case string:
-		return v, true
-	case []byte:
-		return string(v), true
-	}
-	return "", false
+// aggregator adapts an Aggregate to the driver's reflection-based
+// interface (a Step and a Done method).
+type aggregator struct {
+	name  string
+	nargs int
+	a     Aggregate
 }
 
-// registerPredicate has nothing to do here: the connect hook reads the
+func (g *aggregator) Step(args ...any) error {
+	if len(args) != g.nargs {
+		return argCount(g.name, g.nargs, len(args))
+	}
+	return g.a.Step(nullsAsNil(args))
+}
+
+func (g *aggregator) Done() (any, error) { return g.a.Done() }
+
+// nullsAsNil turns the driver's NULL argument, a nil []byte, into nil, as
+// Scalar promises; an empty BLOB arrives as a non-nil empty slice.
+func nullsAsNil(args []any) []any {
+	for i, a := range args {
+		if b, ok := a.([]byte); ok && b == nil {
+			args[i] = nil
+		}
+	}
+	return args
+}
+
+// registerFunction has nothing to do here: the connect hook reads the
 // registry when the driver is first used.
-func registerPredicate(string, Predicate) {}
+func registerFunction(string, function) {}
 
 func dataSource(abs string, o Options) string {
 	q := url.Values{}

@@ -4,6 +4,7 @@ package sqlitedb
 
 import (
 	"database/sql/driver"
+	"fmt"
 	"net/url"
 	"strconv"
 
@@ -14,31 +15,51 @@ import (
 var Engine = "SQLite (translated to Go; build with -tags sqlite_fts5 and cgo for the faster C build)"
 
 func driverName() string {
-	predicates() // closes registration, as the C build does
+	functions() // closes registration, as the C build does
 	return "sqlite"
 }
 
-func registerPredicate(name string, fn Predicate) {
-	sqlite.MustRegisterDeterministicScalarFunction(name, 2,
-		func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-			a, ok1 := text(args[0])
-			b, ok2 := text(args[1])
-			if ok1 && ok2 && fn(a, b) {
-				return int64(1), nil
-			}
-			return int64(0), nil
-		})
+func registerFunction(name string, f function) {
+	impl := &sqlite.FunctionImpl{NArgs: int32(f.nargs), Deterministic: true}
+	if f.scalar != nil {
+		impl.Scalar = func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+			return f.scalar(values(args))
+		}
+	} else {
+		impl.MakeAggregate = func(sqlite.FunctionContext) (sqlite.AggregateFunction, error) {
+			return &aggregator{name: name, a: f.aggregate()}, nil
+		}
+	}
+	sqlite.MustRegisterFunction(name, impl)
 }
 
-func text(v driver.Value) (string, bool) {
-	switch v := v.(type) {
-	case string:
-		return v, true
-	case []byte:
-		return string(v), true
+func values(args []driver.Value) []any {
+	out := make([]any, len(args))
+	for i, v := range args {
+		out[i] = v
 	}
-	return "", false
+	return out
 }
+
+// aggregator adapts an Aggregate to the driver's interface.
+type aggregator struct {
+	name string
+	a    Aggregate
+}
+
+func (g *aggregator) Step(_ *sqlite.FunctionContext, args []driver.Value) error {
+	return g.a.Step(values(args))
+}
+
+func (g *aggregator) WindowInverse(*sqlite.FunctionContext, []driver.Value) error {
+	return fmt.Errorf("%s: not a window function", g.name)
+}
+
+func (g *aggregator) WindowValue(*sqlite.FunctionContext) (driver.Value, error) {
+	return g.a.Done()
+}
+
+func (g *aggregator) Final(*sqlite.FunctionContext) {}
 
 func dataSource(abs string, o Options) string {
 	q := url.Values{}

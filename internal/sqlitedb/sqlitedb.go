@@ -57,36 +57,87 @@ func fileURI(abs string, q url.Values) string {
 	return (&url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}).String()
 }
 
-// Predicate is a Go function SQL can call with two text arguments, such
-// as path_match(pattern, path). NULL or non-text arguments give false.
-type Predicate func(a, b string) bool
+// Scalar is a Go function SQL can call. Its arguments are nil, int64,
+// float64, string or []byte (copies: it may keep them); it returns one of
+// these, or an error that fails the statement.
+type Scalar func(args []any) (any, error)
+
+// Aggregate is one evaluation of an aggregate function: Step sees each
+// row's arguments (typed as for Scalar), Done returns the result.
+type Aggregate interface {
+	Step(args []any) error
+	Done() (any, error)
+}
+
+type function struct {
+	nargs     int
+	scalar    Scalar
+	aggregate func() Aggregate
+}
 
 var (
-	registry   = map[string]Predicate{}
+	registry   = map[string]function{}
 	registryMu sync.Mutex
 	opened     bool
 )
 
-// RegisterPredicate makes fn callable from SQL as name(a, b) on every
-// connection opened afterwards; it returns 1 or 0. Call it from an init
-// function: registering after the first Open is an error.
+// RegisterScalar makes fn callable from SQL as name(…) with nargs
+// arguments on every connection opened afterwards. fn must be
+// deterministic: SQLite may evaluate it once for equal arguments. Call it
+// from an init function: registering after the first Open panics.
+func RegisterScalar(name string, nargs int, fn Scalar) {
+	register(name, function{nargs: nargs, scalar: fn})
+}
+
+// RegisterAggregate makes name(…) an aggregate function of nargs
+// arguments; each aggregation gets its own newAgg(). As RegisterScalar,
+// from an init function.
+func RegisterAggregate(name string, nargs int, newAgg func() Aggregate) {
+	register(name, function{nargs: nargs, aggregate: newAgg})
+}
+
+// Predicate is a Go function SQL can call with two text arguments, such
+// as path_match(pattern, path). NULL or non-text arguments give false.
+type Predicate func(a, b string) bool
+
+// RegisterPredicate makes fn callable from SQL as name(a, b), returning 1
+// or 0 (see RegisterScalar).
 func RegisterPredicate(name string, fn Predicate) {
+	RegisterScalar(name, 2, func(args []any) (any, error) {
+		a, ok1 := args[0].(string)
+		b, ok2 := args[1].(string)
+		if ok1 && ok2 && fn(a, b) {
+			return int64(1), nil
+		}
+		return int64(0), nil
+	})
+}
+
+func register(name string, f function) {
 	registryMu.Lock()
 	defer registryMu.Unlock()
 	if opened {
-		panic("sqlitedb: RegisterPredicate(" + name + ") after the first Open")
+		panic("sqlitedb: function " + name + " registered after the first Open")
 	}
-	registry[name] = fn
-	registerPredicate(name, fn)
+	if _, dup := registry[name]; dup {
+		panic("sqlitedb: function " + name + " registered twice")
+	}
+	registry[name] = f
+	registerFunction(name, f)
 }
 
-// predicates returns the registered functions and marks registration
-// closed.
-func predicates() map[string]Predicate {
+// functions returns the registered functions and closes registration.
+func functions() map[string]function {
 	registryMu.Lock()
 	defer registryMu.Unlock()
 	opened = true
 	return registry
+}
+
+// argCount is the error of a call with the wrong number of arguments (the
+// C build registers every function as variadic).
+func argCount(name string, want, got int) error {
+	return fmt.Errorf("%s: %d arguments, want %d", name, got, want)
 }
 
 // IsBusy reports whether err is SQLite's "another connection holds the

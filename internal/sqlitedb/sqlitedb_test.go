@@ -2,6 +2,7 @@ package sqlitedb
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,69 @@ import (
 
 func init() {
 	RegisterPredicate("has_prefix", strings.HasPrefix)
+	// kind_of(x): the Go type a value arrives as.
+	RegisterScalar("kind_of", 1, func(args []any) (any, error) {
+		return fmt.Sprintf("%T", args[0]), nil
+	})
+	RegisterScalar("fail_on", 1, func(args []any) (any, error) {
+		if args[0] == "bad" {
+			return nil, errors.New("fail_on: bad argument")
+		}
+		return args[0], nil
+	})
+	RegisterAggregate("joined", 2, func() Aggregate { return &joiner{} })
+}
+
+// joiner is joined(text, sep): the texts in row order, sep between.
+type joiner struct{ parts []string }
+
+func (j *joiner) Step(args []any) error {
+	s, ok := args[0].(string)
+	if !ok {
+		return fmt.Errorf("joined: %T", args[0])
+	}
+	j.parts = append(j.parts, s)
+	return nil
+}
+
+func (j *joiner) Done() (any, error) { return strings.Join(j.parts, "+"), nil }
+
+// Registered functions get the same values and give the same answers in
+// both builds.
+func TestFunctions(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "f.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	kinds := []struct {
+		arg  any
+		want string
+	}{
+		{"text", "string"},
+		{[]byte{1, 2}, "[]uint8"},
+		{int64(7), "int64"},
+		{2.5, "float64"},
+		{nil, "<nil>"},
+		{[]byte{}, "[]uint8"},
+	}
+	for _, k := range kinds {
+		var got string
+		if err := db.QueryRow(`SELECT kind_of(?)`, k.arg).Scan(&got); err != nil || got != k.want {
+			t.Errorf("kind_of(%v) = %q, %v; want %q", k.arg, got, err, k.want)
+		}
+	}
+	var joined string
+	if err := db.QueryRow(`SELECT joined(x, '+') FROM (SELECT 'a' AS x UNION ALL SELECT 'b' UNION ALL SELECT 'c')`).Scan(&joined); err != nil || joined != "a+b+c" {
+		t.Errorf("joined = %q, %v", joined, err)
+	}
+	var s string
+	if err := db.QueryRow(`SELECT fail_on('bad')`).Scan(&s); err == nil || !strings.Contains(err.Error(), "bad argument") {
+		t.Errorf("a function's error: %v", err)
+	}
+	if err := db.QueryRow(`SELECT kind_of(1, 2)`).Scan(&s); err == nil {
+		t.Error("a call with the wrong number of arguments succeeded")
+	}
 }
 
 // Both builds apply the options, call registered predicates, run FTS5
