@@ -12,6 +12,9 @@ import (
 	"github.com/mattn/go-sqlite3"
 )
 
+// CompiledFromC says which build this is; costs differ between them.
+const CompiledFromC = true
+
 // Engine names the SQLite this binary runs, for doctor.
 var Engine = func() string {
 	v, _, _ := sqlite3.Version()

@@ -11,6 +11,9 @@ import (
 	"modernc.org/sqlite"
 )
 
+// CompiledFromC says which build this is; costs differ between them.
+const CompiledFromC = false
+
 // Engine names the SQLite this binary runs, for doctor.
 var Engine = "SQLite (translated to Go; build with -tags sqlite_fts5 and cgo for the faster C build)"
 

@@ -182,13 +182,22 @@ const (
 	maxSearchParts = 4
 	// splitMinChunks is the index size from which a search is split;
 	// below it a query costs a few milliseconds and the split's own cost
-	// is not worth it.
+	// is not worth it. On SQLite translated to Go a query at 140k chunks
+	// costs about 23 ms of CPU, and the split halves its wait.
 	splitMinChunks = 20_000
+	// splitMinChunksC is the same for SQLite compiled from C, where that
+	// query costs about 9 ms on one core and the split adds a quarter to
+	// its CPU (12 ms) while barely shortening its wait on two cores
+	// (`scry bench speed`, BENCHMARKS.md): split only well beyond that.
+	splitMinChunksC = 250_000
 )
 
 func (s *Store) splitMin() int {
 	if s.splitMinChunks > 0 {
 		return s.splitMinChunks
+	}
+	if sqlitedb.CompiledFromC {
+		return splitMinChunksC
 	}
 	return splitMinChunks
 }
