@@ -184,7 +184,12 @@ func (s *Store) ChunkIDsFiltered(paths, languages, kinds []string) ([]string, er
 			args = append(args, k)
 		}
 	}
-	ids, err := s.queryStrings(`SELECT c.id FROM files f JOIN chunks c ON c.relative_path = f.path WHERE 1`+where.String(), args...)
+	// Each passing file's chunks are one seq range (see fileShift), read
+	// from the table itself; CROSS JOIN keeps files the outer loop, which
+	// the planner otherwise turns round into a scan of every chunk. The
+	// ids come in file id and seq order; callers use them as a set.
+	ids, err := s.queryStrings(fmt.Sprintf(`SELECT c.id FROM files f CROSS JOIN chunks c
+		ON c.seq BETWEEN f.id << %[1]d AND (f.id << %[1]d) | %[2]d WHERE 1`, fileShift, int64(1)<<fileShift-1)+where.String(), args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: filtered chunk ids: %w", err)
 	}

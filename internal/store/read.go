@@ -1,11 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -14,8 +16,9 @@ import (
 	"github.com/scry-dev/scry/internal/terms"
 )
 
-// chunkCols are the columns scanChunk reads, for a chunks table aliased c.
-const chunkCols = `c.id, c.file_path, c.relative_path, c.node_kind, c.name, c.parent_name,
+// chunkCols are the columns scanChunk reads, for a chunks table aliased c
+// joined to its file's row by fileJoin.
+const chunkCols = `c.id, coalesce(c.file_path, cf.file_path), cf.path, c.node_kind, c.name, c.parent_name,
 	c.parent_chunk_id, c.child_chunk_ids, c.depth, c.signature, c.full_source, c.start_line,
 	c.end_line, c.jsdoc, c.relevant_imports, coalesce(c.embedding_text, c.full_source), c.breadcrumb, c.exported,
 	c.modifiers`
@@ -40,7 +43,7 @@ func (s *Store) ChunksByIDs(ids []string) (map[string]chunk.Chunk, error) {
 		for i, id := range part {
 			args[i] = id
 		}
-		cs, err := s.queryChunks(`SELECT `+chunkCols+` FROM chunks c WHERE c.id IN (`+placeholders(len(part))+`)`, args...)
+		cs, err := s.queryChunks(`SELECT `+chunkCols+` FROM chunks c`+fileJoin+` WHERE c.id IN (`+placeholders(len(part))+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("store: chunks by id: %w", err)
 		}
@@ -54,15 +57,50 @@ func (s *Store) ChunksByIDs(ids []string) (map[string]chunk.Chunk, error) {
 // TopLevelDefinitions returns, light (see lightCols), up to limit chunks of
 // a file at depth 0 or 1 whose kind is one of kinds, in line order.
 func (s *Store) TopLevelDefinitions(path string, kinds []string, limit int) ([]chunk.Chunk, error) {
-	args := []any{path}
+	args := []any{path, path}
 	for _, k := range kinds {
 		args = append(args, k)
 	}
-	args = append(args, limit)
-	out, err := s.queryChunks(`SELECT `+lightCols+` FROM chunks c WHERE c.relative_path = ? AND c.depth <= 1
-		AND c.node_kind IN (`+placeholders(len(kinds))+`) ORDER BY c.start_line, c.depth, c.seq LIMIT ?`, args...)
+	out, err := s.inLineOrder(`SELECT `+lightCols+`, cf.line_ordered FROM chunks c`+fileJoin+` WHERE `+inFile("c.seq")+`
+		AND c.depth <= 1 AND c.node_kind IN (`+placeholders(len(kinds))+`) ORDER BY c.seq`, limit, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: definitions of %s: %w", path, err)
+	}
+	return out, nil
+}
+
+// inLineOrder runs a query of one file's chunks in seq order (chunkCols or
+// lightCols, then the file's line_ordered) and returns them in line order
+// (start line, depth, seq), at most limit of them (limit < 0: all). There
+// is no index by line: the chunks of a file whose seq order is its line
+// order, nearly every file, are read up to the limit and no further;
+// another file's are all read and sorted.
+func (s *Store) inLineOrder(q string, limit int, args ...any) ([]chunk.Chunk, error) {
+	rows, err := s.db.QueryContext(context.Background(), q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []chunk.Chunk
+	ordered := true
+	for (limit < 0 || !ordered || len(out) < limit) && rows.Next() {
+		c, err := scanChunk(rows, &ordered)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if !ordered {
+		// Rows came in seq order, so a stable sort breaks ties by seq.
+		slices.SortStableFunc(out, func(a, b chunk.Chunk) int {
+			return cmp.Or(cmp.Compare(a.StartLine, b.StartLine), cmp.Compare(a.Depth, b.Depth))
+		})
+		if limit >= 0 && len(out) > limit {
+			out = out[:limit]
+		}
 	}
 	return out, nil
 }
@@ -72,14 +110,18 @@ type scanner interface{ Scan(dest ...any) error }
 func scanChunk(sc scanner, extra ...any) (chunk.Chunk, error) {
 	var c chunk.Chunk
 	var children, imports, modifiers string
+	var crumb any
 	dest := append([]any{&c.ID, &c.FilePath, &c.RelativePath, &c.NodeKind, &c.Name, &c.ParentName,
 		&c.ParentChunkID, &children, &c.Depth, &c.Signature, sourceText{&c.FullSource}, &c.StartLine,
-		&c.EndLine, &c.JSDoc, &imports, &c.EmbeddingText, &c.Breadcrumb, &c.Exported,
+		&c.EndLine, &c.JSDoc, &imports, &c.EmbeddingText, &crumb, &c.Exported,
 		&modifiers}, extra...)
 	if err := sc.Scan(dest...); err != nil {
 		return c, err
 	}
 	var err error
+	if c.Breadcrumb, err = decodeBreadcrumb(crumb, c.RelativePath, c.ParentName, c.Name); err != nil {
+		return c, fmt.Errorf("chunk %s: %w", c.ID, err)
+	}
 	if c.ChildChunkIDs, err = parseList(children); err != nil {
 		return c, fmt.Errorf("chunk %s: child ids: %w", c.ID, err)
 	}
@@ -125,7 +167,7 @@ func (s *Store) queryChunks(q string, args ...any) ([]chunk.Chunk, error) {
 // Chunk returns one chunk by id; the error wraps ErrNotFound when it does
 // not exist.
 func (s *Store) Chunk(id string) (chunk.Chunk, error) {
-	row := s.db.QueryRowContext(context.Background(), `SELECT `+chunkCols+` FROM chunks c WHERE c.id = ?`, id)
+	row := s.db.QueryRowContext(context.Background(), `SELECT `+chunkCols+` FROM chunks c`+fileJoin+` WHERE c.id = ?`, id)
 	c, err := scanChunk(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
@@ -139,8 +181,8 @@ func (s *Store) Chunk(id string) (chunk.Chunk, error) {
 // ChunksByFile returns a file's chunks ordered by start line, then depth
 // (a parent before the children that start on its line).
 func (s *Store) ChunksByFile(p string) ([]chunk.Chunk, error) {
-	out, err := s.queryChunks(`SELECT `+chunkCols+` FROM chunks c WHERE c.relative_path = ?
-		ORDER BY c.start_line, c.depth, c.seq`, p)
+	out, err := s.inLineOrder(`SELECT `+chunkCols+`, cf.line_ordered FROM chunks c`+fileJoin+` WHERE `+inFile("c.seq")+`
+		ORDER BY c.seq`, -1, p, p)
 	if err != nil {
 		return nil, fmt.Errorf("store: chunks of %s: %w", p, err)
 	}
@@ -152,8 +194,8 @@ func (s *Store) ChunksByFile(p string) ([]chunk.Chunk, error) {
 // line.
 func (s *Store) ChunksByName(name string) ([]chunk.Chunk, error) {
 	where, args := nameIs(name)
-	out, err := s.queryChunks(`SELECT `+chunkCols+` FROM chunks c WHERE `+where+`
-		ORDER BY c.relative_path, c.start_line, c.depth, c.seq`, args...)
+	out, err := s.queryChunks(`SELECT `+chunkCols+` FROM chunks c`+fileJoin+` WHERE `+where+`
+		ORDER BY cf.path, c.start_line, c.depth, c.seq`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: chunks named %s: %w", name, err)
 	}
@@ -257,12 +299,12 @@ func (s *Store) ChunksReferencing(name, excludeFile string) ([]string, error) {
 		// embedding text contains it, so the AND of them is a sound
 		// pre-filter; the boundary check below makes it exact.
 		q = `SELECT c.id, coalesce(c.embedding_text, c.full_source) FROM chunks_fts JOIN chunks c ON c.seq = chunks_fts.rowid
-			WHERE chunks_fts MATCH ? AND c.relative_path != ? ORDER BY c.seq`
+			WHERE chunks_fts MATCH ? AND ` + notInFile + ` ORDER BY c.seq`
 		args = []any{"idents : (" + ftsTerms(ts, " AND ") + ")", excludeFile}
 	} else {
 		// Names that yield no terms ("$", "_", "x") cannot use the index.
 		q = `SELECT c.id, coalesce(c.embedding_text, c.full_source) FROM chunks c
-			WHERE c.relative_path != ? AND instr(coalesce(c.embedding_text, c.full_source), ?) > 0 ORDER BY c.seq`
+			WHERE ` + notInFile + ` AND instr(coalesce(c.embedding_text, c.full_source), ?) > 0 ORDER BY c.seq`
 		args = []any{excludeFile, name}
 	}
 	rows, err := s.db.QueryContext(context.Background(), q, args...)

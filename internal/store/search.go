@@ -127,14 +127,14 @@ func (s *Store) Search(q Query) ([]Hit, error) {
 
 	// The inner query ranks and cuts to the limit touching only the FTS
 	// index; the wide chunk rows are read for the survivors only.
-	cols, language, files := readCols(q.Light)
+	cols, language := readCols(q.Light)
 	query := `WITH top AS (
 			SELECT rowid AS seq, ` + bm25Expr + ` AS score
 			FROM chunks_fts
 			WHERE chunks_fts MATCH ?` + restrict + `
 			ORDER BY score, seq LIMIT ?)
 		SELECT ` + cols + `, ` + language + `, top.score
-		FROM top JOIN chunks c ON c.seq = top.seq` + files + `
+		FROM top JOIN chunks c ON c.seq = top.seq` + fileJoin + `
 		ORDER BY top.score, top.seq`
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -160,14 +160,14 @@ func (s *Store) Search(q Query) ([]Hit, error) {
 
 const bm25Expr = `bm25(chunks_fts, ` + bm25Weights + `)`
 
-// readCols are the chunk columns, the language expression and the join a
-// search reads its hits with. A light read is for ranking, which does not
-// need the language: one lookup in files per hit saved.
-func readCols(light bool) (cols, language, join string) {
+// readCols are the chunk columns and the language expression a search
+// reads its hits with (from chunks c joined by fileJoin). A light read is
+// for ranking, which does not need the language.
+func readCols(light bool) (cols, language string) {
 	if light {
-		return lightCols, "''", ""
+		return lightCols, "''"
 	}
-	return chunkCols, "f.language", " JOIN files f ON f.path = c.relative_path"
+	return chunkCols, "cf.language"
 }
 
 // The first stage on a large index runs as several queries side by side,
@@ -260,7 +260,7 @@ func (s *Store) searchParts(ctx context.Context, match string, nParts, limit int
 
 	bySeq := make(map[int64]Hit, len(all))
 	var mu sync.Mutex
-	cols, language, join := readCols(light)
+	cols, language := readCols(light)
 	g, gctx = errgroup.WithContext(ctx)
 	for i := range nParts {
 		var seqs []any
@@ -274,7 +274,7 @@ func (s *Store) searchParts(ctx context.Context, match string, nParts, limit int
 		}
 		g.Go(func() error {
 			rows, err := s.db.QueryContext(gctx, `SELECT `+cols+`, `+language+`, c.seq
-				FROM chunks c`+join+` WHERE c.seq IN (`+placeholders(len(seqs))+`)`, seqs...)
+				FROM chunks c`+fileJoin+` WHERE c.seq IN (`+placeholders(len(seqs))+`)`, seqs...)
 			if err != nil {
 				return err
 			}

@@ -145,8 +145,8 @@ func (s *Store) ChunksNamed(names []string, limit int) ([]chunk.Chunk, error) {
 		args = append(args, n)
 	}
 	args = append(args, limit)
-	out, err := s.queryChunks(`SELECT `+lightCols+` FROM chunks c WHERE c.name IN (`+placeholders(len(names))+`)
-		ORDER BY c.relative_path, c.start_line, c.depth, c.seq LIMIT ?`, args...)
+	out, err := s.queryChunks(`SELECT `+lightCols+` FROM chunks c`+fileJoin+` WHERE c.name IN (`+placeholders(len(names))+`)
+		ORDER BY cf.path, c.start_line, c.depth, c.seq LIMIT ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: chunks named: %w", err)
 	}

@@ -25,7 +25,7 @@ import (
 // SchemaVersion is stored in meta.schema_version. Bump it whenever the schema
 // or the terms normalisation changes: an index of any other version is
 // dropped and rebuilt on Open, since it is only a cache of the workspace.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // applicationID marks the file as a scry index (PRAGMA application_id, "scry"),
 // so that Open never drops the tables of some other application's database
@@ -164,27 +164,43 @@ func (s *Store) Optimize() error {
 // The large text columns come last so that reads of the early columns never
 // touch their overflow pages. embedding_text is NULL when it equals
 // full_source (every leaf chunk), so a leaf's source is stored once; a
-// container's full_source is stored compressed (compress.go). A chunk
-// keeps no copy of its file's hash or mtime: the files row has them.
+// container's full_source is stored compressed (compress.go).
+//
+// A chunk keeps no copy of what its file's row or its own other columns
+// already say (see derived.go); these were a fifth of the chunks table:
+//   - its relative path: seq carries the file's id, which is the files
+//     row's rowid, so reads join files on it (fileOf) and a file's chunks
+//     are one seq range (fileRange), which also replaces an index on path;
+//   - its absolute path (file_path): the files row keeps the one its chunks
+//     share, and a chunk's own column is NULL unless it differs;
+//   - its breadcrumb, when it is the relative path, the parent chain and
+//     the name joined by " > " (encodeBreadcrumb);
+//   - its file's hash or mtime.
+//
+// There is no index on needs_embedding: the pending-embedding queries test
+// it beside "has no vector" (an OR no index serves) while walking seq
+// order, so only NeedsEmbedding could use one, and it cost 2.9 MB on a
+// corpus of 140k chunks not yet embedded.
 var schema = []string{
 	`CREATE TABLE meta (
 		key   TEXT PRIMARY KEY,
 		value TEXT NOT NULL
 	) WITHOUT ROWID`,
 	`CREATE TABLE files (
-		path         TEXT PRIMARY KEY,
-		id           INTEGER NOT NULL UNIQUE,
+		id           INTEGER PRIMARY KEY,
+		path         TEXT NOT NULL UNIQUE,
 		generation   INTEGER NOT NULL DEFAULT 0,
 		mtime        INTEGER NOT NULL,
 		size         INTEGER NOT NULL,
 		content_hash TEXT NOT NULL,
 		language     TEXT NOT NULL,
-		indexed_at   INTEGER NOT NULL
-	) WITHOUT ROWID`,
+		indexed_at   INTEGER NOT NULL,
+		file_path    TEXT NOT NULL DEFAULT '',
+		line_ordered INTEGER NOT NULL DEFAULT 0
+	)`,
 	`CREATE TABLE chunks (
 		seq              INTEGER PRIMARY KEY,
 		id               TEXT NOT NULL UNIQUE,
-		relative_path    TEXT NOT NULL REFERENCES files(path) ON DELETE CASCADE,
 		start_line       INTEGER NOT NULL,
 		end_line         INTEGER NOT NULL,
 		depth            INTEGER NOT NULL,
@@ -194,8 +210,8 @@ var schema = []string{
 		parent_chunk_id  TEXT NOT NULL,
 		exported         INTEGER NOT NULL,
 		needs_embedding  INTEGER NOT NULL DEFAULT 1,
-		file_path        TEXT NOT NULL,
-		breadcrumb       TEXT NOT NULL,
+		file_path        TEXT,
+		breadcrumb       TEXT,
 		child_chunk_ids  TEXT NOT NULL,
 		modifiers        TEXT NOT NULL,
 		relevant_imports TEXT NOT NULL,
@@ -204,9 +220,7 @@ var schema = []string{
 		embedding_text   TEXT,
 		full_source      TEXT NOT NULL
 	)`,
-	`CREATE INDEX chunks_by_file ON chunks(relative_path, start_line, depth)`,
 	`CREATE INDEX chunks_by_name ON chunks(name)`,
-	`CREATE INDEX chunks_needing_embedding ON chunks(seq) WHERE needs_embedding = 1`,
 	`CREATE VIRTUAL TABLE chunks_fts USING fts5(
 		name, breadcrumb, signature, jsdoc, body, idents,
 		content = '',

@@ -858,8 +858,8 @@ func TestReplacedChunkGetsNewSeq(t *testing.T) {
 	for i := range 5 {
 		mustReplace(t, s, rec("a.ts"), c)
 		var seq, fileID int64
-		if err := s.db.QueryRow(`SELECT c.seq, f.id FROM chunks c JOIN files f ON f.path = c.relative_path
-			WHERE c.id = ?`, c.ID).Scan(&seq, &fileID); err != nil {
+		if err := s.db.QueryRow(`SELECT c.seq, f.id FROM chunks c JOIN files f ON f.path = ?
+			WHERE c.id = ?`, "a.ts", c.ID).Scan(&seq, &fileID); err != nil {
 			t.Fatal(err)
 		}
 		if seqs[seq] {

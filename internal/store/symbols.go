@@ -78,15 +78,13 @@ func (s *Store) FindSymbols(q SymbolQuery) ([]chunk.Chunk, error) {
 	if len(q.Paths) > 0 {
 		var ors []string
 		for _, p := range q.Paths {
-			ors = append(ors, "path_match(?, c.relative_path)")
+			ors = append(ors, "path_match(?, cf.path)")
 			args = append(args, p)
 		}
 		where = append(where, "("+strings.Join(ors, " OR ")+")")
 	}
-	join := ""
 	if len(q.Languages) > 0 {
-		join = " JOIN files lf ON lf.path = c.relative_path"
-		where = append(where, "lf.language IN ("+placeholders(len(q.Languages))+")")
+		where = append(where, "cf.language IN ("+placeholders(len(q.Languages))+")")
 		for _, l := range q.Languages {
 			args = append(args, l)
 		}
@@ -95,8 +93,8 @@ func (s *Store) FindSymbols(q SymbolQuery) ([]chunk.Chunk, error) {
 	if q.Match == MatchFuzzy {
 		sqlLimit = 5000
 	}
-	query := "SELECT " + chunkCols + " FROM chunks c" + join + " WHERE " + strings.Join(where, " AND ") +
-		fmt.Sprintf(" ORDER BY (c.name = ?) DESC, length(c.name), c.relative_path, c.start_line LIMIT %d", sqlLimit)
+	query := "SELECT " + chunkCols + " FROM chunks c" + fileJoin + " WHERE " + strings.Join(where, " AND ") +
+		fmt.Sprintf(" ORDER BY (c.name = ?) DESC, length(c.name), cf.path, c.start_line LIMIT %d", sqlLimit)
 	args = append(args, q.Name)
 	out, err := s.queryChunks(query, args...)
 	if err != nil {
@@ -224,7 +222,7 @@ func (s *Store) FilesReferencing(name, excludeFile string) ([]string, error) {
 		for j, id := range part {
 			args[j] = id
 		}
-		rows, err := s.db.Query("SELECT DISTINCT relative_path FROM chunks WHERE id IN ("+placeholders(len(part))+")", args...)
+		rows, err := s.db.Query("SELECT DISTINCT cf.path FROM chunks c"+fileJoin+" WHERE c.id IN ("+placeholders(len(part))+")", args...)
 		if err != nil {
 			return nil, fmt.Errorf("store: files referencing %s: %w", name, err)
 		}

@@ -218,17 +218,6 @@ func (b *Batch) ReplaceFile(rec FileRecord, chunks []chunk.Chunk, prep *Prepared
 
 func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([]ChunkSig, error) {
 	ctx, tx := b.ctx, b.tx
-	old, err := oldSigs(ctx, tx, rec.Path)
-	if err != nil {
-		return nil, err
-	}
-	// The delete trigger removes the FTS rows; the vectors go by
-	// foreign-key cascade.
-	if len(old) > 0 {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE relative_path = ?`, rec.Path); err != nil {
-			return nil, err
-		}
-	}
 	// A file keeps its id across replacements (a new one takes the next
 	// free id) and moves to its next generation. This is a read and a
 	// plain insert or update rather than one upsert: a statement that may
@@ -237,8 +226,10 @@ func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([
 	// so an upsert per file made the batch's full-text rows one small
 	// segment per file again, and their merging a twentieth of a cold
 	// index's CPU time.
+	filePath, ordered := filePathOf(chunks), inLineOrder(chunks)
 	var fileID, gen int64
-	err = tx.QueryRowContext(ctx, `SELECT id, generation FROM files WHERE path = ?`, rec.Path).Scan(&fileID, &gen)
+	var old []ChunkSig
+	err := tx.QueryRowContext(ctx, `SELECT id, generation FROM files WHERE path = ?`, rec.Path).Scan(&fileID, &gen)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		if b.nextID == 0 {
@@ -254,18 +245,30 @@ func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([
 			fileID = rec.ID // the UNIQUE constraint refuses one in use
 		}
 		b.nextID = max(b.nextID, fileID+1)
-		if _, err := tx.ExecContext(ctx, `INSERT INTO files(path, id, generation, mtime, size, content_hash, language, indexed_at)
-			VALUES (?, ?, 0, ?, ?, ?, ?, ?)`,
-			rec.Path, fileID, rec.Mtime, rec.Size, rec.ContentHash, rec.Language, rec.IndexedAt); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO files(path, id, generation, mtime, size, content_hash, language,
+			indexed_at, file_path, line_ordered)
+			VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?, ?)`,
+			rec.Path, fileID, rec.Mtime, rec.Size, rec.ContentHash, rec.Language, rec.IndexedAt, filePath, ordered); err != nil {
 			return nil, err
 		}
 	case err != nil:
 		return nil, err
 	default:
+		if old, err = oldSigs(ctx, tx, fileID, rec.Path); err != nil {
+			return nil, err
+		}
+		// The delete trigger removes the FTS rows; the vectors go by
+		// foreign-key cascade.
+		if len(old) > 0 {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE seq BETWEEN ? AND ?`,
+				fileID<<fileShift, fileID<<fileShift|(1<<fileShift-1)); err != nil {
+				return nil, err
+			}
+		}
 		gen++
 		if _, err := tx.ExecContext(ctx, `UPDATE files SET mtime = ?, size = ?, content_hash = ?, language = ?,
-			indexed_at = ?, generation = ? WHERE path = ?`,
-			rec.Mtime, rec.Size, rec.ContentHash, rec.Language, rec.IndexedAt, gen, rec.Path); err != nil {
+			indexed_at = ?, generation = ?, file_path = ?, line_ordered = ? WHERE id = ?`,
+			rec.Mtime, rec.Size, rec.ContentHash, rec.Language, rec.IndexedAt, gen, filePath, ordered, fileID); err != nil {
 			return nil, err
 		}
 	}
@@ -283,7 +286,7 @@ func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([
 			return nil, err
 		}
 	}
-	return old, insertChunks(ctx, b.ins, b.fts, fileID<<fileShift|(gen&genMask)<<chunkBits, rec, chunks, prep)
+	return old, insertChunks(ctx, b.ins, b.fts, fileID<<fileShift|(gen&genMask)<<chunkBits, rec, filePath, chunks, prep)
 }
 
 // checkRelPath rejects paths that are not clean, relative and slash
@@ -300,9 +303,10 @@ func checkRelPath(p string) error {
 	return nil
 }
 
-func oldSigs(ctx context.Context, tx *sql.Tx, file string) ([]ChunkSig, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, breadcrumb, name, signature FROM chunks
-		WHERE relative_path = ? ORDER BY start_line, depth, seq`, file)
+// oldSigs reads the signatures of the chunks of file (id fileID, path p).
+func oldSigs(ctx context.Context, tx *sql.Tx, fileID int64, p string) ([]ChunkSig, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, breadcrumb, name, parent_name, signature FROM chunks
+		WHERE seq BETWEEN ? AND ? ORDER BY start_line, depth, seq`, fileID<<fileShift, fileID<<fileShift|(1<<fileShift-1))
 	if err != nil {
 		return nil, err
 	}
@@ -310,8 +314,13 @@ func oldSigs(ctx context.Context, tx *sql.Tx, file string) ([]ChunkSig, error) {
 	var out []ChunkSig
 	for rows.Next() {
 		var c ChunkSig
-		if err := rows.Scan(&c.ID, &c.Breadcrumb, &c.Name, &c.Signature); err != nil {
+		var crumb any
+		var parent string
+		if err := rows.Scan(&c.ID, &crumb, &c.Name, &parent, &c.Signature); err != nil {
 			return nil, err
+		}
+		if c.Breadcrumb, err = decodeBreadcrumb(crumb, p, parent, c.Name); err != nil {
+			return nil, fmt.Errorf("chunk %s: %w", c.ID, err)
 		}
 		out = append(out, c)
 	}
@@ -320,17 +329,18 @@ func oldSigs(ctx context.Context, tx *sql.Tx, file string) ([]ChunkSig, error) {
 
 const (
 	insertChunkSQL = `INSERT INTO chunks(
-		seq, id, relative_path, start_line, end_line, depth, node_kind, name, parent_name,
+		seq, id, start_line, end_line, depth, node_kind, name, parent_name,
 		parent_chunk_id, exported, needs_embedding, file_path,
 		breadcrumb, child_chunk_ids, modifiers, relevant_imports, signature, jsdoc,
 		embedding_text, full_source)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	insertFullTextSQL = `INSERT INTO chunks_fts(rowid, name, breadcrumb, signature, jsdoc, body, idents)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`
 )
 
 // insertChunks inserts chunks with seq base+ordinal (see fileShift).
-func insertChunks(ctx context.Context, ins, fts *sql.Stmt, base int64, rec FileRecord, chunks []chunk.Chunk, prep *Prepared) error {
+// filePath is the absolute path the file's row keeps (filePathOf).
+func insertChunks(ctx context.Context, ins, fts *sql.Stmt, base int64, rec FileRecord, filePath string, chunks []chunk.Chunk, prep *Prepared) error {
 	for i := range chunks {
 		c := &chunks[i]
 		seq := base | int64(i)
@@ -339,9 +349,9 @@ func insertChunks(ctx context.Context, ins, fts *sql.Stmt, base int64, rec FileR
 			source = z
 		}
 		_, err := ins.ExecContext(ctx,
-			seq, c.ID, rec.Path, c.StartLine, c.EndLine, c.Depth, c.NodeKind, c.Name, c.ParentName,
-			c.ParentChunkID, c.Exported, c.FilePath,
-			c.Breadcrumb, jsonList(c.ChildChunkIDs), jsonList(c.Modifiers), jsonList(c.RelevantImports),
+			seq, c.ID, c.StartLine, c.EndLine, c.Depth, c.NodeKind, c.Name, c.ParentName,
+			c.ParentChunkID, c.Exported, storedFilePath(c.FilePath, filePath),
+			encodeBreadcrumb(c.Breadcrumb, rec.Path, c.ParentName, c.Name), jsonList(c.ChildChunkIDs), jsonList(c.Modifiers), jsonList(c.RelevantImports),
 			c.Signature, c.JSDoc, embeddingText(c), source)
 		if err != nil {
 			return fmt.Errorf("chunk %s: %w", c.ID, err)
@@ -447,7 +457,7 @@ func (s *Store) DeleteFile(p string) error {
 	err := s.write(func(ctx context.Context, tx *sql.Tx) error {
 		// Chunks first and explicitly, rather than leaning on the cascade,
 		// so the order of effects is the same as in ReplaceFile.
-		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE relative_path = ?`, p); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE `+inFile("seq"), p, p); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM files WHERE path = ?`, p)

@@ -1,0 +1,108 @@
+package store
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/scry-dev/scry/internal/chunk"
+)
+
+// This file holds what a chunk row leaves out because its file's row or its
+// own other columns already say it (see the schema's comment), and how
+// reads put it back.
+
+// fileJoin joins a chunk c to its file's row cf: the file's id is the high
+// bits of the chunk's seq. CROSS JOIN keeps chunks the outer loop, since
+// the join key is an expression of c that no index on chunks can drive
+// from a files row.
+var fileJoin = " CROSS JOIN files cf ON cf.id = c.seq >> " + strconv.Itoa(fileShift)
+
+// inFile is the condition on a seq column for the chunks of the file whose
+// path is given, twice, as its arguments: one seq range, which SQLite walks
+// in the table itself. An unknown path yields NULL bounds, so no chunk.
+func inFile(seq string) string {
+	return fmt.Sprintf(`%[1]s BETWEEN (SELECT id << %[2]d FROM files WHERE path = ?)
+	AND (SELECT (id << %[2]d) | %[3]d FROM files WHERE path = ?)`, seq, fileShift, int64(1)<<fileShift-1)
+}
+
+// notInFile is the condition (over chunks c) for the chunks outside the
+// file whose path is its argument; every chunk when the file is unknown.
+var notInFile = fmt.Sprintf(`(c.seq >> %d) IS NOT (SELECT id FROM files WHERE path = ?)`, fileShift)
+
+// filePathOf is the absolute path kept on a file's row: its first chunk's
+// (chunk.File gives every chunk of a file the same one).
+func filePathOf(chunks []chunk.Chunk) string {
+	if len(chunks) == 0 {
+		return ""
+	}
+	return chunks[0].FilePath
+}
+
+// inLineOrder reports whether chunks, in the order they take their seqs,
+// are already in line order (start line, then depth; seq breaks ties). A
+// file's row records it so that reads in line order can walk its seq range
+// and stop at a limit instead of sorting every chunk of a large file
+// (chunk.File emits a parent before its children, in source order, so
+// nearly every file is).
+func inLineOrder(chunks []chunk.Chunk) bool {
+	for i := 1; i < len(chunks); i++ {
+		a, b := &chunks[i-1], &chunks[i]
+		if a.StartLine > b.StartLine || a.StartLine == b.StartLine && a.Depth > b.Depth {
+			return false
+		}
+	}
+	return true
+}
+
+// storedFilePath is the chunks.file_path value for a chunk of a file whose
+// row holds shared: NULL when they agree.
+func storedFilePath(own, shared string) any {
+	if own == shared {
+		return nil
+	}
+	return own
+}
+
+// A breadcrumb is the relative path, the names of the chunk's ancestors and
+// its own name joined by " > " (chunk.File builds it so), which the row
+// already holds but for the ancestors above the parent. It is stored as:
+//
+//	NULL            path > name                (a top-level chunk)
+//	'' (TEXT)       path > parent_name > name  (a parent's direct child)
+//	mid (TEXT)      path > mid > name          (deeper chunks)
+//	BLOB            the breadcrumb verbatim    (anything else)
+//
+// encodeBreadcrumb picks the first form that decodes back to b, so any
+// breadcrumb round-trips whatever its shape.
+func encodeBreadcrumb(b, rel, parent, name string) any {
+	if b == rel+" > "+name {
+		return nil
+	}
+	if b == rel+" > "+parent+" > "+name {
+		return ""
+	}
+	pre, suf := rel+" > ", " > "+name
+	if len(b) > len(pre)+len(suf) && strings.HasPrefix(b, pre) && strings.HasSuffix(b, suf) {
+		if mid := b[len(pre) : len(b)-len(suf)]; mid != "" {
+			return mid
+		}
+	}
+	return []byte(b)
+}
+
+// decodeBreadcrumb inverts encodeBreadcrumb.
+func decodeBreadcrumb(v any, rel, parent, name string) (string, error) {
+	switch v := v.(type) {
+	case nil:
+		return rel + " > " + name, nil
+	case string:
+		if v == "" {
+			return rel + " > " + parent + " > " + name, nil
+		}
+		return rel + " > " + v + " > " + name, nil
+	case []byte:
+		return string(v), nil
+	}
+	return "", fmt.Errorf("breadcrumb of type %T", v)
+}
