@@ -228,12 +228,13 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 // and then fails every search with "database disk image is malformed";
 // since the index is a cache of the workspace, it is deleted and rebuilt
 // (by the next sync), and the user is told. It is deleted only when it is
-// known to be scry's: it opened as a scry index (the damage is in its
-// pages), or it sits where scry keeps indexes (inCache). A file named with
-// --index that is not SQLite at all may be anything of the user's.
+// known to be scry's: it opened as a scry index, or its header says it is
+// one (the damage is in its pages), or it sits where scry keeps indexes
+// (inCache). A file named with --index that is not SQLite at all may be
+// anything of the user's.
 func openIndex(ctx context.Context, path string, inCache bool, warn func(error)) (*store.Store, error) {
 	st, err := store.Open(path)
-	ours := inCache
+	ours := inCache || errors.Is(err, store.ErrDamagedIndex)
 	if err == nil {
 		if err = st.QuickCheck(ctx); err == nil {
 			return st, nil

@@ -97,6 +97,10 @@ func dataSource(abs string, o Options) string {
 	if o.ForeignKeys {
 		q.Set("_foreign_keys", "1")
 	}
+	if o.AutoVacuumIncremental {
+		// The driver runs it before the journal mode.
+		q.Set("_auto_vacuum", "incremental")
+	}
 	if o.WAL {
 		q.Set("_journal_mode", "WAL")
 	}

@@ -73,6 +73,9 @@ func dataSource(abs string, o Options) string {
 	if o.ForeignKeys {
 		q.Add("_pragma", "foreign_keys(1)")
 	}
+	if o.AutoVacuumIncremental {
+		q.Add("_pragma", "auto_vacuum(2)")
+	}
 	if o.WAL {
 		q.Add("_pragma", "journal_mode(WAL)")
 	}

@@ -26,6 +26,12 @@ type Options struct {
 	BusyTimeoutMS int
 	// ForeignKeys enforces REFERENCES clauses (ON DELETE CASCADE).
 	ForeignKeys bool
+	// AutoVacuumIncremental creates a new file with auto_vacuum =
+	// INCREMENTAL, so that PRAGMA incremental_vacuum can return its free
+	// pages to the file system. SQLite accepts it only before the first
+	// table, and before WAL mode writes the header: both builds set it
+	// ahead of the journal mode. An existing file keeps its setting.
+	AutoVacuumIncremental bool
 	// WAL selects write-ahead logging: readers do not block the writer.
 	WAL bool
 	// SynchronousNormal syncs at checkpoints only (safe under WAL; the

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -105,4 +106,87 @@ func decodeBreadcrumb(v any, rel, parent, name string) (string, error) {
 		return string(v), nil
 	}
 	return "", fmt.Errorf("breadcrumb of type %T", v)
+}
+
+// A chunk's relevant imports are whole import statements of its file, the
+// same few repeated in most of its chunks (a tenth of the chunks table's
+// text once paths were gone). The file's row keeps each distinct statement
+// once (importList), and a chunk the positions of its own in that list
+// (importRefs).
+
+// fileImports lists the distinct import statements of chunks, in the order
+// they first appear, with each one's position.
+func fileImports(chunks []chunk.Chunk) ([]string, map[string]int) {
+	var list []string
+	pos := map[string]int{}
+	for i := range chunks {
+		for _, s := range chunks[i].RelevantImports {
+			if _, ok := pos[s]; !ok {
+				pos[s] = len(list)
+				list = append(list, s)
+			}
+		}
+	}
+	return list, pos
+}
+
+// importList is the files.imports value: each statement as a uvarint
+// length and its bytes (statements may hold any byte, so no separator).
+func importList(list []string) []byte {
+	var b []byte
+	for _, s := range list {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	return b
+}
+
+// importRefs is the chunks.relevant_imports value: NULL for none, else
+// the statements' positions in the file's list as uvarints.
+func importRefs(imports []string, pos map[string]int) any {
+	if len(imports) == 0 {
+		return nil
+	}
+	var b []byte
+	for _, s := range imports {
+		b = binary.AppendUvarint(b, uint64(pos[s]))
+	}
+	return b
+}
+
+// decodeImports inverts importRefs over the file's importList. A chunk
+// without imports reads back nil, as the chunker leaves it.
+func decodeImports(refs, list []byte) ([]string, error) {
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	var out []string
+	for len(refs) > 0 {
+		k, n := binary.Uvarint(refs)
+		if n <= 0 {
+			return nil, fmt.Errorf("bad import reference")
+		}
+		refs = refs[n:]
+		s, ok := nthImport(list, k)
+		if !ok {
+			return nil, fmt.Errorf("import %d not in the file's list", k)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// nthImport returns the k-th statement of an importList.
+func nthImport(list []byte, k uint64) (string, bool) {
+	for {
+		l, n := binary.Uvarint(list)
+		if n <= 0 || uint64(len(list)-n) < l {
+			return "", false
+		}
+		if k == 0 {
+			return string(list[n : n+int(l)]), true
+		}
+		list = list[n+int(l):]
+		k--
+	}
 }

@@ -1,9 +1,11 @@
 package store
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/scry-dev/scry/internal/chunk"
@@ -296,5 +298,53 @@ func TestChunkIDsFiltered(t *testing.T) {
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("ChunkIDsFiltered(%q, %q, %q) = %q, want %q", tt.paths, tt.langs, tt.kinds, got, tt.want)
 		}
+	}
+}
+
+// TestImportsRoundTrip: each chunk reads back its own import statements, in
+// its order, from the one list its file's row keeps.
+func TestImportsRoundTrip(t *testing.T) {
+	s := openTemp(t)
+	long := "import {\n" + strings.Repeat("  name,\n", 100) + "} from 'x';"
+	for _, tt := range []struct {
+		name    string
+		imports [][]string // per chunk
+	}{
+		{"none", [][]string{nil, {}}},
+		{"shared", [][]string{{"import a from 'a';", "import b from 'b';"}, {"import b from 'b';"}, nil, {"import a from 'a';"}}},
+		{"repeated in one chunk", [][]string{{"import a from 'a';", "import a from 'a';"}}},
+		{"odd bytes and lengths", [][]string{{"", "import \x00 from '\xff';", long}, {long, ""}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var cs []chunk.Chunk
+			for i, imp := range tt.imports {
+				c := fn("a.ts", fmt.Sprintf("f%d", i), 1+3*i, "")
+				c.RelevantImports = imp
+				cs = append(cs, c)
+			}
+			mustReplace(t, s, rec("a.ts"), cs...)
+			other := fn("b.ts", "g", 1, "")
+			other.RelevantImports = []string{"import z from 'z';"}
+			mustReplace(t, s, rec("b.ts"), other)
+			got, err := s.ChunksByFile("a.ts")
+			if err != nil || len(got) != len(cs) {
+				t.Fatalf("ChunksByFile = %d chunks, %v", len(got), err)
+			}
+			for i, c := range got {
+				want := tt.imports[i]
+				if len(want) == 0 {
+					want = nil // an empty list reads back nil, as the chunker leaves it
+				}
+				if !reflect.DeepEqual(c.RelevantImports, want) {
+					t.Errorf("chunk %d: imports %q, want %q", i, c.RelevantImports, want)
+				}
+			}
+			if b, err := s.Chunk(other.ID); err != nil || !reflect.DeepEqual(b.RelevantImports, other.RelevantImports) {
+				t.Errorf("b.ts: imports %q, %v", b.RelevantImports, err)
+			}
+		})
+	}
+	if _, err := decodeImports([]byte{5}, importList([]string{"a", "b"})); err == nil {
+		t.Error("a reference past the file's list decoded without error")
 	}
 }

@@ -16,6 +16,13 @@ import (
 // the workspace, so the remedy is to rebuild it (Remove, then Open and sync).
 var ErrCorrupt = errors.New("index file is damaged")
 
+// ErrDamagedIndex is wrapped, beside the damage itself, by an Open error for
+// a file whose header marks it as a scry index (its application id) but
+// whose schema could not be read or dropped: the file is scry's, so it may
+// be deleted and rebuilt like one that opened and then failed QuickCheck.
+// Which page a damage hits decides which of the two a caller sees.
+var ErrDamagedIndex = errors.New("scry index with damaged pages")
+
 // IsCorrupt reports whether err says the index file is damaged.
 func IsCorrupt(err error) bool {
 	if err == nil {

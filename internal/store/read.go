@@ -20,7 +20,7 @@ import (
 // joined to its file's row by fileJoin.
 const chunkCols = `c.id, coalesce(c.file_path, cf.file_path), cf.path, c.node_kind, c.name, c.parent_name,
 	c.parent_chunk_id, c.child_chunk_ids, c.depth, c.signature, c.full_source, c.start_line,
-	c.end_line, c.jsdoc, c.relevant_imports, coalesce(c.embedding_text, c.full_source), c.breadcrumb, c.exported,
+	c.end_line, c.jsdoc, c.relevant_imports, cf.imports, coalesce(c.embedding_text, c.full_source), c.breadcrumb, c.exported,
 	c.modifiers`
 
 // LightText is how much of a chunk's embedding text a light read returns.
@@ -109,11 +109,12 @@ type scanner interface{ Scan(dest ...any) error }
 
 func scanChunk(sc scanner, extra ...any) (chunk.Chunk, error) {
 	var c chunk.Chunk
-	var children, imports, modifiers string
+	var children, modifiers string
+	var imports, fileImports []byte
 	var crumb any
 	dest := append([]any{&c.ID, &c.FilePath, &c.RelativePath, &c.NodeKind, &c.Name, &c.ParentName,
 		&c.ParentChunkID, &children, &c.Depth, &c.Signature, sourceText{&c.FullSource}, &c.StartLine,
-		&c.EndLine, &c.JSDoc, &imports, &c.EmbeddingText, &crumb, &c.Exported,
+		&c.EndLine, &c.JSDoc, &imports, &fileImports, &c.EmbeddingText, &crumb, &c.Exported,
 		&modifiers}, extra...)
 	if err := sc.Scan(dest...); err != nil {
 		return c, err
@@ -125,7 +126,7 @@ func scanChunk(sc scanner, extra ...any) (chunk.Chunk, error) {
 	if c.ChildChunkIDs, err = parseList(children); err != nil {
 		return c, fmt.Errorf("chunk %s: child ids: %w", c.ID, err)
 	}
-	if c.RelevantImports, err = parseList(imports); err != nil {
+	if c.RelevantImports, err = decodeImports(imports, fileImports); err != nil {
 		return c, fmt.Errorf("chunk %s: imports: %w", c.ID, err)
 	}
 	if c.Modifiers, err = parseList(modifiers); err != nil {

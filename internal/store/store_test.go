@@ -1111,3 +1111,35 @@ func TestVectorQuantisation(t *testing.T) {
 		t.Fatal("a short vector decoded")
 	}
 }
+
+// TestOptimizeFreesPages: a new index is created with incremental
+// auto-vacuum, and Optimize hands the pages freed by deletes and the
+// full-text merge back to the file system.
+func TestOptimizeFreesPages(t *testing.T) {
+	s := openTemp(t)
+	if n := count(t, s, `PRAGMA auto_vacuum`); n != 2 {
+		t.Fatalf("auto_vacuum = %d, want 2 (incremental)", n)
+	}
+	for f := range 50 {
+		p := fmt.Sprintf("f%d.ts", f)
+		mustReplace(t, s, rec(p), fn(p, "alpha", 1, strings.Repeat("call();\n", 500)))
+	}
+	for f := range 40 {
+		if err := s.DeleteFile(fmt.Sprintf("f%d.ts", f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := count(t, s, `PRAGMA freelist_count`); n == 0 {
+		t.Fatal("no free pages after deleting most files")
+	}
+	if err := s.Optimize(); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, s, `PRAGMA freelist_count`); n != 0 {
+		t.Errorf("%d free pages after Optimize", n)
+	}
+	if hits := search(t, s, "alpha", nil); len(hits) != 10 {
+		t.Errorf("%d hits after Optimize, want 10", len(hits))
+	}
+	ftsConsistent(t, s)
+}

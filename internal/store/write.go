@@ -227,6 +227,7 @@ func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([
 	// segment per file again, and their merging a twentieth of a cold
 	// index's CPU time.
 	filePath, ordered := filePathOf(chunks), inLineOrder(chunks)
+	imports, importPos := fileImports(chunks)
 	var fileID, gen int64
 	var old []ChunkSig
 	err := tx.QueryRowContext(ctx, `SELECT id, generation FROM files WHERE path = ?`, rec.Path).Scan(&fileID, &gen)
@@ -246,9 +247,10 @@ func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([
 		}
 		b.nextID = max(b.nextID, fileID+1)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO files(path, id, generation, mtime, size, content_hash, language,
-			indexed_at, file_path, line_ordered)
-			VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?, ?)`,
-			rec.Path, fileID, rec.Mtime, rec.Size, rec.ContentHash, rec.Language, rec.IndexedAt, filePath, ordered); err != nil {
+			indexed_at, file_path, line_ordered, imports)
+			VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			rec.Path, fileID, rec.Mtime, rec.Size, rec.ContentHash, rec.Language, rec.IndexedAt, filePath, ordered,
+			importList(imports)); err != nil {
 			return nil, err
 		}
 	case err != nil:
@@ -267,8 +269,9 @@ func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([
 		}
 		gen++
 		if _, err := tx.ExecContext(ctx, `UPDATE files SET mtime = ?, size = ?, content_hash = ?, language = ?,
-			indexed_at = ?, generation = ?, file_path = ?, line_ordered = ? WHERE id = ?`,
-			rec.Mtime, rec.Size, rec.ContentHash, rec.Language, rec.IndexedAt, gen, filePath, ordered, fileID); err != nil {
+			indexed_at = ?, generation = ?, file_path = ?, line_ordered = ?, imports = ? WHERE id = ?`,
+			rec.Mtime, rec.Size, rec.ContentHash, rec.Language, rec.IndexedAt, gen, filePath, ordered,
+			importList(imports), fileID); err != nil {
 			return nil, err
 		}
 	}
@@ -286,7 +289,7 @@ func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([
 			return nil, err
 		}
 	}
-	return old, insertChunks(ctx, b.ins, b.fts, fileID<<fileShift|(gen&genMask)<<chunkBits, rec, filePath, chunks, prep)
+	return old, insertChunks(ctx, b.ins, b.fts, fileID<<fileShift|(gen&genMask)<<chunkBits, rec, filePath, importPos, chunks, prep)
 }
 
 // checkRelPath rejects paths that are not clean, relative and slash
@@ -339,8 +342,10 @@ const (
 )
 
 // insertChunks inserts chunks with seq base+ordinal (see fileShift).
-// filePath is the absolute path the file's row keeps (filePathOf).
-func insertChunks(ctx context.Context, ins, fts *sql.Stmt, base int64, rec FileRecord, filePath string, chunks []chunk.Chunk, prep *Prepared) error {
+// filePath is the absolute path the file's row keeps (filePathOf), and
+// importPos the positions of its import statements (fileImports).
+func insertChunks(ctx context.Context, ins, fts *sql.Stmt, base int64, rec FileRecord, filePath string,
+	importPos map[string]int, chunks []chunk.Chunk, prep *Prepared) error {
 	for i := range chunks {
 		c := &chunks[i]
 		seq := base | int64(i)
@@ -351,7 +356,7 @@ func insertChunks(ctx context.Context, ins, fts *sql.Stmt, base int64, rec FileR
 		_, err := ins.ExecContext(ctx,
 			seq, c.ID, c.StartLine, c.EndLine, c.Depth, c.NodeKind, c.Name, c.ParentName,
 			c.ParentChunkID, c.Exported, storedFilePath(c.FilePath, filePath),
-			encodeBreadcrumb(c.Breadcrumb, rec.Path, c.ParentName, c.Name), jsonList(c.ChildChunkIDs), jsonList(c.Modifiers), jsonList(c.RelevantImports),
+			encodeBreadcrumb(c.Breadcrumb, rec.Path, c.ParentName, c.Name), jsonList(c.ChildChunkIDs), jsonList(c.Modifiers), importRefs(c.RelevantImports, importPos),
 			c.Signature, c.JSDoc, embeddingText(c), source)
 		if err != nil {
 			return fmt.Errorf("chunk %s: %w", c.ID, err)
