@@ -567,7 +567,7 @@ func (ix *Indexer) prepare(j job) result {
 	}
 	r.parsed = f
 	r.chunks = chunk.File(f, j.file.Path, j.file.Rel)
-	r.prep = store.Prepare(r.chunks)
+	r.prep = store.PrepareFile(r.chunks, f.Source)
 	return r
 }
 

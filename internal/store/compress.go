@@ -6,18 +6,22 @@ import (
 	"fmt"
 	"io"
 	"sync"
+
+	"github.com/scry-dev/scry/internal/sqlitedb"
 )
 
-// A container chunk's full source (a class, a module-level call wrapping a
-// thousand lines) is stored compressed: it is read only when the chunk is
-// shown, never searched in SQL (its embedding text, which SQL does read, is
-// stored apart), and containers held a third of the index's source text.
-// A compressed source is a BLOB of raw DEFLATE data; a plain one is TEXT,
-// so the column's type says which it is.
+// Two kinds of chunk text are stored compressed, each alone, as a BLOB of
+// raw DEFLATE data where a plain one is TEXT, so a column's type says which
+// it is:
+//   - a container's own embedding text (its source with children collapsed
+//     to stubs; a leaf's is its source, in blocks), which SQL reads through
+//     the inflated() function; these were 6.5 MB of the speed corpus;
+//   - a container's full source when it is not found in its file's text
+//     (source.go), read only when the chunk is shown, through sourceText.
 const (
-	// compressAbove is the shortest source worth compressing: below it
-	// the saving is under a page.
-	compressAbove = 1024
+	// compressAbove is the shortest text worth compressing: below it the
+	// saving is a few hundred bytes.
+	compressAbove = 512
 	// compressLevel trades ratio for speed; indexing compresses everything
 	// once, reads decompress a few chunks.
 	compressLevel = flate.BestSpeed
@@ -31,9 +35,9 @@ var writers = sync.Pool{New: func() any {
 	return w
 }}
 
-// compressSource returns the DEFLATE form of s, or nil when it would not
+// compressText returns the DEFLATE form of s, or nil when it would not
 // save at least a quarter.
-func compressSource(s string) []byte {
+func compressText(s string) []byte {
 	if len(s) < compressAbove {
 		return nil
 	}
@@ -54,6 +58,14 @@ func compressSource(s string) []byte {
 	return buf.Bytes()
 }
 
+// storedText is the column value of a text compressText may shrink.
+func storedText(s string) any {
+	if z := compressText(s); z != nil {
+		return z
+	}
+	return s
+}
+
 // sourceText scans a full_source column: TEXT as it is, a BLOB inflated.
 type sourceText struct{ s *string }
 
@@ -64,16 +76,29 @@ func (t sourceText) Scan(v any) error {
 	case string:
 		*t.s = v
 	case []byte:
-		r := flate.NewReader(bytes.NewReader(v))
-		defer r.Close()
-		var b bytes.Buffer
-		b.Grow(len(v) * 4)
-		if _, err := b.ReadFrom(r); err != nil {
-			return fmt.Errorf("inflate full source: %w", err)
+		s, err := inflate(v)
+		if err != nil {
+			return fmt.Errorf("full source: %w", err)
 		}
-		*t.s = b.String()
+		*t.s = s
 	default:
 		return fmt.Errorf("full source of type %T", v)
 	}
 	return nil
+}
+
+func init() {
+	// inflated(x) is x, or its inflated text when x is a BLOB. Cached:
+	// light reads meet the same containers often.
+	sqlitedb.RegisterScalar("inflated", 1, func(args []any) (any, error) {
+		z, ok := args[0].([]byte)
+		if !ok {
+			return args[0], nil
+		}
+		s, err := blocks.text(z)
+		if err != nil {
+			return nil, fmt.Errorf("inflated: %w", err)
+		}
+		return s, nil
+	})
 }

@@ -30,7 +30,7 @@ const pendingWhere = `(c.needs_embedding = 1 OR NOT EXISTS (
 // index order) that need a vector under model; page with the last Seq.
 func (s *Store) PendingEmbeddings(model string, afterSeq int64, limit int) ([]EmbedInput, error) {
 	rows, err := s.db.QueryContext(context.Background(),
-		`SELECT c.seq, c.id, coalesce(c.embedding_text, c.full_source) FROM chunks c
+		`SELECT c.seq, c.id, `+textExpr+` FROM chunks c
 		WHERE c.seq > ? AND `+pendingWhere+` ORDER BY c.seq LIMIT ?`, afterSeq, model, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: pending embeddings (%s): %w", model, err)

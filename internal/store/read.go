@@ -17,11 +17,10 @@ import (
 )
 
 // chunkCols are the columns scanChunk reads, for a chunks table aliased c
-// joined to its file's row by fileJoin.
-const chunkCols = `c.id, coalesce(c.file_path, cf.file_path), cf.path, c.node_kind, c.name, c.parent_name,
-	c.parent_chunk_id, c.child_chunk_ids, c.depth, c.signature, c.full_source, c.start_line,
-	c.end_line, c.jsdoc, c.relevant_imports, cf.imports, coalesce(c.embedding_text, c.full_source), c.breadcrumb, c.exported,
-	c.modifiers`
+// joined to its file's row by fileJoin. The embedding text is read as
+// stored, NULL where it is the source, which scanChunk then copies: the
+// source is read once.
+var chunkCols = chunkColumns(sourceExpr, "inflated(c.embedding_text)")
 
 // LightText is how much of a chunk's embedding text a light read returns.
 const LightText = 6 << 10
@@ -30,8 +29,14 @@ const LightText = 6 << 10
 // empty: a ranker scores hundreds of candidates and shows a few, and the
 // full text of large chunks is most of what reading them costs.
 // ChunksByIDs fills in the rest for the few that are shown.
-var lightCols = strings.Replace(strings.Replace(chunkCols, "c.full_source,", "'',", 1),
-	"coalesce(c.embedding_text, c.full_source)", fmt.Sprintf("substr(coalesce(c.embedding_text, c.full_source), 1, %d)", LightText), 1)
+var lightCols = chunkColumns("''", fmt.Sprintf("substr(%s, 1, %d)", textExpr, LightText))
+
+func chunkColumns(source, text string) string {
+	return `c.id, coalesce(c.file_path, cf.file_path), cf.path, c.node_kind, c.name, c.parent_name,
+	c.parent_chunk_id, c.child_chunk_ids, c.depth, c.signature, ` + source + `, c.start_line,
+	c.end_line, c.jsdoc, c.relevant_imports, cf.imports, ` + text + `, c.breadcrumb, c.exported,
+	c.modifiers`
+}
 
 // ChunksByIDs returns the chunks with these ids in full, keyed by id;
 // missing ids are left out.
@@ -112,12 +117,17 @@ func scanChunk(sc scanner, extra ...any) (chunk.Chunk, error) {
 	var children, modifiers string
 	var imports, fileImports []byte
 	var crumb any
+	var text sql.NullString
 	dest := append([]any{&c.ID, &c.FilePath, &c.RelativePath, &c.NodeKind, &c.Name, &c.ParentName,
 		&c.ParentChunkID, &children, &c.Depth, &c.Signature, sourceText{&c.FullSource}, &c.StartLine,
-		&c.EndLine, &c.JSDoc, &imports, &fileImports, &c.EmbeddingText, &crumb, &c.Exported,
+		&c.EndLine, &c.JSDoc, &imports, &fileImports, &text, &crumb, &c.Exported,
 		&modifiers}, extra...)
 	if err := sc.Scan(dest...); err != nil {
 		return c, err
+	}
+	c.EmbeddingText = text.String
+	if !text.Valid {
+		c.EmbeddingText = c.FullSource
 	}
 	var err error
 	if c.Breadcrumb, err = decodeBreadcrumb(crumb, c.RelativePath, c.ParentName, c.Name); err != nil {
@@ -299,13 +309,13 @@ func (s *Store) ChunksReferencing(name, excludeFile string) ([]string, error) {
 		// Every term of the name is in the idents column of a chunk whose
 		// embedding text contains it, so the AND of them is a sound
 		// pre-filter; the boundary check below makes it exact.
-		q = `SELECT c.id, coalesce(c.embedding_text, c.full_source) FROM chunks_fts JOIN chunks c ON c.seq = chunks_fts.rowid
+		q = `SELECT c.id, ` + textExpr + ` FROM chunks_fts JOIN chunks c ON c.seq = chunks_fts.rowid
 			WHERE chunks_fts MATCH ? AND ` + notInFile + ` ORDER BY c.seq`
 		args = []any{"idents : (" + ftsTerms(ts, " AND ") + ")", excludeFile}
 	} else {
 		// Names that yield no terms ("$", "_", "x") cannot use the index.
-		q = `SELECT c.id, coalesce(c.embedding_text, c.full_source) FROM chunks c
-			WHERE ` + notInFile + ` AND instr(coalesce(c.embedding_text, c.full_source), ?) > 0 ORDER BY c.seq`
+		q = `SELECT c.id, ` + textExpr + ` AS text FROM chunks c
+			WHERE ` + notInFile + ` AND instr(text, ?) > 0 ORDER BY c.seq`
 		args = []any{excludeFile, name}
 	}
 	rows, err := s.db.QueryContext(context.Background(), q, args...)

@@ -25,7 +25,7 @@ import (
 // SchemaVersion is stored in meta.schema_version. Bump it whenever the schema
 // or the terms normalisation changes: an index of any other version is
 // dropped and rebuilt on Open, since it is only a cache of the workspace.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // applicationID marks the file as a scry index (PRAGMA application_id, "scry"),
 // so that Open never drops the tables of some other application's database
@@ -191,9 +191,10 @@ func (s *Store) incrementalVacuum(ctx context.Context) error {
 // may be renumbered by VACUUM, which would silently detach the FTS rows.
 //
 // The large text columns come last so that reads of the early columns never
-// touch their overflow pages. embedding_text is NULL when it equals
-// full_source (every leaf chunk), so a leaf's source is stored once; a
-// container's full_source is stored compressed (compress.go).
+// touch their overflow pages. embedding_text is NULL when it equals the
+// source (every leaf chunk). A chunk's source is a range of its file's text,
+// stored once in compressed blocks (source.go); full_source holds it only
+// for a chunk not found in that text.
 //
 // A chunk keeps no copy of what its file's row or its own other columns
 // already say (see derived.go); these were a fifth of the chunks table:
@@ -242,6 +243,10 @@ var schema = []string{
 		parent_chunk_id  TEXT NOT NULL,
 		exported         INTEGER NOT NULL,
 		needs_embedding  INTEGER NOT NULL DEFAULT 1,
+		src_block        INTEGER,
+		src_last         INTEGER,
+		src_off          INTEGER,
+		src_len          INTEGER,
 		file_path        TEXT,
 		breadcrumb       TEXT,
 		child_chunk_ids  TEXT NOT NULL,
@@ -250,7 +255,12 @@ var schema = []string{
 		signature        TEXT NOT NULL,
 		jsdoc            TEXT NOT NULL,
 		embedding_text   TEXT,
-		full_source      TEXT NOT NULL
+		full_source      TEXT
+	)`,
+	// Blocks of the files' text holding the chunks' sources (source.go).
+	`CREATE TABLE sources (
+		key  INTEGER PRIMARY KEY,
+		data BLOB NOT NULL
 	)`,
 	`CREATE INDEX chunks_by_name ON chunks(name)`,
 	`CREATE VIRTUAL TABLE chunks_fts USING fts5(

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -873,62 +874,6 @@ func TestReplacedChunkGetsNewSeq(t *testing.T) {
 	ftsConsistent(t, s)
 }
 
-// TestContainerSourceCompressed: a large container's full source is stored
-// compressed and reads back byte for byte through every chunk read; a leaf
-// (whose source is its embedding text, read by SQL) and a small container
-// stay text.
-func TestContainerSourceCompressed(t *testing.T) {
-	s := openTemp(t)
-	var body strings.Builder
-	for i := range 200 {
-		fmt.Fprintf(&body, "  method%d(): number { return %d }\n", i, i)
-	}
-	big := chunk.Chunk{
-		ID: "a.ts#Big@1", FilePath: "/ws/a.ts", RelativePath: "a.ts", NodeKind: "class", Name: "Big",
-		Signature: "class Big", FullSource: "class Big {\n" + body.String() + "}", StartLine: 1, EndLine: 202,
-		EmbeddingText: "class Big {\n  method0(): number { ... }\n}", Breadcrumb: "a.ts > Big",
-	}
-	small := chunk.Chunk{
-		ID: "a.ts#Small@203", FilePath: "/ws/a.ts", RelativePath: "a.ts", NodeKind: "class", Name: "Small",
-		Signature: "class Small", FullSource: "class Small {\n  m(): void { f() }\n}", StartLine: 203, EndLine: 205,
-		EmbeddingText: "class Small {\n  m(): void { ... }\n}", Breadcrumb: "a.ts > Small",
-	}
-	leaf := fn("a.ts", "leaf", 206, strings.Repeat("  call();\n", 300))
-	mustReplace(t, s, rec("a.ts"), big, small, leaf)
-
-	types := map[string]string{}
-	rows, err := s.db.Query(`SELECT name, typeof(full_source) FROM chunks`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var name, typ string
-		if err := rows.Scan(&name, &typ); err != nil {
-			t.Fatal(err)
-		}
-		types[name] = typ
-	}
-	rows.Close()
-	if want := map[string]string{"Big": "blob", "Small": "text", "leaf": "text"}; !reflect.DeepEqual(types, want) {
-		t.Fatalf("stored types %v, want %v", types, want)
-	}
-
-	byFile, err := s.ChunksByFile("a.ts")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []chunk.Chunk{big, small, leaf}; !reflect.DeepEqual(byFile, want) {
-		t.Fatalf("ChunksByFile differs from what was written")
-	}
-	byID, err := s.ChunksByIDs([]string{big.ID})
-	if err != nil || byID[big.ID].FullSource != big.FullSource {
-		t.Fatalf("ChunksByIDs: source differs (%v)", err)
-	}
-	if one, err := s.Chunk(big.ID); err != nil || one.FullSource != big.FullSource {
-		t.Fatalf("Chunk: source differs (%v)", err)
-	}
-}
-
 // TermStats are cached between queries; a commit by any connection — this
 // store's writer or another process's (here a second Store on the same
 // file) — must be seen by the next lookup.
@@ -1142,4 +1087,35 @@ func TestOptimizeFreesPages(t *testing.T) {
 		t.Errorf("%d hits after Optimize, want 10", len(hits))
 	}
 	ftsConsistent(t, s)
+}
+
+// TestDamagedSchemaIsScrys: a scry index whose meta table's page is zeroed
+// fails Open with ErrDamagedIndex (its header says it is scry's), so that a
+// caller may rebuild it.
+func TestDamagedSchemaIsScrys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustReplace(t, s, rec("a.ts"), fn("a.ts", "alpha", 1, ""))
+	root := count(t, s, `SELECT rootpage FROM sqlite_master WHERE name = 'meta'`)
+	if err := s.Checkpoint(); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(make([]byte, 4096), int64(root-1)*4096); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if s, err := Open(path); err == nil {
+		s.Close()
+		t.Fatal("an index with its meta page zeroed opened")
+	} else if !errors.Is(err, ErrDamagedIndex) || !IsCorrupt(err) {
+		t.Fatalf("Open: %v, want ErrDamagedIndex and a corruption", err)
+	}
 }

@@ -44,7 +44,10 @@ type FullText [6]string
 // writer free for SQLite.
 type Prepared struct {
 	fullText []FullText
-	source   [][]byte // compressed full source, nil where stored as text
+	source   [][]byte // compressed full source, nil where stored as text or in blocks
+	text     [][]byte // compressed embedding text, nil where stored as text or NULL
+	spans    []span   // where each source lies in blocks
+	blocks   [][]byte // the file's text in compressed blocks, nil where no chunk lies
 }
 
 // PrepareFullText computes the chunks' full-text columns alone, for
@@ -57,16 +60,37 @@ func PrepareFullText(chunks []chunk.Chunk) []FullText {
 	return out
 }
 
-// Prepare computes the stored forms of a file's chunks.
+// Prepare computes the stored forms of a file's chunks, given without the
+// file's text: their sources are stored as ranges of a text made of the
+// sources themselves, each child found in its parent's (see layout).
 func Prepare(chunks []chunk.Chunk) *Prepared {
-	p := &Prepared{fullText: make([]FullText, len(chunks)), source: make([][]byte, len(chunks))}
+	return PrepareFile(chunks, nil)
+}
+
+// PrepareFile is Prepare for chunks cut from text, the file's text, by
+// chunk.File: their sources are stored as ranges of it. A source not found
+// where its start line begins is stored whole. text is not kept.
+func PrepareFile(chunks []chunk.Chunk, text []byte) *Prepared {
+	p := &Prepared{fullText: make([]FullText, len(chunks)), source: make([][]byte, len(chunks)), text: make([][]byte, len(chunks))}
+	var blocks [][]byte
+	blocks, p.spans = layout(chunks, text)
+	p.blocks = make([][]byte, len(blocks))
+	for b, t := range blocks {
+		if t != nil {
+			p.blocks[b] = deflateBlock(t)
+		}
+	}
 	for i := range chunks {
 		c := &chunks[i]
 		p.fullText[i] = ftsFields(c)
 		// A leaf's source is its embedding text too, which SQL reads
-		// (embedding_text is NULL then): only containers are compressed.
+		// (embedding_text is NULL then): it is stored plain when not in
+		// blocks. A container's texts are compressed.
 		if c.EmbeddingText != c.FullSource {
-			p.source[i] = compressSource(c.FullSource)
+			p.text[i] = compressText(c.EmbeddingText)
+			if p.spans[i].block < 0 {
+				p.source[i] = compressText(c.FullSource)
+			}
 		}
 	}
 	return p
@@ -99,13 +123,13 @@ func (s *Store) ReplaceFilePrepared(rec FileRecord, chunks []chunk.Chunk, prep *
 //
 // A batch holds this process's write lock until Commit or Rollback.
 type Batch struct {
-	s        *Store
-	ctx      context.Context
-	conn     *sql.Conn
-	tx       *sql.Tx
-	ins, fts *sql.Stmt
-	files    int
-	nextID   int64 // the id the batch's next new file takes; 0 until read
+	s             *Store
+	ctx           context.Context
+	conn          *sql.Conn
+	tx            *sql.Tx
+	ins, fts, src *sql.Stmt
+	files         int
+	nextID        int64 // the id the batch's next new file takes; 0 until read
 }
 
 // batchCacheKiB is the page cache of a batch's connection. With SQLite's
@@ -176,12 +200,12 @@ func (b *Batch) end() {
 }
 
 func (b *Batch) closeStmts() {
-	for _, st := range []*sql.Stmt{b.ins, b.fts} {
+	for _, st := range []*sql.Stmt{b.ins, b.fts, b.src} {
 		if st != nil {
 			st.Close()
 		}
 	}
-	b.ins, b.fts = nil, nil
+	b.ins, b.fts, b.src = nil, nil, nil
 }
 
 // ReplaceFile is Store.ReplaceFilePrepared inside the batch. After an error
@@ -190,7 +214,7 @@ func (b *Batch) ReplaceFile(rec FileRecord, chunks []chunk.Chunk, prep *Prepared
 	if prep == nil {
 		prep = Prepare(chunks)
 	}
-	if len(prep.fullText) != len(chunks) {
+	if len(prep.fullText) != len(chunks) || len(prep.spans) != len(chunks) || len(prep.text) != len(chunks) {
 		return nil, fmt.Errorf("store: replace %s: %d prepared rows for %d chunks", rec.Path, len(prep.fullText), len(chunks))
 	}
 	if err := checkRelPath(rec.Path); err != nil {
@@ -205,8 +229,8 @@ func (b *Batch) ReplaceFile(rec FileRecord, chunks []chunk.Chunk, prep *Prepared
 	if rec.IndexedAt == 0 {
 		rec.IndexedAt = time.Now().UnixNano()
 	}
-	if len(chunks) >= 1<<chunkBits {
-		return nil, fmt.Errorf("store: replace %s: %d chunks in one file", rec.Path, len(chunks))
+	if len(chunks) >= 1<<chunkBits || len(prep.blocks) >= 1<<chunkBits {
+		return nil, fmt.Errorf("store: replace %s: %d chunks and %d blocks in one file", rec.Path, len(chunks), len(prep.blocks))
 	}
 	old, err := b.replace(rec, chunks, prep)
 	if err != nil {
@@ -260,10 +284,14 @@ func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([
 			return nil, err
 		}
 		// The delete trigger removes the FTS rows; the vectors go by
-		// foreign-key cascade.
+		// foreign-key cascade. A file has source blocks only while it
+		// has chunks.
 		if len(old) > 0 {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE seq BETWEEN ? AND ?`,
-				fileID<<fileShift, fileID<<fileShift|(1<<fileShift-1)); err != nil {
+			lo, hi := fileID<<fileShift, fileID<<fileShift|(1<<fileShift-1)
+			if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE seq BETWEEN ? AND ?`, lo, hi); err != nil {
+				return nil, err
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM sources WHERE key BETWEEN ? AND ?`, lo, hi); err != nil {
 				return nil, err
 			}
 		}
@@ -288,8 +316,19 @@ func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([
 		if b.fts, err = tx.PrepareContext(ctx, insertFullTextSQL); err != nil {
 			return nil, err
 		}
+		if b.src, err = tx.PrepareContext(ctx, `INSERT INTO sources(key, data) VALUES (?, ?)`); err != nil {
+			return nil, err
+		}
 	}
-	return old, insertChunks(ctx, b.ins, b.fts, fileID<<fileShift|(gen&genMask)<<chunkBits, rec, filePath, importPos, chunks, prep)
+	base := fileID<<fileShift | (gen&genMask)<<chunkBits
+	for k, z := range prep.blocks {
+		if z != nil {
+			if _, err := b.src.ExecContext(ctx, base|int64(k), z); err != nil {
+				return nil, fmt.Errorf("source block %d: %w", k, err)
+			}
+		}
+	}
+	return old, insertChunks(ctx, b.ins, b.fts, base, rec, filePath, importPos, chunks, prep)
 }
 
 // checkRelPath rejects paths that are not clean, relative and slash
@@ -333,10 +372,10 @@ func oldSigs(ctx context.Context, tx *sql.Tx, fileID int64, p string) ([]ChunkSi
 const (
 	insertChunkSQL = `INSERT INTO chunks(
 		seq, id, start_line, end_line, depth, node_kind, name, parent_name,
-		parent_chunk_id, exported, needs_embedding, file_path,
+		parent_chunk_id, exported, needs_embedding, src_block, src_last, src_off, src_len, file_path,
 		breadcrumb, child_chunk_ids, modifiers, relevant_imports, signature, jsdoc,
 		embedding_text, full_source)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	insertFullTextSQL = `INSERT INTO chunks_fts(rowid, name, breadcrumb, signature, jsdoc, body, idents)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`
 )
@@ -349,15 +388,21 @@ func insertChunks(ctx context.Context, ins, fts *sql.Stmt, base int64, rec FileR
 	for i := range chunks {
 		c := &chunks[i]
 		seq := base | int64(i)
-		var source any = c.FullSource
+		var source, block, last, off, n any = c.FullSource, nil, nil, nil, nil
 		if z := prep.source[i]; z != nil {
 			source = z
 		}
+		if sp := prep.spans[i]; sp.block >= 0 {
+			source, block, off, n = nil, sp.block, sp.off, sp.n
+			if sp.last != sp.block {
+				last = sp.last
+			}
+		}
 		_, err := ins.ExecContext(ctx,
 			seq, c.ID, c.StartLine, c.EndLine, c.Depth, c.NodeKind, c.Name, c.ParentName,
-			c.ParentChunkID, c.Exported, storedFilePath(c.FilePath, filePath),
+			c.ParentChunkID, c.Exported, block, last, off, n, storedFilePath(c.FilePath, filePath),
 			encodeBreadcrumb(c.Breadcrumb, rec.Path, c.ParentName, c.Name), jsonList(c.ChildChunkIDs), jsonList(c.Modifiers), importRefs(c.RelevantImports, importPos),
-			c.Signature, c.JSDoc, embeddingText(c), source)
+			c.Signature, c.JSDoc, embeddingText(c, prep.text[i]), source)
 		if err != nil {
 			return fmt.Errorf("chunk %s: %w", c.ID, err)
 		}
@@ -399,9 +444,13 @@ func ftsFields(c *chunk.Chunk) FullText {
 }
 
 // embeddingText is the stored form: NULL stands for "same as full_source".
-func embeddingText(c *chunk.Chunk) any {
-	if c.EmbeddingText == c.FullSource {
+// z, when not nil, is its compressed form.
+func embeddingText(c *chunk.Chunk, z []byte) any {
+	switch {
+	case c.EmbeddingText == c.FullSource:
 		return nil
+	case z != nil:
+		return z
 	}
 	return c.EmbeddingText
 }
@@ -463,6 +512,9 @@ func (s *Store) DeleteFile(p string) error {
 		// Chunks first and explicitly, rather than leaning on the cascade,
 		// so the order of effects is the same as in ReplaceFile.
 		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE `+inFile("seq"), p, p); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sources WHERE `+inFile("key"), p, p); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM files WHERE path = ?`, p)
