@@ -348,3 +348,70 @@ func TestImportsRoundTrip(t *testing.T) {
 		t.Error("a reference past the file's list decoded without error")
 	}
 }
+
+func TestSignatureEncoding(t *testing.T) {
+	pad := strings.Repeat("é", LightText/2-3) // LightText-6 bytes of two-byte characters
+	for _, tt := range []struct {
+		name, sig, text string
+		want            any
+	}{
+		{"first line", "function f(a)", "function f(a) {\n  return a;\n}", int64(13)},
+		{"after the JSDoc", "f(a)", "/** Doc. */\nf(a) {}", int64(12)<<sigLenBits | 4},
+		{"collapsed whitespace", "function f(a, b)", "function f(a,\n  b) {}", "function f(a, b)"},
+		{"empty", "", "anything", ""},
+		{"numeric", "123", "x = 123", int64(4)<<sigLenBits | 3},
+		{"numeric, not found", "123", "x = 12", "123"},
+		{"ends at the searched bytes", "f()", pad + "ab f()", int64(LightText-3)<<sigLenBits | 3},
+		{"past the searched bytes", "f()", pad + "abc f()", "f()"},
+		{"unicode", "fü()", "// ß\nfü() {}", int64(6)<<sigLenBits | 5},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			enc := encodeSignature(tt.sig, tt.text)
+			if !reflect.DeepEqual(enc, tt.want) {
+				t.Errorf("stored as %#v, want %#v", enc, tt.want)
+			}
+			if got, err := decodeSignature(enc, tt.text); err != nil || got != tt.sig {
+				t.Errorf("reads back as %q, %v", got, err)
+			}
+			// A light read holds the text's first LightText characters.
+			if got, err := decodeSignature(enc, firstRunes(tt.text, LightText)); err != nil || got != tt.sig {
+				t.Errorf("light read: reads back as %q, %v", got, err)
+			}
+		})
+	}
+	if _, err := decodeSignature(int64(100)<<sigLenBits|5, "short"); err == nil {
+		t.Error("a signature past its text decoded without error")
+	}
+}
+
+// TestSignatureRoundTrip: signatures stored in both forms read back through
+// full and light reads and as the old signatures of a replaced file.
+func TestSignatureRoundTrip(t *testing.T) {
+	s := openTemp(t)
+	inText := fn("a.ts", "inText", 1, "work()")
+	collapsed := fn("a.ts", "collapsed", 5, "work()")
+	collapsed.Signature = "function  collapsed ( )" // not in its text as written
+	late := fn("a.ts", "late", 9, strings.Repeat("ü", LightText)+"\n  work()")
+	late.Signature = "work()" // in its text, past the first LightText bytes
+	want := []chunk.Chunk{inText, collapsed, late}
+	mustReplace(t, s, rec("a.ts"), want...)
+	if n := count(t, s, `SELECT count(*) FROM chunks WHERE typeof(signature) = 'integer'`); n != 1 {
+		t.Errorf("%d signatures stored as places in the text, want 1", n)
+	}
+	got, err := s.ChunksByFile("a.ts")
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("ChunksByFile: %v", err)
+	}
+	for _, h := range search(t, s, "work", func(q *Query) { q.Light = true }) {
+		w := want[slices.IndexFunc(want, func(c chunk.Chunk) bool { return c.ID == h.Chunk.ID })]
+		if h.Chunk.Signature != w.Signature {
+			t.Errorf("light read of %s: signature %q", w.Name, h.Chunk.Signature)
+		}
+	}
+	old := mustReplace(t, s, rec("a.ts"))
+	for i, o := range old {
+		if o.Signature != want[i].Signature {
+			t.Errorf("old signature of %s: %q", want[i].Name, o.Signature)
+		}
+	}
+}

@@ -116,10 +116,10 @@ func scanChunk(sc scanner, extra ...any) (chunk.Chunk, error) {
 	var c chunk.Chunk
 	var children, modifiers string
 	var imports, fileImports []byte
-	var crumb any
+	var crumb, sig any
 	var text sql.NullString
 	dest := append([]any{&c.ID, &c.FilePath, &c.RelativePath, &c.NodeKind, &c.Name, &c.ParentName,
-		&c.ParentChunkID, &children, &c.Depth, &c.Signature, sourceText{&c.FullSource}, &c.StartLine,
+		&c.ParentChunkID, &children, &c.Depth, &sig, sourceText{&c.FullSource}, &c.StartLine,
 		&c.EndLine, &c.JSDoc, &imports, &fileImports, &text, &crumb, &c.Exported,
 		&modifiers}, extra...)
 	if err := sc.Scan(dest...); err != nil {
@@ -130,6 +130,9 @@ func scanChunk(sc scanner, extra ...any) (chunk.Chunk, error) {
 		c.EmbeddingText = c.FullSource
 	}
 	var err error
+	if c.Signature, err = decodeSignature(sig, c.EmbeddingText); err != nil {
+		return c, fmt.Errorf("chunk %s: %w", c.ID, err)
+	}
 	if c.Breadcrumb, err = decodeBreadcrumb(crumb, c.RelativePath, c.ParentName, c.Name); err != nil {
 		return c, fmt.Errorf("chunk %s: %w", c.ID, err)
 	}

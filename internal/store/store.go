@@ -25,7 +25,7 @@ import (
 // SchemaVersion is stored in meta.schema_version. Bump it whenever the schema
 // or the terms normalisation changes: an index of any other version is
 // dropped and rebuilt on Open, since it is only a cache of the workspace.
-const SchemaVersion = 9
+const SchemaVersion = 10
 
 // applicationID marks the file as a scry index (PRAGMA application_id, "scry"),
 // so that Open never drops the tables of some other application's database
@@ -207,6 +207,8 @@ func (s *Store) incrementalVacuum(ctx context.Context) error {
 //     the name joined by " > " (encodeBreadcrumb);
 //   - its relevant import statements, which the files row lists once
 //     (importRefs);
+//   - its signature, when its embedding text begins with it
+//     (encodeSignature);
 //   - its file's hash or mtime.
 //
 // There is no index on needs_embedding: the pending-embedding queries test
@@ -252,7 +254,7 @@ var schema = []string{
 		child_chunk_ids  TEXT NOT NULL,
 		modifiers        TEXT NOT NULL,
 		relevant_imports BLOB,
-		signature        TEXT NOT NULL,
+		signature        NOT NULL,
 		jsdoc            TEXT NOT NULL,
 		embedding_text   TEXT,
 		full_source      TEXT

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 
@@ -347,8 +348,12 @@ func checkRelPath(p string) error {
 
 // oldSigs reads the signatures of the chunks of file (id fileID, path p).
 func oldSigs(ctx context.Context, tx *sql.Tx, fileID int64, p string) ([]ChunkSig, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, breadcrumb, name, parent_name, signature FROM chunks
-		WHERE seq BETWEEN ? AND ? ORDER BY start_line, depth, seq`, fileID<<fileShift, fileID<<fileShift|(1<<fileShift-1))
+	// A signature stored as its place in the embedding text needs the
+	// text's beginning (see encodeSignature).
+	rows, err := tx.QueryContext(ctx, `SELECT c.id, c.breadcrumb, c.name, c.parent_name, c.signature,
+		CASE WHEN typeof(c.signature) = 'integer' THEN substr(`+textExpr+`, 1, `+strconv.Itoa(LightText)+`) END
+		FROM chunks c WHERE c.seq BETWEEN ? AND ? ORDER BY c.start_line, c.depth, c.seq`,
+		fileID<<fileShift, fileID<<fileShift|(1<<fileShift-1))
 	if err != nil {
 		return nil, err
 	}
@@ -356,10 +361,14 @@ func oldSigs(ctx context.Context, tx *sql.Tx, fileID int64, p string) ([]ChunkSi
 	var out []ChunkSig
 	for rows.Next() {
 		var c ChunkSig
-		var crumb any
+		var crumb, sig any
 		var parent string
-		if err := rows.Scan(&c.ID, &crumb, &c.Name, &parent, &c.Signature); err != nil {
+		var text sql.NullString
+		if err := rows.Scan(&c.ID, &crumb, &c.Name, &parent, &sig, &text); err != nil {
 			return nil, err
+		}
+		if c.Signature, err = decodeSignature(sig, text.String); err != nil {
+			return nil, fmt.Errorf("chunk %s: %w", c.ID, err)
 		}
 		if c.Breadcrumb, err = decodeBreadcrumb(crumb, p, parent, c.Name); err != nil {
 			return nil, fmt.Errorf("chunk %s: %w", c.ID, err)
@@ -402,7 +411,7 @@ func insertChunks(ctx context.Context, ins, fts *sql.Stmt, base int64, rec FileR
 			seq, c.ID, c.StartLine, c.EndLine, c.Depth, c.NodeKind, c.Name, c.ParentName,
 			c.ParentChunkID, c.Exported, block, last, off, n, storedFilePath(c.FilePath, filePath),
 			encodeBreadcrumb(c.Breadcrumb, rec.Path, c.ParentName, c.Name), jsonList(c.ChildChunkIDs), jsonList(c.Modifiers), importRefs(c.RelevantImports, importPos),
-			c.Signature, c.JSDoc, embeddingText(c, prep.text[i]), source)
+			encodeSignature(c.Signature, c.EmbeddingText), c.JSDoc, embeddingText(c, prep.text[i]), source)
 		if err != nil {
 			return fmt.Errorf("chunk %s: %w", c.ID, err)
 		}
