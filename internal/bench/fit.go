@@ -522,18 +522,8 @@ func Fit(set []*fitInstance, opt FitOptions) (*FitReport, error) {
 	r := &FitReport{TuneN: len(locTune), HoldoutN: len(hold), JSDocTuneN: len(jsTune), JSDocHoldoutN: len(jsHold)}
 	r.StartTune, r.StartHoldout = scoresOf(locTune, start), scoresOf(hold, start)
 	r.StartJSDocTune, r.StartJSDocHoldout = scoresOf(jsTune, start), scoresOf(jsHold, start)
-	m := start
-	if !opt.KeepLinear {
-		m = fitWeights(tune, start, nil, opt)
-	} else {
-		c := *start
-		m = &c
-	}
-	m.Trees = nil
-	r.HeldBack = math.NaN()
-	if opt.Trees > 0 {
-		m.Trees, r.HeldBack = boostTrees(tune, m, opt)
-	}
+	m, heldBack := fitModel(tune, start, opt)
+	r.HeldBack = heldBack
 	m.LoneMargin = round4(medianMargin(locTune, m))
 	m.Calibration = calibrate(locTune, m, opt.FileRelevance)
 	// Rounded before anything is measured, so the figures are those of the
@@ -608,25 +598,8 @@ func crossValidate(tune []*fitInstance, start *search.Model, opt FitOptions) (lo
 	var wg sync.WaitGroup
 	for k := range opt.Folds {
 		wg.Go(func() {
-			var train, test []*fitInstance
-			for _, fi := range tune {
-				if fold[fi.in.Repo] == k {
-					test = append(test, fi)
-				} else {
-					train = append(train, fi)
-				}
-			}
-			m := start
-			if !o.KeepLinear {
-				m = fitWeights(train, start, nil, o)
-			} else {
-				c := *start
-				m = &c
-			}
-			m.Trees = nil
-			if o.Trees > 0 {
-				m.Trees, _ = boostTrees(train, m, o)
-			}
+			test, train := foldParts(tune, fold, k)
+			m, _ := fitModel(train, start, o)
 			for _, fi := range test {
 				if fi.isJSDoc() {
 					jsScores[k] = append(jsScores[k], fi.score(m))
@@ -638,6 +611,37 @@ func crossValidate(tune []*fitInstance, start *search.Model, opt FitOptions) (lo
 	}
 	wg.Wait()
 	return SummarizeLoc(slices.Concat(scores...)), SummarizeLoc(slices.Concat(jsScores...))
+}
+
+// fitModel is Fit's model before calibration: the linear weights fitted
+// from start (or kept), then the trees, with the held-back objective that
+// chose them (NaN without trees).
+func fitModel(tune []*fitInstance, start *search.Model, opt FitOptions) (*search.Model, float64) {
+	var m *search.Model
+	if !opt.KeepLinear {
+		m = fitWeights(tune, start, nil, opt)
+	} else {
+		c := *start
+		m = &c
+	}
+	m.Trees = nil
+	heldBack := math.NaN()
+	if opt.Trees > 0 {
+		m.Trees, heldBack = boostTrees(tune, m, opt)
+	}
+	return m, heldBack
+}
+
+// foldParts splits set into fold k (in) and the other folds (out).
+func foldParts(set []*fitInstance, fold map[string]int, k int) (in, out []*fitInstance) {
+	for _, fi := range set {
+		if fold[fi.in.Repo] == k {
+			in = append(in, fi)
+		} else {
+			out = append(out, fi)
+		}
+	}
+	return in, out
 }
 
 // foldsOf assigns each repository (and JSDoc package) of set to a fold.
@@ -857,14 +861,7 @@ func bagTrees(tune []*fitInstance, m *search.Model, opt FitOptions) ([]ltr.Tree,
 	var wg sync.WaitGroup
 	for k := range folds {
 		wg.Go(func() {
-			var fitPart, valPart []*fitInstance
-			for _, fi := range tune {
-				if fold[fi.in.Repo] == k {
-					valPart = append(valPart, fi)
-				} else {
-					fitPart = append(fitPart, fi)
-				}
-			}
+			valPart, fitPart := foldParts(tune, fold, k)
 			ensembles[k], _, objectives[k] = boostStopping(fitPart, valPart, m, o)
 		})
 	}

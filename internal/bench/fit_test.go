@@ -112,14 +112,7 @@ func TestCrossValidationAndBagging(t *testing.T) {
 	fold := foldsOf(set, 2)
 	var folds [2][]float64
 	for k := range 2 {
-		var fitPart, valPart []*fitInstance
-		for _, fi := range set {
-			if fold[fi.in.Repo] == k {
-				valPart = append(valPart, fi)
-			} else {
-				fitPart = append(fitPart, fi)
-			}
-		}
+		valPart, fitPart := foldParts(set, fold, k)
 		ts, _, _ := boostStopping(fitPart, valPart, search.DefaultModel, opt)
 		if len(ts) == 0 {
 			t.Fatalf("fold %d grew no tree", k)
