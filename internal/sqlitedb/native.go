@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
-	"strconv"
 	"sync"
 
 	"github.com/mattn/go-sqlite3"
@@ -89,26 +88,7 @@ func nullsAsNil(args []any) []any {
 // registry when the driver is first used.
 func registerFunction(string, function) {}
 
-func dataSource(abs string, o Options) string {
-	q := url.Values{}
-	if o.BusyTimeoutMS > 0 {
-		q.Set("_busy_timeout", strconv.Itoa(o.BusyTimeoutMS))
-	}
-	if o.ForeignKeys {
-		q.Set("_foreign_keys", "1")
-	}
-	if o.AutoVacuumIncremental {
-		// The driver runs it before the journal mode.
-		q.Set("_auto_vacuum", "incremental")
-	}
-	if o.WAL {
-		q.Set("_journal_mode", "WAL")
-	}
-	if o.SynchronousNormal {
-		q.Set("_synchronous", "NORMAL")
-	}
-	if o.Immediate {
-		q.Set("_txlock", "immediate")
-	}
-	return fileURI(abs, q)
-}
+// addPragma sets p as the driver's own connection parameter, _name=value;
+// the driver applies them in its own order (auto_vacuum before the journal
+// mode, as SQLite needs).
+func addPragma(q url.Values, p pragma) { q.Set("_"+p.name, p.value) }

@@ -6,7 +6,6 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"net/url"
-	"strconv"
 
 	"modernc.org/sqlite"
 )
@@ -64,26 +63,6 @@ func (g *aggregator) WindowValue(*sqlite.FunctionContext) (driver.Value, error) 
 
 func (g *aggregator) Final(*sqlite.FunctionContext) {}
 
-func dataSource(abs string, o Options) string {
-	q := url.Values{}
-	// busy_timeout first so the other pragmas already wait on a busy file.
-	if o.BusyTimeoutMS > 0 {
-		q.Add("_pragma", "busy_timeout("+strconv.Itoa(o.BusyTimeoutMS)+")")
-	}
-	if o.ForeignKeys {
-		q.Add("_pragma", "foreign_keys(1)")
-	}
-	if o.AutoVacuumIncremental {
-		q.Add("_pragma", "auto_vacuum(2)")
-	}
-	if o.WAL {
-		q.Add("_pragma", "journal_mode(WAL)")
-	}
-	if o.SynchronousNormal {
-		q.Add("_pragma", "synchronous(NORMAL)")
-	}
-	if o.Immediate {
-		q.Set("_txlock", "immediate")
-	}
-	return fileURI(abs, q)
-}
+// addPragma adds p as a _pragma=name(value) parameter; the driver runs
+// them in the order given.
+func addPragma(q url.Values, p pragma) { q.Add("_pragma", p.name+"("+p.value+")") }

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -50,6 +51,45 @@ func Open(abs string, o Options) (*sql.DB, error) {
 		return nil, fmt.Errorf("sqlitedb: open %s: %w", abs, err)
 	}
 	return db, nil
+}
+
+// pragma is one connection setting.
+type pragma struct{ name, value string }
+
+// pragmas are o's settings, in the order a connection applies them: the
+// busy timeout first so that the others already wait on a busy file, and
+// auto_vacuum before WAL mode writes the file's header.
+func (o Options) pragmas() []pragma {
+	var ps []pragma
+	if o.BusyTimeoutMS > 0 {
+		ps = append(ps, pragma{"busy_timeout", strconv.Itoa(o.BusyTimeoutMS)})
+	}
+	if o.ForeignKeys {
+		ps = append(ps, pragma{"foreign_keys", "1"})
+	}
+	if o.AutoVacuumIncremental {
+		ps = append(ps, pragma{"auto_vacuum", "incremental"})
+	}
+	if o.WAL {
+		ps = append(ps, pragma{"journal_mode", "WAL"})
+	}
+	if o.SynchronousNormal {
+		ps = append(ps, pragma{"synchronous", "NORMAL"})
+	}
+	return ps
+}
+
+// dataSource is the driver's name for the file at abs with o applied,
+// each pragma in the build's own syntax (addPragma).
+func dataSource(abs string, o Options) string {
+	q := url.Values{}
+	for _, p := range o.pragmas() {
+		addPragma(q, p)
+	}
+	if o.Immediate {
+		q.Set("_txlock", "immediate")
+	}
+	return fileURI(abs, q)
 }
 
 // fileURI is abs as a file: URI, so that any character in the path ('?',
