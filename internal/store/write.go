@@ -10,6 +10,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/scry-dev/scry/internal/chunk"
@@ -55,8 +56,10 @@ type Prepared struct {
 // indexes other than this store's that rank with the same columns.
 func PrepareFullText(chunks []chunk.Chunk) []FullText {
 	out := make([]FullText, len(chunks))
+	w := ftsWriters.Get().(*ftsWriter)
+	defer ftsWriters.Put(w)
 	for i := range chunks {
-		out[i] = ftsFields(&chunks[i])
+		out[i] = w.fullText(&chunks[i])
 	}
 	return out
 }
@@ -81,9 +84,11 @@ func PrepareFile(chunks []chunk.Chunk, text []byte) *Prepared {
 			p.blocks[b] = deflateBlock(t)
 		}
 	}
+	w := ftsWriters.Get().(*ftsWriter)
+	defer ftsWriters.Put(w)
 	for i := range chunks {
 		c := &chunks[i]
-		p.fullText[i] = ftsFields(c)
+		p.fullText[i] = w.fullText(c)
 		// A leaf's source is its embedding text too, which SQL reads
 		// (embedding_text is NULL then): it is stored plain when not in
 		// blocks. A container's texts are compressed.
@@ -423,7 +428,16 @@ func insertChunks(ctx context.Context, ins, fts *sql.Stmt, base int64, rec FileR
 	return nil
 }
 
-// ftsFields returns the FTS column texts of a chunk. Every column holds
+// ftsWriter is the scratch space of fullText: a Joiner, which keeps its
+// identifiers' terms from file to file, and a buffer.
+type ftsWriter struct {
+	j   *terms.Joiner
+	buf []byte
+}
+
+var ftsWriters = sync.Pool{New: func() any { return &ftsWriter{j: terms.NewJoiner()} }}
+
+// fullText returns the FTS column texts of a chunk. Every column holds
 // terms.Split output, not raw text: queries arrive as terms.Query output
 // (stemmed sub-words plus whole identifiers), and raw text tokenised by
 // unicode61 would only meet them where stemming happens to change nothing
@@ -439,16 +453,42 @@ func insertChunks(ctx context.Context, ins, fts *sql.Stmt, base int64, rec FileR
 // sixth slower and did not change ranking (the rxjs JSDoc ranking test:
 // Hit@5 0.42 with it, 0.41 without; MRR@10 0.36 both). The column is kept
 // so the schema and weights need not move if that ever changes.
-func ftsFields(c *chunk.Chunk) FullText {
-	join := func(s string) string { return strings.Join(terms.Split(s), " ") }
+//
+// idents is the terms of name, signature, JSDoc and embedding text as one
+// text joined by line breaks; no identifier crosses a line break, so it is
+// those parts' terms joined, each part split once, and the name, signature
+// and JSDoc columns are pieces of it.
+func (w *ftsWriter) fullText(c *chunk.Chunk) FullText {
+	var bounds [4]int // where each part's terms end in buf
+	buf := w.buf[:0]
+	for k, part := range [...]string{c.Name, c.Signature, c.JSDoc, c.EmbeddingText} {
+		buf = w.j.Append(buf, part)
+		bounds[k] = len(buf)
+	}
+	idents := string(buf)
+	crumb := string(w.j.Append(buf[:0], c.Breadcrumb))
+	w.buf = buf
+	piece := func(k int) string {
+		start := 0
+		if k > 0 {
+			start = bounds[k-1]
+		}
+		if start == bounds[k] {
+			return ""
+		}
+		if start > 0 {
+			start++ // the space before the part's first term
+		}
+		return idents[start:bounds[k]]
+	}
 	body := ""
 	return FullText{
-		join(c.Name),
-		join(c.Breadcrumb),
-		join(c.Signature),
-		join(c.JSDoc),
+		piece(0),
+		crumb,
+		piece(1),
+		piece(2),
 		body,
-		join(c.Name + "\n" + c.Signature + "\n" + c.JSDoc + "\n" + c.EmbeddingText),
+		idents,
 	}
 }
 
