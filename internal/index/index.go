@@ -611,7 +611,7 @@ func (ix *Indexer) prepare(j job) result {
 	}
 	r.parsed = f
 	r.chunks = chunk.File(f, j.file.Path, j.file.Rel)
-	r.prep = store.PrepareFile(r.chunks, f.Source)
+	r.prep = store.PrepareFileLines(r.chunks, f.Source, f.LineStarts)
 	return r
 }
 

@@ -123,7 +123,7 @@ func parseWhole(path string, src []byte, lang string) (*File, error) {
 	defer b.cursor.Close()
 	root := tree.RootNode()
 	b.collect(root)
-	f := &File{Path: path, Language: lang, Source: src}
+	f := &File{Path: path, Language: lang, Source: src, LineStarts: b.lineStarts}
 	f.Symbols = b.statements(b.namedChildren(root), "", 0)
 	if unclosed >= 0 {
 		f.Symbols = b.unclosedCommentSymbol(f.Symbols, unclosed)

@@ -61,12 +61,15 @@ type span struct {
 // layout finds each chunk's source in text, or when text is nil in a text
 // built from the chunks themselves, and cuts that text into blocks. It
 // returns the blocks (nil where no chunk lies in them) and each chunk's
-// span.
-func layout(chunks []chunk.Chunk, text []byte) ([][]byte, []span) {
+// span. starts is lines.Starts(text), or nil to compute it.
+func layout(chunks []chunk.Chunk, text []byte, starts []int) ([][]byte, []span) {
 	spans := make([]span, len(chunks))
 	at := make([]int, len(chunks)) // offset in the text, -1: not found
 	if text != nil {
-		findInFile(chunks, text, at)
+		if starts == nil {
+			starts = lines.Starts(text)
+		}
+		findInFile(chunks, text, starts, at)
 	} else {
 		text = findInParents(chunks, at)
 	}
@@ -134,8 +137,7 @@ func layout(chunks []chunk.Chunk, text []byte) ([][]byte, []span) {
 // findInFile sets at[i] to the offset of chunk i's source in the file's
 // text: chunk.File cuts a chunk's source at the start of its first line.
 // A source not found there, byte for byte, is left at -1.
-func findInFile(chunks []chunk.Chunk, text []byte, at []int) {
-	starts := lines.Starts(text)
+func findInFile(chunks []chunk.Chunk, text []byte, starts []int, at []int) {
 	for i := range chunks {
 		at[i] = -1
 		c := &chunks[i]

@@ -75,9 +75,15 @@ func Prepare(chunks []chunk.Chunk) *Prepared {
 // chunk.File: their sources are stored as ranges of it. A source not found
 // where its start line begins is stored whole. text is not kept.
 func PrepareFile(chunks []chunk.Chunk, text []byte) *Prepared {
+	return PrepareFileLines(chunks, text, nil)
+}
+
+// PrepareFileLines is PrepareFile given starts, lines.Starts(text) (which
+// the parser computed already; nil: computed here).
+func PrepareFileLines(chunks []chunk.Chunk, text []byte, starts []int) *Prepared {
 	p := &Prepared{fullText: make([]FullText, len(chunks)), source: make([][]byte, len(chunks)), text: make([][]byte, len(chunks))}
 	var blocks [][]byte
-	blocks, p.spans = layout(chunks, text)
+	blocks, p.spans = layout(chunks, text, starts)
 	p.blocks = make([][]byte, len(blocks))
 	for b, t := range blocks {
 		if t != nil {
