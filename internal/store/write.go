@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/sqlitedb"
 	"github.com/scry-dev/scry/internal/terms"
 )
 
@@ -135,13 +136,13 @@ func (s *Store) ReplaceFilePrepared(rec FileRecord, chunks []chunk.Chunk, prep *
 //
 // A batch holds this process's write lock until Commit or Rollback.
 type Batch struct {
-	s             *Store
-	ctx           context.Context
-	conn          *sql.Conn
-	tx            *sql.Tx
-	ins, fts, src *sql.Stmt
-	files         int
-	nextID        int64 // the id the batch's next new file takes; 0 until read
+	s      *Store
+	ctx    context.Context
+	conn   *sql.Conn
+	tx     *sql.Tx
+	rows   inserter // the chunk, full-text and source inserts
+	files  int
+	nextID int64 // the id the batch's next new file takes; 0 until read
 }
 
 // batchCacheKiB is the page cache of a batch's connection. With SQLite's
@@ -212,12 +213,71 @@ func (b *Batch) end() {
 }
 
 func (b *Batch) closeStmts() {
-	for _, st := range []*sql.Stmt{b.ins, b.fts, b.src} {
-		if st != nil {
-			st.Close()
+	if b.rows != nil {
+		b.rows.Close()
+		b.rows = nil
+	}
+}
+
+// The inserts a batch runs for every chunk and source block, in the order
+// inserter numbers them.
+const (
+	insChunk = iota
+	insFullText
+	insSource
+)
+
+var insertSQL = []string{insChunk: insertChunkSQL, insFullText: insertFullTextSQL, insSource: insertSourceSQL}
+
+// inserter runs the inserts: a sqlitedb.Bulk where the build has one (a
+// call into C per row instead of one per argument), database/sql
+// statements otherwise.
+type inserter interface {
+	Exec(k int, args ...any) error
+	Close() error
+}
+
+// useBulk is false in tests that compare the two ways of inserting.
+var useBulk = true
+
+func newInserter(ctx context.Context, tx *sql.Tx) (inserter, error) {
+	if useBulk {
+		bulk, err := sqlitedb.OpenBulk(ctx, tx, insertSQL...)
+		if err != nil {
+			return nil, err
+		}
+		if bulk != nil {
+			return bulk, nil
 		}
 	}
-	b.ins, b.fts, b.src = nil, nil, nil
+	st := &stmts{ctx: ctx}
+	for _, q := range insertSQL {
+		s, err := tx.PrepareContext(ctx, q)
+		if err != nil {
+			st.Close()
+			return nil, err
+		}
+		st.list = append(st.list, s)
+	}
+	return st, nil
+}
+
+// stmts is inserter through database/sql.
+type stmts struct {
+	ctx  context.Context
+	list []*sql.Stmt
+}
+
+func (s *stmts) Exec(k int, args ...any) error {
+	_, err := s.list[k].ExecContext(s.ctx, args...)
+	return err
+}
+
+func (s *stmts) Close() error {
+	for _, st := range s.list {
+		st.Close()
+	}
+	return nil
 }
 
 // ReplaceFile is Store.ReplaceFilePrepared inside the batch. After an error
@@ -321,26 +381,20 @@ func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([
 	if len(chunks) == 0 {
 		return old, nil
 	}
-	if b.ins == nil {
-		if b.ins, err = tx.PrepareContext(ctx, insertChunkSQL); err != nil {
-			return nil, err
-		}
-		if b.fts, err = tx.PrepareContext(ctx, insertFullTextSQL); err != nil {
-			return nil, err
-		}
-		if b.src, err = tx.PrepareContext(ctx, `INSERT INTO sources(key, data) VALUES (?, ?)`); err != nil {
+	if b.rows == nil {
+		if b.rows, err = newInserter(ctx, tx); err != nil {
 			return nil, err
 		}
 	}
 	base := fileID<<fileShift | (gen&genMask)<<chunkBits
 	for k, z := range prep.blocks {
 		if z != nil {
-			if _, err := b.src.ExecContext(ctx, base|int64(k), z); err != nil {
+			if err := b.rows.Exec(insSource, base|int64(k), z); err != nil {
 				return nil, fmt.Errorf("source block %d: %w", k, err)
 			}
 		}
 	}
-	return old, insertChunks(ctx, b.ins, b.fts, base, rec, filePath, importPos, chunks, prep)
+	return old, insertChunks(b.rows, base, rec, filePath, importPos, chunks, prep)
 }
 
 // checkRelPath rejects paths that are not clean, relative and slash
@@ -398,12 +452,13 @@ const (
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	insertFullTextSQL = `INSERT INTO chunks_fts(rowid, name, breadcrumb, signature, jsdoc, body, idents)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`
+	insertSourceSQL = `INSERT INTO sources(key, data) VALUES (?, ?)`
 )
 
 // insertChunks inserts chunks with seq base+ordinal (see fileShift).
 // filePath is the absolute path the file's row keeps (filePathOf), and
 // importPos the positions of its import statements (fileImports).
-func insertChunks(ctx context.Context, ins, fts *sql.Stmt, base int64, rec FileRecord, filePath string,
+func insertChunks(rows inserter, base int64, rec FileRecord, filePath string,
 	importPos map[string]int, chunks []chunk.Chunk, prep *Prepared) error {
 	for i := range chunks {
 		c := &chunks[i]
@@ -418,7 +473,7 @@ func insertChunks(ctx context.Context, ins, fts *sql.Stmt, base int64, rec FileR
 				last = sp.last
 			}
 		}
-		_, err := ins.ExecContext(ctx,
+		err := rows.Exec(insChunk,
 			seq, c.ID, c.StartLine, c.EndLine, c.Depth, c.NodeKind, c.Name, c.ParentName,
 			c.ParentChunkID, c.Exported, block, last, off, n, storedFilePath(c.FilePath, filePath),
 			encodeBreadcrumb(c.Breadcrumb, rec.Path, c.ParentName, c.Name), jsonList(c.ChildChunkIDs), jsonList(c.Modifiers), importRefs(c.RelevantImports, importPos),
@@ -427,7 +482,7 @@ func insertChunks(ctx context.Context, ins, fts *sql.Stmt, base int64, rec FileR
 			return fmt.Errorf("chunk %s: %w", c.ID, err)
 		}
 		f := prep.fullText[i]
-		if _, err := fts.ExecContext(ctx, seq, f[0], f[1], f[2], f[3], f[4], f[5]); err != nil {
+		if err := rows.Exec(insFullText, seq, f[0], f[1], f[2], f[3], f[4], f[5]); err != nil {
 			return fmt.Errorf("chunk %s: full-text row: %w", c.ID, err)
 		}
 	}
