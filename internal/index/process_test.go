@@ -79,3 +79,25 @@ func TestProcessCancel(t *testing.T) {
 		t.Errorf("all %d jobs processed after a cancel", got)
 	}
 }
+
+// TestProcessWindow: files that each fill the window (sizes as discovery
+// saw them, before the file changed) are processed one at a time, in
+// order, without blocking.
+func TestProcessWindow(t *testing.T) {
+	ix, jobs := processTree(t, 30, 3)
+	for i := range jobs {
+		if i%3 == 0 {
+			jobs[i].file.Size = 2 * windowBytes
+		}
+	}
+	i := 0
+	for r := range ix.process(context.Background(), jobs) {
+		if r.job.file.Rel != jobs[i].file.Rel {
+			t.Fatalf("result %d is %s, want %s", i, r.job.file.Rel, jobs[i].file.Rel)
+		}
+		i++
+	}
+	if i != len(jobs) {
+		t.Fatalf("%d results for %d jobs", i, len(jobs))
+	}
+}
