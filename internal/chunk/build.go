@@ -22,12 +22,16 @@ const MaxEmbeddingBytes = 32000 * 4
 // File parses nothing: it turns an already parsed file into chunks, depth
 // first in source order (a parent before its children).
 func File(f *parse.File, absPath, relPath string) []Chunk {
+	starts := f.LineStarts
+	if starts == nil {
+		starts = lines.Starts(f.Source)
+	}
 	c := &chunker{
 		src:        f.Source,
 		text:       sourceText(f.Source),
 		absPath:    absPath,
 		relPath:    relPath,
-		lineStarts: lines.Starts(f.Source),
+		lineStarts: starts,
 		imports:    f.Imports,
 	}
 	if len(f.Imports) > 0 {

@@ -7,6 +7,7 @@
 package lines
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 )
@@ -15,6 +16,19 @@ import (
 // 0, then one after every terminator. A final terminator starts an empty
 // last line, so "a\n" has starts [0 2].
 func Starts(src []byte) []int {
+	if bytes.IndexByte(src, '\r') < 0 {
+		// Only "\n" ends lines: found with IndexByte, which scans many
+		// bytes at a time, rather than byte by byte.
+		starts := make([]int, 1, 1+bytes.Count(src, newline))
+		for i := 0; ; {
+			k := bytes.IndexByte(src[i:], '\n')
+			if k < 0 {
+				return starts
+			}
+			i += k + 1
+			starts = append(starts, i)
+		}
+	}
 	starts := make([]int, 1, 1+count(src))
 	for i := 0; i < len(src); i++ {
 		switch src[i] {
@@ -30,20 +44,30 @@ func Starts(src []byte) []int {
 	return starts
 }
 
+var newline = []byte{'\n'}
+
 // count is an upper bound of the terminators in src, for the allocation.
 func count(src []byte) int {
-	n := 0
-	for _, c := range src {
-		if c == '\n' || c == '\r' {
-			n++
-		}
-	}
-	return n
+	return bytes.Count(src, newline) + bytes.Count(src, []byte{'\r'})
 }
 
 // Count returns how many terminators src holds: the lines a text spans,
 // less one.
-func Count(src []byte) int { return len(Starts(src)) - 1 }
+func Count(src []byte) int {
+	if bytes.IndexByte(src, '\r') < 0 {
+		return bytes.Count(src, newline)
+	}
+	return len(Starts(src)) - 1
+}
+
+// TotalOf is Total(Starts(src), len(src)), without building the starts.
+func TotalOf(src []byte) int {
+	n := 1 + Count(src)
+	if k := len(src) - 1; k >= 0 && (src[k] == '\n' || src[k] == '\r') {
+		n--
+	}
+	return n
+}
 
 // Total returns how many lines a file of size bytes with these Starts has:
 // a final terminator ends the last line rather than starting an empty one

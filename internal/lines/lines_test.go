@@ -21,6 +21,8 @@ func TestLines(t *testing.T) {
 		{"lone CR", "a\rbc\rd", []int{0, 2, 5}, []string{"a", "bc", "d"}, []string{"a\r", "bc\r", "d"}},
 		{"mixed", "a\r\rb\n\r\nc", []int{0, 2, 3, 5, 7}, []string{"a", "", "b", "", "c"}, []string{"a\r", "\r", "b\n", "\r\n", "c"}},
 		{"blank lines", "\n\n", []int{0, 1, 2}, []string{"", "", ""}, []string{"\n", "\n"}},
+		{"no final LF", "ab\ncd", []int{0, 3}, []string{"ab", "cd"}, []string{"ab\n", "cd"}},
+		{"CR last", "a\nb\r", []int{0, 2, 4}, []string{"a", "b", ""}, []string{"a\n", "b\r"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,6 +54,9 @@ func TestLines(t *testing.T) {
 			if Count([]byte(tt.src)) != len(tt.starts)-1 {
 				t.Errorf("Count = %d", Count([]byte(tt.src)))
 			}
+			if got, want := TotalOf([]byte(tt.src)), Total(starts, len(tt.src)); got != want {
+				t.Errorf("TotalOf = %d, want %d", got, want)
+			}
 		})
 	}
 }
@@ -62,4 +67,41 @@ func TestTrim(t *testing.T) {
 			t.Errorf("Trim(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// startsByByte is Starts as it was, one byte at a time: the reference for
+// the faster scan.
+func startsByByte(src []byte) []int {
+	starts := []int{0}
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '\n':
+			starts = append(starts, i+1)
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				continue
+			}
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+func FuzzStarts(f *testing.F) {
+	for _, s := range []string{"", "a", "a\n", "\n\n", "a\r\nb", "a\rb\n", "\r", "\r\n\r", strings.Repeat("line\n", 100)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		src := []byte(s)
+		starts := Starts(src)
+		if want := startsByByte(src); !reflect.DeepEqual(starts, want) {
+			t.Fatalf("Starts(%q) = %v, want %v", s, starts, want)
+		}
+		if got, want := Count(src), len(starts)-1; got != want {
+			t.Fatalf("Count(%q) = %d, want %d", s, got, want)
+		}
+		if got, want := TotalOf(src), Total(starts, len(src)); got != want {
+			t.Fatalf("TotalOf(%q) = %d, want %d", s, got, want)
+		}
+	})
 }

@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"strings"
+	"unsafe"
 
 	"github.com/scry-dev/scry/internal/lines"
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -22,6 +23,8 @@ type builder struct {
 	imports    []Import
 	errors     int
 	cands      []candidate
+	kids       unsafe.Pointer // childNodes' buffer, of nkids nodes, in C memory
+	nkids      int
 }
 
 // line returns the 1-based line holding byte offset off.
@@ -49,11 +52,11 @@ func (b *builder) text(n *sitter.Node) string {
 }
 
 func (b *builder) namedChildren(n *sitter.Node) []sitter.Node {
-	return n.NamedChildren(b.cursor)
+	return b.childNodes(n, true)
 }
 
 func (b *builder) children(n *sitter.Node) []sitter.Node {
-	return n.Children(b.cursor)
+	return b.childNodes(n, false)
 }
 
 func (b *builder) countErrors(n *sitter.Node) {
@@ -107,8 +110,17 @@ func (b *builder) hasToken(n *sitter.Node, tok string) bool {
 	return false
 }
 
+// child is n.ChildByFieldName(field), by the field's id: ChildByFieldName
+// copies the name into C memory and frees it at every call.
+func (b *builder) child(n *sitter.Node, field string) *sitter.Node {
+	if id, ok := b.g.fields[field]; ok {
+		return n.ChildByFieldId(id)
+	}
+	return n.ChildByFieldName(field)
+}
+
 func (b *builder) fieldText(n *sitter.Node, field string) string {
-	if c := n.ChildByFieldName(field); c != nil {
+	if c := b.child(n, field); c != nil {
 		return b.text(c)
 	}
 	return ""

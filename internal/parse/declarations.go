@@ -21,7 +21,7 @@ func (b *builder) declaration(n *sitter.Node, mods []string) *Symbol {
 		s = b.class(n, b.fieldText(n, "name"))
 	case kInterface:
 		s = b.newSymbol(n, b.fieldText(n, "name"), KindInterface)
-		if body := n.ChildByFieldName("body"); body != nil {
+		if body := b.child(n, "body"); body != nil {
 			s.BodyStartByte = int(body.StartByte())
 			s.Children = b.typeMembers(body)
 		}
@@ -29,7 +29,7 @@ func (b *builder) declaration(n *sitter.Node, mods []string) *Symbol {
 		s = b.newSymbol(n, b.fieldText(n, "name"), KindType)
 	case kEnum:
 		s = b.newSymbol(n, b.fieldText(n, "name"), KindEnum)
-		if body := n.ChildByFieldName("body"); body != nil {
+		if body := b.child(n, "body"); body != nil {
 			s.BodyStartByte = int(body.StartByte())
 			s.Children = b.enumMembers(body)
 		}
@@ -48,7 +48,7 @@ func (b *builder) declaration(n *sitter.Node, mods []string) *Symbol {
 			name = "global"
 		}
 		s = b.newSymbol(n, name, k)
-		if body := n.ChildByFieldName("body"); body != nil {
+		if body := b.child(n, "body"); body != nil {
 			s.BodyStartByte = int(body.StartByte())
 			s.Children = b.statements(b.namedChildren(body), name, 0)
 		}
@@ -98,7 +98,7 @@ func (b *builder) declaration(n *sitter.Node, mods []string) *Symbol {
 func (b *builder) function(n *sitter.Node, name, k string) *Symbol {
 	s := b.newSymbol(n, name, k)
 	b.functionModifiers(n, s)
-	if body := n.ChildByFieldName("body"); body != nil {
+	if body := b.child(n, "body"); body != nil {
 		// An arrow's expression body is a body too: a parent shows the
 		// arrow's signature, not its multi-line expression. A curried
 		// arrow's signature runs to its innermost body.
@@ -108,7 +108,7 @@ func (b *builder) function(n *sitter.Node, name, k string) *Symbol {
 			if k != kArrowFunction && k != kFunctionExpression {
 				break
 			}
-			next := inner.ChildByFieldName("body")
+			next := b.child(inner, "body")
 			if next == nil {
 				break
 			}
@@ -168,7 +168,7 @@ func (b *builder) class(n *sitter.Node, name string) *Symbol {
 	if b.kindOf(n) == kAbstractClassDecl {
 		s.Modifiers = append(s.Modifiers, "abstract")
 	}
-	if body := n.ChildByFieldName("body"); body != nil {
+	if body := b.child(n, "body"); body != nil {
 		s.BodyStartByte = int(body.StartByte())
 		s.Children = b.classMembers(body, name)
 	}
@@ -235,7 +235,7 @@ func (b *builder) classMembers(body *sitter.Node, className string) []*Symbol {
 		case kStaticBlock:
 			s = b.newSymbol(&c, "static", KindStaticBlock)
 			s.Modifiers = []string{"static"}
-			if blk := c.ChildByFieldName("body"); blk != nil {
+			if blk := b.child(&c, "body"); blk != nil {
 				s.BodyStartByte = int(blk.StartByte())
 				s.Children = b.nested(blk)
 			}
@@ -294,7 +294,7 @@ func (b *builder) field(n *sitter.Node) *Symbol {
 	name := b.memberName(n)
 	s := b.newSymbol(n, name, KindProperty)
 	b.functionModifiers(n, s)
-	if v := n.ChildByFieldName("value"); v != nil {
+	if v := b.child(n, "value"); v != nil {
 		switch b.kindOf(v) {
 		case kArrowFunction, kFunctionExpression:
 			fn := b.function(v, name, KindMethod)
@@ -315,10 +315,10 @@ func (b *builder) field(n *sitter.Node) *Symbol {
 }
 
 func (b *builder) memberName(n *sitter.Node) string {
-	if nm := n.ChildByFieldName("name"); nm != nil {
+	if nm := b.child(n, "name"); nm != nil {
 		return b.text(nm)
 	}
-	if nm := n.ChildByFieldName("property"); nm != nil {
+	if nm := b.child(n, "property"); nm != nil {
 		return b.text(nm)
 	}
 	return ""
@@ -357,7 +357,7 @@ func (b *builder) enumMembers(body *sitter.Node) []*Symbol {
 		switch b.kindOf(&c) {
 		case kEnumAssignment, kPropertyIdentifier, kString:
 			name := b.text(&c)
-			if nm := c.ChildByFieldName("name"); nm != nil {
+			if nm := b.child(&c, "name"); nm != nil {
 				name = b.text(nm)
 			}
 			s := b.newSymbol(&c, name, KindEnumMember)

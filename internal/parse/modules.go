@@ -47,9 +47,9 @@ func (b *builder) importClauseNames(n *sitter.Node) []string {
 				if b.kindOf(&spec) != kImportSpecifier {
 					continue
 				}
-				if alias := spec.ChildByFieldName("alias"); alias != nil {
+				if alias := b.child(&spec, "alias"); alias != nil {
 					names = append(names, b.text(alias))
-				} else if nm := spec.ChildByFieldName("name"); nm != nil {
+				} else if nm := b.child(&spec, "name"); nm != nil {
 					names = append(names, b.text(nm))
 				}
 			}
@@ -69,16 +69,16 @@ func (b *builder) requireImport(n *sitter.Node) *Symbol {
 			continue
 		}
 		decls++
-		v := c.ChildByFieldName("value")
+		v := b.child(&c, "value")
 		if v == nil || b.kindOf(v) != kCall || b.fieldText(v, "function") != "require" {
 			return nil
 		}
-		args := v.ChildByFieldName("arguments")
+		args := b.child(v, "arguments")
 		if args == nil || args.NamedChildCount() != 1 || b.kindOf(args.NamedChild(0)) != kString {
 			return nil
 		}
 		module = unquote(b.text(args.NamedChild(0)))
-		if nm := c.ChildByFieldName("name"); nm != nil {
+		if nm := b.child(&c, "name"); nm != nil {
 			names = append(names, b.patternNames(nm)...)
 		}
 	}
@@ -97,7 +97,7 @@ func (b *builder) patternNames(n *sitter.Node) []string {
 	case kIdentifier, kShorthandPattern:
 		return []string{b.text(n)}
 	}
-	if left := n.ChildByFieldName("left"); left != nil {
+	if left := b.child(n, "left"); left != nil {
 		// `{ a = f(b) }`, `[x = y]`: only the left side is declared.
 		return b.patternNames(left)
 	}
@@ -106,7 +106,7 @@ func (b *builder) patternNames(n *sitter.Node) []string {
 		c := c
 		switch b.kindOf(&c) {
 		case kPairPattern:
-			if v := c.ChildByFieldName("value"); v != nil {
+			if v := b.child(&c, "value"); v != nil {
 				out = append(out, b.patternNames(v)...)
 			}
 		default:
@@ -121,7 +121,7 @@ func (b *builder) exportStatement(n *sitter.Node) *Symbol {
 	if b.hasToken(n, "default") {
 		mods = append(mods, "default")
 	}
-	if decl := n.ChildByFieldName("declaration"); decl != nil {
+	if decl := b.child(n, "declaration"); decl != nil {
 		s := b.declaration(decl, mods)
 		if s == nil {
 			s = b.newSymbol(decl, firstLine([]byte(b.text(decl))), KindStatement)
@@ -131,13 +131,13 @@ func (b *builder) exportStatement(n *sitter.Node) *Symbol {
 		s.Signature = b.signature(n, s.BodyStartByte)
 		return s
 	}
-	if src := n.ChildByFieldName("source"); src != nil {
+	if src := b.child(n, "source"); src != nil {
 		s := b.newSymbol(n, "re-export:"+unquote(b.text(src)), KindReExport)
 		s.Signature = collapseSpace(b.text(n), 200)
 		s.Exported = true
 		return s
 	}
-	if v := n.ChildByFieldName("value"); v != nil {
+	if v := b.child(n, "value"); v != nil {
 		var s *Symbol
 		switch b.kindOf(v) {
 		case kArrowFunction, kFunctionExpression, kGeneratorFunction:

@@ -22,7 +22,7 @@ func (b *builder) nestedSymbol(n *sitter.Node, k kind) *Symbol {
 		name, _ := b.contextName(n)
 		s = b.class(n, name)
 	case kArrowFunction, kFunctionExpression, kGeneratorFunction:
-		body := n.ChildByFieldName("body")
+		body := b.child(n, "body")
 		if body == nil || b.kindOf(body) != kStatementBlock {
 			return nil
 		}
@@ -49,7 +49,7 @@ func (b *builder) declaresFunction(n *sitter.Node) bool {
 		if b.kindOf(&c) != kVariableDeclarator {
 			continue
 		}
-		if v := c.ChildByFieldName("value"); v != nil {
+		if v := b.child(&c, "value"); v != nil {
 			switch b.kindOf(v) {
 			case kArrowFunction, kFunctionExpression, kGeneratorFunction, kClass:
 				return true

@@ -34,8 +34,9 @@ func LanguageOf(path string) string {
 }
 
 type grammar struct {
-	lang  *sitter.Language
-	kinds []kind // indexed by node kind id
+	lang   *sitter.Language
+	kinds  []kind            // indexed by node kind id
+	fields map[string]uint16 // field ids of the grammar's fields (builder.child)
 }
 
 var (
@@ -59,7 +60,10 @@ func loadGrammars() {
 
 func newGrammar(l *sitter.Language) *grammar {
 	n := l.NodeKindCount()
-	g := &grammar{lang: l, kinds: make([]kind, n)}
+	g := &grammar{lang: l, kinds: make([]kind, n), fields: map[string]uint16{}}
+	for id := uint16(1); id <= uint16(l.FieldCount()); id++ {
+		g.fields[l.FieldNameForId(id)] = id
+	}
 	for id := uint32(0); id < n; id++ {
 		if k, ok := kindNames[l.NodeKindForId(uint16(id))]; ok && l.NodeKindIsNamed(uint16(id)) {
 			g.kinds[id] = k
@@ -121,9 +125,10 @@ func parseWhole(path string, src []byte, lang string) (*File, error) {
 		cursor:     tree.Walk(),
 	}
 	defer b.cursor.Close()
+	defer b.freeKids()
 	root := tree.RootNode()
 	b.collect(root)
-	f := &File{Path: path, Language: lang, Source: src}
+	f := &File{Path: path, Language: lang, Source: src, LineStarts: b.lineStarts}
 	f.Symbols = b.statements(b.namedChildren(root), "", 0)
 	if unclosed >= 0 {
 		f.Symbols = b.unclosedCommentSymbol(f.Symbols, unclosed)

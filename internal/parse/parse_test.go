@@ -2,9 +2,11 @@ package parse_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/scry-dev/scry/internal/lines"
 	"github.com/scry-dev/scry/internal/parse"
 )
 
@@ -136,5 +138,37 @@ func TestLanguageOf(t *testing.T) {
 		if got := parse.LanguageOf(path); got != want {
 			t.Errorf("LanguageOf(%q) = %q, want %q", path, got, want)
 		}
+	}
+}
+
+// TestLineStarts: a parsed file's LineStarts are its source's, also for a
+// file large enough to be parsed in pieces, and with any line endings.
+func TestLineStarts(t *testing.T) {
+	fn := func(i int, eol string) string {
+		return fmt.Sprintf("export function f%d(a: number): number {%s  return a + %d;%s}%s", i, eol, i, eol, eol)
+	}
+	big := func(eol string) string {
+		var b strings.Builder
+		for i := 0; b.Len() < 3<<20; i++ {
+			b.WriteString(fn(i, eol))
+		}
+		return b.String()
+	}
+	for _, tt := range []struct{ name, src string }{
+		{"empty", ""},
+		{"small", fn(1, "\n") + "const x = 1"},
+		{"CRLF and CR", fn(1, "\r\n") + fn(2, "\r") + fn(3, "\n")},
+		{"pieces", big("\n")},
+		{"pieces CRLF", big("\r\n") + "\rlet y = 2;\r"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := parse.Parse("a.ts", []byte(tt.src), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := lines.Starts([]byte(tt.src)); !slices.Equal(f.LineStarts, want) {
+				t.Errorf("LineStarts: %d starts, want %d", len(f.LineStarts), len(want))
+			}
+		})
 	}
 }

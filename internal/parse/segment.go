@@ -2,8 +2,6 @@ package parse
 
 import (
 	"bytes"
-
-	"github.com/scry-dev/scry/internal/lines"
 )
 
 // Files above segmentAbove (bundles such as typescript.js) are parsed in
@@ -77,7 +75,16 @@ func parseSegments(path string, src []byte, lang string, cuts []int) (*File, err
 		}
 		f.Symbols = append(f.Symbols, piece.Symbols...)
 		f.ErrorNodes += piece.ErrorNodes
-		lineShift += lines.Count(src[from:to])
+		// Every piece but the last ends with a line break, so its last
+		// start is the next piece's first, from.
+		if i == 0 {
+			f.LineStarts = piece.LineStarts
+		} else {
+			for _, s := range piece.LineStarts[1:] {
+				f.LineStarts = append(f.LineStarts, from+s)
+			}
+		}
+		lineShift += len(piece.LineStarts) - 1
 	}
 	return f, nil
 }

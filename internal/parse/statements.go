@@ -228,7 +228,7 @@ func (b *builder) expressionStatement(n *sitter.Node) *Symbol {
 	expr := n.NamedChild(0)
 	if expr != nil && b.kindOf(expr) == kAssignment {
 		left := b.fieldText(expr, "left")
-		right := expr.ChildByFieldName("right")
+		right := b.child(expr, "right")
 		if right != nil && isCommonJSExport(left) {
 			name := left
 			if strings.HasPrefix(left, "exports.") || strings.HasPrefix(left, "module.exports.") {

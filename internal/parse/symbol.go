@@ -78,8 +78,11 @@ type File struct {
 	Path     string
 	Language string // "typescript", "tsx", "javascript"
 	Source   []byte
-	Symbols  []*Symbol // root symbols in source order, non-overlapping by line
-	Imports  []Import
+	// LineStarts is lines.Starts(Source), kept for the chunker and the
+	// store, which need it too.
+	LineStarts []int
+	Symbols    []*Symbol // root symbols in source order, non-overlapping by line
+	Imports    []Import
 	// ErrorNodes counts tree-sitter ERROR/MISSING nodes: the file did not parse
 	// cleanly, but its symbols still cover every line.
 	ErrorNodes int

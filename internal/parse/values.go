@@ -32,7 +32,7 @@ func (b *builder) variable(n *sitter.Node) *Symbol {
 			// `const { a, b: c } = o` and `const [x, y] = p` declare a, c,
 			// x and y: the statement is named after them, like `const
 			// A = 1, B = 2`, so that each is found by its own name.
-			if nn := c.ChildByFieldName("name"); nn != nil && (nn.Kind() == "object_pattern" || nn.Kind() == "array_pattern") {
+			if nn := b.child(&c, "name"); nn != nil && (nn.Kind() == "object_pattern" || nn.Kind() == "array_pattern") {
 				if ns := b.patternNames(nn); len(ns) > 0 {
 					names = append(names, ns...)
 					destructures = true
@@ -57,7 +57,7 @@ func (b *builder) variable(n *sitter.Node) *Symbol {
 		}
 		return s
 	}
-	v := first.ChildByFieldName("value")
+	v := b.child(first, "value")
 	if v == nil {
 		return s
 	}
@@ -122,7 +122,7 @@ func (b *builder) componentType(declarator *sitter.Node) bool {
 	if declarator == nil {
 		return false
 	}
-	t := declarator.ChildByFieldName("type")
+	t := b.child(declarator, "type")
 	if t == nil {
 		return false
 	}
@@ -148,7 +148,7 @@ func (b *builder) objectMembers(obj *sitter.Node) []*Symbol {
 			s.Signature = b.signature(&c, s.BodyStartByte)
 			out = append(out, s)
 		case kPair:
-			v := c.ChildByFieldName("value")
+			v := b.child(&c, "value")
 			if v == nil {
 				continue
 			}

@@ -15,6 +15,8 @@ scry_node ts_tree_cursor_current_node(const scry_cursor *);
 _Bool ts_tree_cursor_goto_first_child(scry_cursor *);
 _Bool ts_tree_cursor_goto_next_sibling(scry_cursor *);
 _Bool ts_tree_cursor_goto_parent(scry_cursor *);
+void ts_tree_cursor_reset(scry_cursor *, scry_node);
+_Bool ts_node_is_named(scry_node);
 uint16_t ts_node_symbol(scry_node);
 uint32_t ts_node_start_byte(scry_node);
 uint32_t ts_node_end_byte(scry_node);
@@ -52,6 +54,23 @@ static scry_candidate *scry_collect(scry_node root, const uint8_t *want, const u
 			}
 		}
 	}
+}
+
+// scry_children writes the children of n (only its named ones when named
+// is set) to out, up to cap of them, and returns how many there are. It
+// walks them with the cursor c, as Node.Children and Node.NamedChildren do,
+// in one call instead of two or three per child.
+static uint32_t scry_children(scry_cursor *c, scry_node n, int named, scry_node *out, uint32_t cap) {
+	uint32_t k = 0;
+	ts_tree_cursor_reset(c, n);
+	if (!ts_tree_cursor_goto_first_child(c)) return 0;
+	do {
+		scry_node child = ts_tree_cursor_current_node(c);
+		if (named && !ts_node_is_named(child)) continue;
+		if (k < cap) out[k] = child;
+		k++;
+	} while (ts_tree_cursor_goto_next_sibling(c));
+	return k;
 }
 */
 import "C"
@@ -133,4 +152,40 @@ func (b *builder) nested(n *sitter.Node) []*Symbol {
 		}
 	}
 	return mergeSameLine(out)
+}
+
+// childNodes returns n's children, or its named children only, as
+// Node.Children and Node.NamedChildren do, walked in C (see scry_children).
+// The slice is the caller's.
+func (b *builder) childNodes(n *sitter.Node, named bool) []sitter.Node {
+	flag := C.int(0)
+	if named {
+		flag = 1
+	}
+	for {
+		// The nodes land in C memory: a Go buffer would be checked
+		// whole for Go pointers at every call (cgocheck), which made a
+		// file of many statements quadratic.
+		// sitter.Node and sitter.TreeCursor are structs holding exactly
+		// one C TSNode and TSTreeCursor, which hold no Go pointers.
+		k := int(C.scry_children((*C.scry_cursor)(unsafe.Pointer(b.cursor)), *(*C.scry_node)(unsafe.Pointer(n)), flag,
+			(*C.scry_node)(b.kids), C.uint32_t(b.nkids)))
+		if k <= b.nkids {
+			if k == 0 {
+				return nil
+			}
+			return append([]sitter.Node(nil), unsafe.Slice((*sitter.Node)(unsafe.Pointer(b.kids)), k)...)
+		}
+		b.nkids = max(k, 64)
+		b.kids = C.realloc(b.kids, C.size_t(b.nkids)*C.sizeof_scry_node)
+		if b.kids == nil {
+			panic("parse: out of memory")
+		}
+	}
+}
+
+// freeKids frees childNodes' buffer.
+func (b *builder) freeKids() {
+	C.free(b.kids)
+	b.kids, b.nkids = nil, 0
 }

@@ -28,6 +28,9 @@ var registerOnce sync.Once
 // the registered functions.
 func driverName() string {
 	registerOnce.Do(func() {
+		if err := registerBulk(); err != nil {
+			panic(err) // only when SQLite is out of memory at start
+		}
 		fns := functions()
 		sql.Register(nativeDriver, &sqlite3.SQLiteDriver{
 			ConnectHook: func(c *sqlite3.SQLiteConn) error {

@@ -3,14 +3,18 @@ package store
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/parse"
 	"github.com/scry-dev/scry/internal/terms"
+	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // Query words, placed in the benchmark vocabulary behind a few keyword-like
@@ -153,4 +157,104 @@ func BenchmarkSearch100k(b *testing.B) {
 		b.ReportMetric(float64(lat[j][len(lat[j])*95/100].Nanoseconds()), tc.name+"-p95-ns")
 	}
 	b.ReportMetric(float64(files*perFile)/insert.Seconds(), "insert-chunks/s")
+}
+
+// cpuTime is the CPU time (user and system) this process has used.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkWriteTree times the writer's side of a cold index of the tree
+// named by SCRY_BENCH_TREE: every file is parsed, chunked and prepared
+// first, untimed, then written in batches as the indexer writes them
+// (256 files or 16 MB a batch), merged by Optimize and closed. The
+// writer is one goroutine, so cpu-s is its cost with little noise from
+// other work on the machine.
+//
+//	SCRY_BENCH_TREE=/path/to/corpus go test ./internal/store -run '^$' -bench WriteTree -benchtime 1x
+func BenchmarkWriteTree(b *testing.B) {
+	dir := os.Getenv("SCRY_BENCH_TREE")
+	if dir == "" {
+		b.Skip("SCRY_BENCH_TREE not set")
+	}
+	found, err := workspace.Discover(dir, workspace.Options{MaxFileSize: 16 << 20})
+	if err != nil {
+		b.Fatal(err)
+	}
+	type file struct {
+		rec    FileRecord
+		chunks []chunk.Chunk
+		prep   *Prepared
+	}
+	var files []file
+	var size int64
+	for i, f := range found.Files {
+		src, err := os.ReadFile(f.Path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if workspace.CheckContent(f.Rel, src) != "" {
+			continue
+		}
+		pf, err := parse.Parse(f.Path, src, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		cs := chunk.File(pf, f.Path, f.Rel)
+		files = append(files, file{
+			rec:    FileRecord{Path: f.Rel, Size: f.Size, Mtime: f.ModTime, ContentHash: "h", Language: pf.Language, ID: int64(i + 1)},
+			chunks: cs,
+			prep:   PrepareFile(cs, src),
+		})
+		size += int64(len(src))
+	}
+	b.SetBytes(size)
+	for b.Loop() {
+		path := filepath.Join(b.TempDir(), "index.db")
+		cpu := cpuTime(b)
+		s, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var batch *Batch
+		var bytes int64
+		for _, f := range files {
+			if batch == nil {
+				if batch, err = s.Begin(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if _, err := batch.ReplaceFile(f.rec, f.chunks, f.prep); err != nil {
+				b.Fatal(err)
+			}
+			bytes += f.rec.Size
+			if batch.Files() >= 256 || bytes >= 16<<20 {
+				if err := batch.Commit(); err != nil {
+					b.Fatal(err)
+				}
+				batch, bytes = nil, 0
+			}
+		}
+		if batch != nil {
+			if err := batch.Commit(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := s.Optimize(); err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric((cpuTime(b) - cpu).Seconds(), "cpu-s")
+		fi, err := os.Stat(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(fi.Size())/float64(size), "index/source")
+	}
 }

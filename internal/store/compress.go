@@ -2,11 +2,11 @@ package store
 
 import (
 	"bytes"
-	"compress/flate"
 	"fmt"
 	"io"
 	"sync"
 
+	kflate "github.com/klauspost/compress/flate"
 	"github.com/scry-dev/scry/internal/sqlitedb"
 )
 
@@ -23,12 +23,13 @@ const (
 	// saving is a few hundred bytes.
 	compressAbove = 512
 	// compressLevel trades ratio for speed; indexing compresses everything
-	// once, reads decompress a few chunks.
-	compressLevel = flate.BestSpeed
+	// once, reads decompress a few chunks. Written, like blocks, by
+	// klauspost/compress (see blockLevel).
+	compressLevel = kflate.BestSpeed
 )
 
 var writers = sync.Pool{New: func() any {
-	w, err := flate.NewWriter(nil, compressLevel)
+	w, err := kflate.NewWriter(nil, compressLevel)
 	if err != nil {
 		panic(err) // only for an invalid level
 	}
@@ -43,7 +44,7 @@ func compressText(s string) []byte {
 	}
 	var buf bytes.Buffer
 	buf.Grow(len(s) / 3)
-	w := writers.Get().(*flate.Writer)
+	w := writers.Get().(*kflate.Writer)
 	defer writers.Put(w)
 	w.Reset(&buf)
 	if _, err := io.WriteString(w, s); err != nil {

@@ -51,7 +51,7 @@ func TestLayout(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			chunks := chunkFile(t, "a.ts", tt.src)
 			for _, text := range [][]byte{[]byte(tt.src), nil} {
-				blocks, spans := layout(chunks, text)
+				blocks, spans := layout(chunks, text, nil)
 				for i, sp := range spans {
 					c := &chunks[i]
 					if sp.block < 0 {

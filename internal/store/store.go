@@ -276,6 +276,13 @@ var schema = []string{
 	// measurable query cost (Optimize merges everything after a full
 	// index).
 	`INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('automerge', 16)`,
+	// FTS5 holds a transaction's new terms in memory up to hashsize
+	// bytes, then writes them out as a segment. With the default of 1 MB
+	// a batch of the indexer (up to 16 MB of source) wrote a dozen small
+	// segments to merge; 32 MB holds a batch whole. The writer's side of
+	// a cold index of the speed corpus: 2.37 -> 2.21 CPU-s, peak memory
+	// unchanged. The segments' contents, and so every score, are the same.
+	`INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('hashsize', 33554432)`,
 	// Per-term document counts, for dropping near-ubiquitous query terms.
 	`CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, 'row')`,
 	`CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN

@@ -10,9 +10,11 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/sqlitedb"
 	"github.com/scry-dev/scry/internal/terms"
 )
 
@@ -55,8 +57,10 @@ type Prepared struct {
 // indexes other than this store's that rank with the same columns.
 func PrepareFullText(chunks []chunk.Chunk) []FullText {
 	out := make([]FullText, len(chunks))
+	w := ftsWriters.Get().(*ftsWriter)
+	defer ftsWriters.Put(w)
 	for i := range chunks {
-		out[i] = ftsFields(&chunks[i])
+		out[i] = w.fullText(&chunks[i])
 	}
 	return out
 }
@@ -72,18 +76,26 @@ func Prepare(chunks []chunk.Chunk) *Prepared {
 // chunk.File: their sources are stored as ranges of it. A source not found
 // where its start line begins is stored whole. text is not kept.
 func PrepareFile(chunks []chunk.Chunk, text []byte) *Prepared {
+	return PrepareFileLines(chunks, text, nil)
+}
+
+// PrepareFileLines is PrepareFile given starts, lines.Starts(text) (which
+// the parser computed already; nil: computed here).
+func PrepareFileLines(chunks []chunk.Chunk, text []byte, starts []int) *Prepared {
 	p := &Prepared{fullText: make([]FullText, len(chunks)), source: make([][]byte, len(chunks)), text: make([][]byte, len(chunks))}
 	var blocks [][]byte
-	blocks, p.spans = layout(chunks, text)
+	blocks, p.spans = layout(chunks, text, starts)
 	p.blocks = make([][]byte, len(blocks))
 	for b, t := range blocks {
 		if t != nil {
 			p.blocks[b] = deflateBlock(t)
 		}
 	}
+	w := ftsWriters.Get().(*ftsWriter)
+	defer ftsWriters.Put(w)
 	for i := range chunks {
 		c := &chunks[i]
-		p.fullText[i] = ftsFields(c)
+		p.fullText[i] = w.fullText(c)
 		// A leaf's source is its embedding text too, which SQL reads
 		// (embedding_text is NULL then): it is stored plain when not in
 		// blocks. A container's texts are compressed.
@@ -124,13 +136,13 @@ func (s *Store) ReplaceFilePrepared(rec FileRecord, chunks []chunk.Chunk, prep *
 //
 // A batch holds this process's write lock until Commit or Rollback.
 type Batch struct {
-	s             *Store
-	ctx           context.Context
-	conn          *sql.Conn
-	tx            *sql.Tx
-	ins, fts, src *sql.Stmt
-	files         int
-	nextID        int64 // the id the batch's next new file takes; 0 until read
+	s      *Store
+	ctx    context.Context
+	conn   *sql.Conn
+	tx     *sql.Tx
+	rows   inserter // the chunk, full-text and source inserts
+	files  int
+	nextID int64 // the id the batch's next new file takes; 0 until read
 }
 
 // batchCacheKiB is the page cache of a batch's connection. With SQLite's
@@ -201,12 +213,71 @@ func (b *Batch) end() {
 }
 
 func (b *Batch) closeStmts() {
-	for _, st := range []*sql.Stmt{b.ins, b.fts, b.src} {
-		if st != nil {
-			st.Close()
+	if b.rows != nil {
+		b.rows.Close()
+		b.rows = nil
+	}
+}
+
+// The inserts a batch runs for every chunk and source block, in the order
+// inserter numbers them.
+const (
+	insChunk = iota
+	insFullText
+	insSource
+)
+
+var insertSQL = []string{insChunk: insertChunkSQL, insFullText: insertFullTextSQL, insSource: insertSourceSQL}
+
+// inserter runs the inserts: a sqlitedb.Bulk where the build has one (a
+// call into C per row instead of one per argument), database/sql
+// statements otherwise.
+type inserter interface {
+	Exec(k int, args ...any) error
+	Close() error
+}
+
+// useBulk is false in tests that compare the two ways of inserting.
+var useBulk = true
+
+func newInserter(ctx context.Context, tx *sql.Tx) (inserter, error) {
+	if useBulk {
+		bulk, err := sqlitedb.OpenBulk(ctx, tx, insertSQL...)
+		if err != nil {
+			return nil, err
+		}
+		if bulk != nil {
+			return bulk, nil
 		}
 	}
-	b.ins, b.fts, b.src = nil, nil, nil
+	st := &stmts{ctx: ctx}
+	for _, q := range insertSQL {
+		s, err := tx.PrepareContext(ctx, q)
+		if err != nil {
+			st.Close()
+			return nil, err
+		}
+		st.list = append(st.list, s)
+	}
+	return st, nil
+}
+
+// stmts is inserter through database/sql.
+type stmts struct {
+	ctx  context.Context
+	list []*sql.Stmt
+}
+
+func (s *stmts) Exec(k int, args ...any) error {
+	_, err := s.list[k].ExecContext(s.ctx, args...)
+	return err
+}
+
+func (s *stmts) Close() error {
+	for _, st := range s.list {
+		st.Close()
+	}
+	return nil
 }
 
 // ReplaceFile is Store.ReplaceFilePrepared inside the batch. After an error
@@ -310,26 +381,20 @@ func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([
 	if len(chunks) == 0 {
 		return old, nil
 	}
-	if b.ins == nil {
-		if b.ins, err = tx.PrepareContext(ctx, insertChunkSQL); err != nil {
-			return nil, err
-		}
-		if b.fts, err = tx.PrepareContext(ctx, insertFullTextSQL); err != nil {
-			return nil, err
-		}
-		if b.src, err = tx.PrepareContext(ctx, `INSERT INTO sources(key, data) VALUES (?, ?)`); err != nil {
+	if b.rows == nil {
+		if b.rows, err = newInserter(ctx, tx); err != nil {
 			return nil, err
 		}
 	}
 	base := fileID<<fileShift | (gen&genMask)<<chunkBits
 	for k, z := range prep.blocks {
 		if z != nil {
-			if _, err := b.src.ExecContext(ctx, base|int64(k), z); err != nil {
+			if err := b.rows.Exec(insSource, base|int64(k), z); err != nil {
 				return nil, fmt.Errorf("source block %d: %w", k, err)
 			}
 		}
 	}
-	return old, insertChunks(ctx, b.ins, b.fts, base, rec, filePath, importPos, chunks, prep)
+	return old, insertChunks(b.rows, base, rec, filePath, importPos, chunks, prep)
 }
 
 // checkRelPath rejects paths that are not clean, relative and slash
@@ -387,12 +452,13 @@ const (
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	insertFullTextSQL = `INSERT INTO chunks_fts(rowid, name, breadcrumb, signature, jsdoc, body, idents)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`
+	insertSourceSQL = `INSERT INTO sources(key, data) VALUES (?, ?)`
 )
 
 // insertChunks inserts chunks with seq base+ordinal (see fileShift).
 // filePath is the absolute path the file's row keeps (filePathOf), and
 // importPos the positions of its import statements (fileImports).
-func insertChunks(ctx context.Context, ins, fts *sql.Stmt, base int64, rec FileRecord, filePath string,
+func insertChunks(rows inserter, base int64, rec FileRecord, filePath string,
 	importPos map[string]int, chunks []chunk.Chunk, prep *Prepared) error {
 	for i := range chunks {
 		c := &chunks[i]
@@ -407,7 +473,7 @@ func insertChunks(ctx context.Context, ins, fts *sql.Stmt, base int64, rec FileR
 				last = sp.last
 			}
 		}
-		_, err := ins.ExecContext(ctx,
+		err := rows.Exec(insChunk,
 			seq, c.ID, c.StartLine, c.EndLine, c.Depth, c.NodeKind, c.Name, c.ParentName,
 			c.ParentChunkID, c.Exported, block, last, off, n, storedFilePath(c.FilePath, filePath),
 			encodeBreadcrumb(c.Breadcrumb, rec.Path, c.ParentName, c.Name), jsonList(c.ChildChunkIDs), jsonList(c.Modifiers), importRefs(c.RelevantImports, importPos),
@@ -416,14 +482,23 @@ func insertChunks(ctx context.Context, ins, fts *sql.Stmt, base int64, rec FileR
 			return fmt.Errorf("chunk %s: %w", c.ID, err)
 		}
 		f := prep.fullText[i]
-		if _, err := fts.ExecContext(ctx, seq, f[0], f[1], f[2], f[3], f[4], f[5]); err != nil {
+		if err := rows.Exec(insFullText, seq, f[0], f[1], f[2], f[3], f[4], f[5]); err != nil {
 			return fmt.Errorf("chunk %s: full-text row: %w", c.ID, err)
 		}
 	}
 	return nil
 }
 
-// ftsFields returns the FTS column texts of a chunk. Every column holds
+// ftsWriter is the scratch space of fullText: a Joiner, which keeps its
+// identifiers' terms from file to file, and a buffer.
+type ftsWriter struct {
+	j   *terms.Joiner
+	buf []byte
+}
+
+var ftsWriters = sync.Pool{New: func() any { return &ftsWriter{j: terms.NewJoiner()} }}
+
+// fullText returns the FTS column texts of a chunk. Every column holds
 // terms.Split output, not raw text: queries arrive as terms.Query output
 // (stemmed sub-words plus whole identifiers), and raw text tokenised by
 // unicode61 would only meet them where stemming happens to change nothing
@@ -439,16 +514,42 @@ func insertChunks(ctx context.Context, ins, fts *sql.Stmt, base int64, rec FileR
 // sixth slower and did not change ranking (the rxjs JSDoc ranking test:
 // Hit@5 0.42 with it, 0.41 without; MRR@10 0.36 both). The column is kept
 // so the schema and weights need not move if that ever changes.
-func ftsFields(c *chunk.Chunk) FullText {
-	join := func(s string) string { return strings.Join(terms.Split(s), " ") }
+//
+// idents is the terms of name, signature, JSDoc and embedding text as one
+// text joined by line breaks; no identifier crosses a line break, so it is
+// those parts' terms joined, each part split once, and the name, signature
+// and JSDoc columns are pieces of it.
+func (w *ftsWriter) fullText(c *chunk.Chunk) FullText {
+	var bounds [4]int // where each part's terms end in buf
+	buf := w.buf[:0]
+	for k, part := range [...]string{c.Name, c.Signature, c.JSDoc, c.EmbeddingText} {
+		buf = w.j.Append(buf, part)
+		bounds[k] = len(buf)
+	}
+	idents := string(buf)
+	crumb := string(w.j.Append(buf[:0], c.Breadcrumb))
+	w.buf = buf
+	piece := func(k int) string {
+		start := 0
+		if k > 0 {
+			start = bounds[k-1]
+		}
+		if start == bounds[k] {
+			return ""
+		}
+		if start > 0 {
+			start++ // the space before the part's first term
+		}
+		return idents[start:bounds[k]]
+	}
 	body := ""
 	return FullText{
-		join(c.Name),
-		join(c.Breadcrumb),
-		join(c.Signature),
-		join(c.JSDoc),
+		piece(0),
+		crumb,
+		piece(1),
+		piece(2),
 		body,
-		join(c.Name + "\n" + c.Signature + "\n" + c.JSDoc + "\n" + c.EmbeddingText),
+		idents,
 	}
 }
 

@@ -36,7 +36,7 @@ func CheckContent(path string, b []byte) string {
 		return SkipNotUTF8
 	}
 	if len(b) >= minifiedMinSize {
-		if len(b)/lines.Total(lines.Starts(b), len(b)) > minifiedAvgLineLen {
+		if len(b)/lines.TotalOf(b) > minifiedAvgLineLen {
 			return SkipMinified
 		}
 	}
