@@ -194,10 +194,14 @@ type written struct {
 // A batch of writes is committed when it holds this many files, this many
 // bytes of source, or has been open this long: large enough that commits
 // cost little, small enough that a crash loses little work and other
-// processes' writers are not held off for long.
+// processes' writers are not held off for long. The age is what bounds
+// both; at 256 files (16 MB) a cold index of the speed corpus committed
+// 22 times, mostly batches of small files done in well under the age,
+// and at 1024 (64 MB) 9 times, for 0.15-0.2 s less of the writer's CPU
+// (BenchmarkWriteTree with its batches so sized: 2.04-2.14 -> 1.86-1.91 s).
 const (
-	batchFiles = 256
-	batchBytes = 16 << 20
+	batchFiles = 1024
+	batchBytes = 64 << 20
 	batchAge   = 500 * time.Millisecond
 )
 
