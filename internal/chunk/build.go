@@ -42,10 +42,23 @@ func File(f *parse.File, absPath, relPath string) []Chunk {
 			}
 		}
 	}
+	// One chunk per symbol at most (a child on its parent's lines folds
+	// into it): sized once rather than grown, chunks being large structs.
+	if n := countSymbols(f.Symbols); n > 0 {
+		c.out = make([]Chunk, 0, n)
+	}
 	for _, s := range f.Symbols {
 		c.emit(s, nil, relPath, 0)
 	}
 	return c.out
+}
+
+func countSymbols(ss []*parse.Symbol) int {
+	n := len(ss)
+	for _, s := range ss {
+		n += countSymbols(s.Children)
+	}
+	return n
 }
 
 // sourceText views the file's bytes as a string without copying them: the

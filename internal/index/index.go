@@ -194,10 +194,14 @@ type written struct {
 // A batch of writes is committed when it holds this many files, this many
 // bytes of source, or has been open this long: large enough that commits
 // cost little, small enough that a crash loses little work and other
-// processes' writers are not held off for long.
+// processes' writers are not held off for long. The age is what bounds
+// both; at 256 files (16 MB) a cold index of the speed corpus committed
+// 22 times, mostly batches of small files done in well under the age,
+// and at 1024 (64 MB) 9 times, for 0.15-0.2 s less of the writer's CPU
+// (BenchmarkWriteTree with its batches so sized: 2.04-2.14 -> 1.86-1.91 s).
 const (
-	batchFiles = 256
-	batchBytes = 16 << 20
+	batchFiles = 1024
+	batchBytes = 64 << 20
 	batchAge   = 500 * time.Millisecond
 )
 
@@ -546,12 +550,35 @@ func (ix *Indexer) process(ctx context.Context, jobs []job) <-chan result {
 	}
 	go func() {
 		defer close(in)
-		for i := range jobs {
-			if window.Acquire(ctx, weight(jobs[i])) != nil {
-				return
+		// Jobs enter the window in order; a large one is handed out as
+		// soon as it is in, the others in order. A large file parsed last
+		// left one core idle at the end of a cold index (typescript.js,
+		// over a second, sorts near the end of the speed corpus).
+		var ready []int // in the window, not handed out
+		next := 0
+		for next < len(jobs) || len(ready) > 0 {
+			for next < len(jobs) && window.TryAcquire(weight(jobs[next])) {
+				ready = append(ready, next)
+				next++
+			}
+			if len(ready) == 0 {
+				if window.Acquire(ctx, weight(jobs[next])) != nil {
+					return
+				}
+				ready = append(ready, next)
+				next++
+				continue
+			}
+			k := 0
+			for r, i := range ready {
+				if jobs[i].file.Size >= largeFile {
+					k = r
+					break
+				}
 			}
 			select {
-			case in <- i:
+			case in <- ready[k]:
+				ready = append(ready[:k], ready[k+1:]...)
 			case <-ctx.Done():
 				return
 			}
@@ -588,6 +615,10 @@ const (
 	windowBytes     = 24 << 20
 	windowMinWeight = 16 << 10
 )
+
+// largeFile is the size from which process hands a file out ahead of its
+// turn.
+const largeFile = 1 << 20
 
 func (ix *Indexer) prepare(j job) result {
 	r := result{job: j}

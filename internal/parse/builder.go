@@ -3,6 +3,8 @@ package parse
 import (
 	"bytes"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/scry-dev/scry/internal/lines"
@@ -144,22 +146,76 @@ func (b *builder) signature(n *sitter.Node, bodyStart int) string {
 	if start > end {
 		start = end
 	}
-	return collapseSpace(string(b.src[start:end]), 300)
+	return collapseSpace(b.view(start, end), 300)
 }
 
-func collapseSpace(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	s = strings.TrimSuffix(s, ";")
-	s = strings.TrimSpace(s)
-	if len(s) > max {
-		cut := max
-		for cut > 0 && (s[cut]&0xC0) == 0x80 {
-			cut--
-		}
-		s = s[:cut] + "…"
+// view is src[start:end] as a string without a copy, for functions that
+// only read it (collapseSpace): a bodiless declaration's signature is its
+// whole text, which may be megabytes of data.
+func (b *builder) view(start, end int) string {
+	if start >= end {
+		return ""
 	}
-	return s
+	return unsafe.String(&b.src[start], end-start)
 }
+
+// nodeView is view of a node's text.
+func (b *builder) nodeView(n *sitter.Node) string {
+	return b.view(int(n.StartByte()), int(n.EndByte()))
+}
+
+// collapseSpace is s with every run of white space made one space (the
+// fields of strings.Fields joined), a final ";" and white space trimmed,
+// and cut to max bytes followed by "…" when longer. It reads s only as far
+// as the result needs and returns a string of its own.
+func collapseSpace(s string, max int) string {
+	// The trims remove at most two bytes (";" and the space before it),
+	// so once max+3 bytes are collapsed the result is cut whatever follows.
+	limit := max + 3
+	buf := make([]byte, 0, min(len(s), limit+utf8.UTFMax))
+	pending, cut := false, false
+	for i := 0; i < len(s); {
+		c, w, space := s[i], 1, false
+		if c < utf8.RuneSelf {
+			space = asciiSpace[c]
+		} else {
+			var r rune
+			r, w = utf8.DecodeRuneInString(s[i:])
+			space = unicode.IsSpace(r)
+		}
+		if space {
+			pending = len(buf) > 0
+			i += w
+			continue
+		}
+		if pending {
+			buf = append(buf, ' ')
+			pending = false
+		}
+		buf = append(buf, s[i:i+w]...)
+		i += w
+		if len(buf) >= limit {
+			cut = true
+			break
+		}
+	}
+	t := string(buf)
+	if !cut {
+		t = strings.TrimSuffix(t, ";")
+		t = strings.TrimSpace(t)
+	}
+	if len(t) > max {
+		k := max
+		for k > 0 && (t[k]&0xC0) == 0x80 {
+			k--
+		}
+		t = t[:k] + "…"
+	}
+	return t
+}
+
+// asciiSpace are the ASCII bytes strings.Fields splits at.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 func unquote(s string) string {
 	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'' || s[0] == '`') {

@@ -344,7 +344,7 @@ func (b *builder) typeMembers(body *sitter.Node) []*Symbol {
 		default:
 			continue
 		}
-		s.Signature = collapseSpace(b.text(&c), 200)
+		s.Signature = collapseSpace(b.nodeView(&c), 200)
 		out = append(out, s)
 	}
 	return mergeSameLine(mergeOverloads(out))
@@ -361,7 +361,7 @@ func (b *builder) enumMembers(body *sitter.Node) []*Symbol {
 				name = b.text(nm)
 			}
 			s := b.newSymbol(&c, name, KindEnumMember)
-			s.Signature = collapseSpace(b.text(&c), 200)
+			s.Signature = collapseSpace(b.nodeView(&c), 200)
 			out = append(out, s)
 		}
 	}

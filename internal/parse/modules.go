@@ -25,7 +25,7 @@ func (b *builder) importStatement(n *sitter.Node) *Symbol {
 		}
 	}
 	s := b.newSymbol(n, "import:"+module, KindImport)
-	s.Signature = collapseSpace(b.text(n), 200)
+	s.Signature = collapseSpace(b.nodeView(n), 200)
 	b.imports = append(b.imports, Import{Statement: b.text(n), Module: module, Names: names, StartLine: s.StartLine, EndLine: s.EndLine})
 	return s
 }
@@ -86,7 +86,7 @@ func (b *builder) requireImport(n *sitter.Node) *Symbol {
 		return nil
 	}
 	s := b.newSymbol(n, "import:"+module, KindImport)
-	s.Signature = collapseSpace(b.text(n), 200)
+	s.Signature = collapseSpace(b.nodeView(n), 200)
 	b.imports = append(b.imports, Import{Statement: b.text(n), Module: module, Names: names, StartLine: s.StartLine, EndLine: s.EndLine})
 	return s
 }
@@ -133,7 +133,7 @@ func (b *builder) exportStatement(n *sitter.Node) *Symbol {
 	}
 	if src := b.child(n, "source"); src != nil {
 		s := b.newSymbol(n, "re-export:"+unquote(b.text(src)), KindReExport)
-		s.Signature = collapseSpace(b.text(n), 200)
+		s.Signature = collapseSpace(b.nodeView(n), 200)
 		s.Exported = true
 		return s
 	}
@@ -153,7 +153,7 @@ func (b *builder) exportStatement(n *sitter.Node) *Symbol {
 			}
 			s = b.class(v, name)
 		default:
-			s = b.newSymbol(v, collapseSpace(b.text(n), 60), KindExpression)
+			s = b.newSymbol(v, collapseSpace(b.nodeView(n), 60), KindExpression)
 			s.Children = b.nested(v)
 		}
 		s.Modifiers = append(mods, s.Modifiers...)
@@ -163,13 +163,13 @@ func (b *builder) exportStatement(n *sitter.Node) *Symbol {
 		return s
 	}
 	// export { a, b }; export = X; export as namespace X; export * as ns
-	t := collapseSpace(b.text(n), 60)
+	t := collapseSpace(b.nodeView(n), 60)
 	k := KindReExport
 	if b.hasToken(n, "=") {
 		k = KindExpression
 	}
 	s := b.newSymbol(n, t, k)
-	s.Signature = collapseSpace(b.text(n), 200)
+	s.Signature = collapseSpace(b.nodeView(n), 200)
 	s.Exported = true
 	return s
 }

@@ -80,7 +80,7 @@ func (b *builder) contextName(n *sitter.Node) (string, string) {
 		callee = collapseSpace(callee, 40)
 		arg := ""
 		if first := p.NamedChild(0); first != nil && b.kindOf(first) == kString && first.Id() != n.Id() {
-			arg = collapseSpace(b.text(first), 40)
+			arg = collapseSpace(b.nodeView(first), 40)
 		}
 		return callee + "(" + arg + ") callback", KindCallback
 	case kPair:

@@ -248,7 +248,7 @@ func (b *builder) expressionStatement(n *sitter.Node) *Symbol {
 	if expr != nil {
 		s.Children = b.nested(expr)
 	}
-	s.Signature = collapseSpace(b.text(n), 200)
+	s.Signature = collapseSpace(b.nodeView(n), 200)
 	return s
 }
 

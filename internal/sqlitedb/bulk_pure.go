@@ -15,7 +15,9 @@ type Bulk struct{}
 func OpenBulk(context.Context, *sql.Tx, ...string) (*Bulk, error) { return nil, nil }
 
 // Exec is never called on this build's nil Bulk.
-func (b *Bulk) Exec(int, ...any) error { return errors.New("sqlitedb: no bulk statements in this build") }
+func (b *Bulk) Exec(int, ...any) error {
+	return errors.New("sqlitedb: no bulk statements in this build")
+}
 
 // Close does nothing.
 func (b *Bulk) Close() error { return nil }

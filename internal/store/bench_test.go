@@ -171,7 +171,7 @@ func cpuTime(b *testing.B) time.Duration {
 // BenchmarkWriteTree times the writer's side of a cold index of the tree
 // named by SCRY_BENCH_TREE: every file is parsed, chunked and prepared
 // first, untimed, then written in batches as the indexer writes them
-// (256 files or 16 MB a batch), merged by Optimize and closed. The
+// (1024 files or 64 MB a batch), merged by Optimize and closed. The
 // writer is one goroutine, so cpu-s is its cost with little noise from
 // other work on the machine.
 //
@@ -232,7 +232,7 @@ func BenchmarkWriteTree(b *testing.B) {
 				b.Fatal(err)
 			}
 			bytes += f.rec.Size
-			if batch.Files() >= 256 || bytes >= 16<<20 {
+			if batch.Files() >= 1024 || bytes >= 64<<20 {
 				if err := batch.Commit(); err != nil {
 					b.Fatal(err)
 				}
