@@ -25,7 +25,7 @@ import (
 // SchemaVersion is stored in meta.schema_version. Bump it whenever the schema
 // or the terms normalisation changes: an index of any other version is
 // dropped and rebuilt on Open, since it is only a cache of the workspace.
-const SchemaVersion = 10
+const SchemaVersion = 11
 
 // applicationID marks the file as a scry index (PRAGMA application_id, "scry"),
 // so that Open never drops the tables of some other application's database
@@ -160,19 +160,21 @@ func (s *Store) incrementalVacuum(ctx context.Context) error {
 	return rows.Err()
 }
 
-// The FTS table is contentless (its content option is the empty string) with
-// contentless_delete=1:
+// The FTS table is contentless (its content option is the empty string):
 //   - every indexed column holds derived text (terms.Split output), not a
 //     copy of a chunks column, so an external-content table would have
-//     nothing to point at, and its 'delete' command would need the old
-//     derived text recomputed exactly at delete time;
+//     nothing to point at;
 //   - storing the text again inside FTS would double the body size on disk;
 //   - bm25() needs only the index and the per-row column sizes, which a
 //     contentless table keeps; snippet()/highlight() are not needed because
 //     callers render from chunks.full_source.
 //
-// contentless_delete lets a plain DELETE by rowid remove a row, which the
-// trigger on chunks relies on. detail=full (positions) is kept: detail=column
+// A row is deleted with the 'delete' command, given the derived text it was
+// inserted with, recomputed from the stored chunk (fulltext_delete.go).
+// contentless_delete=1, which deletes by rowid alone, was used until schema
+// 11: it never takes a deleted row out of bm25's statistics, so an index
+// that had followed many edits ranked differently from a fresh one.
+// detail=full (positions) is kept: detail=column
 // measured only 10-20% faster at 100k chunks and would lose term frequency
 // in bm25 and every multi-token phrase.
 //
@@ -268,7 +270,6 @@ var schema = []string{
 	`CREATE VIRTUAL TABLE chunks_fts USING fts5(
 		name, breadcrumb, signature, jsdoc, body, idents,
 		content = '',
-		contentless_delete = 1,
 		tokenize = 'unicode61 remove_diacritics 2'
 	)`,
 	// Every ReplaceFile commits a small segment; merging 16 at a time
@@ -285,9 +286,6 @@ var schema = []string{
 	`INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('hashsize', 33554432)`,
 	// Per-term document counts, for dropping near-ubiquitous query terms.
 	`CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, 'row')`,
-	`CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN
-		DELETE FROM chunks_fts WHERE rowid = old.seq;
-	END`,
 	// A rowid table, not WITHOUT ROWID: there a row over about 1,000 bytes
 	// spills into an overflow page of its own, which made a 1 KB vector
 	// cost 4.7 KB on disk. Vectors are stored as int8 (vectors.go).

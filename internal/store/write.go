@@ -355,11 +355,15 @@ func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([
 		if old, err = oldSigs(ctx, tx, fileID, rec.Path); err != nil {
 			return nil, err
 		}
-		// The delete trigger removes the FTS rows; the vectors go by
-		// foreign-key cascade. A file has source blocks only while it
+		// The full-text rows go first, while the chunks they are
+		// recomputed from are there (fulltext_delete.go); the vectors go
+		// by foreign-key cascade. A file has source blocks only while it
 		// has chunks.
 		if len(old) > 0 {
 			lo, hi := fileID<<fileShift, fileID<<fileShift|(1<<fileShift-1)
+			if err := deleteFullText(ctx, tx, lo, hi, rec.Path); err != nil {
+				return nil, err
+			}
 			if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE seq BETWEEN ? AND ?`, lo, hi); err != nil {
 				return nil, err
 			}
@@ -619,8 +623,18 @@ func (b *Batch) TouchFile(p string, mtime int64) error {
 // vectors. Deleting an unknown file is not an error.
 func (s *Store) DeleteFile(p string) error {
 	err := s.write(func(ctx context.Context, tx *sql.Tx) error {
-		// Chunks first and explicitly, rather than leaning on the cascade,
-		// so the order of effects is the same as in ReplaceFile.
+		var fileID int64
+		switch err := tx.QueryRowContext(ctx, `SELECT id FROM files WHERE path = ?`, p).Scan(&fileID); {
+		case errors.Is(err, sql.ErrNoRows):
+			return nil
+		case err != nil:
+			return err
+		}
+		// Full-text rows, then chunks, explicitly rather than leaning on
+		// the cascade, in the order of ReplaceFile.
+		if err := deleteFullText(ctx, tx, fileID<<fileShift, fileID<<fileShift|(1<<fileShift-1), p); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE `+inFile("seq"), p, p); err != nil {
 			return err
 		}
