@@ -20,21 +20,27 @@ import (
 const deleteFullTextSQL = `INSERT INTO chunks_fts(chunks_fts, rowid, name, breadcrumb, signature, jsdoc, body, idents)
 	VALUES ('delete', ?, ?, ?, ?, ?, ?, ?)`
 
-// deleteFullText removes the full-text rows of the chunks with seq in
-// [lo, hi], all of the file at path p; the chunks themselves stay.
-func deleteFullText(ctx context.Context, tx *sql.Tx, lo, hi int64, p string) error {
+// fullTextRow is a chunk's full-text row as it was inserted.
+type fullTextRow struct {
+	seq int64
+	ft  FullText
+}
+
+// oldChunks reads, in one pass over the chunks of the file with id fileID
+// and path p, what replacing or removing them needs: their signatures in
+// line order (for the signature cascade) and their full-text rows.
+func oldChunks(ctx context.Context, tx *sql.Tx, fileID int64, p string) ([]ChunkSig, []fullTextRow, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT c.seq, c.id, c.name, c.parent_name, c.breadcrumb, c.signature, c.jsdoc, `+textExpr+`
-		FROM chunks c WHERE c.seq BETWEEN ? AND ?`, lo, hi)
+		FROM chunks c WHERE c.seq BETWEEN ? AND ? ORDER BY c.start_line, c.depth, c.seq`,
+		fileID<<fileShift, fileID<<fileShift|(1<<fileShift-1))
 	if err != nil {
-		return fmt.Errorf("full-text rows to delete: %w", err)
+		return nil, nil, fmt.Errorf("old chunks: %w", err)
 	}
-	type row struct {
-		seq int64
-		ft  FullText
-	}
-	var del []row
+	defer rows.Close()
 	w := ftsWriters.Get().(*ftsWriter)
 	defer ftsWriters.Put(w)
+	var sigs []ChunkSig
+	var fts []fullTextRow
 	for rows.Next() {
 		var seq int64
 		var c chunk.Chunk
@@ -42,26 +48,28 @@ func deleteFullText(ctx context.Context, tx *sql.Tx, lo, hi int64, p string) err
 		var crumb, sig any
 		var text sql.NullString
 		if err := rows.Scan(&seq, &c.ID, &c.Name, &parent, &crumb, &sig, &c.JSDoc, &text); err != nil {
-			rows.Close()
-			return fmt.Errorf("full-text rows to delete: %w", err)
+			return nil, nil, fmt.Errorf("old chunks: %w", err)
 		}
 		c.EmbeddingText = text.String
 		if c.Signature, err = decodeSignature(sig, c.EmbeddingText); err != nil {
-			rows.Close()
-			return fmt.Errorf("chunk %s: %w", c.ID, err)
+			return nil, nil, fmt.Errorf("chunk %s: %w", c.ID, err)
 		}
 		if c.Breadcrumb, err = decodeBreadcrumb(crumb, p, parent, c.Name); err != nil {
-			rows.Close()
-			return fmt.Errorf("chunk %s: %w", c.ID, err)
+			return nil, nil, fmt.Errorf("chunk %s: %w", c.ID, err)
 		}
-		del = append(del, row{seq, w.fullText(&c)})
+		sigs = append(sigs, ChunkSig{ID: c.ID, Breadcrumb: c.Breadcrumb, Name: c.Name, Signature: c.Signature})
+		fts = append(fts, fullTextRow{seq, w.fullText(&c)})
 	}
-	err = rows.Err()
-	rows.Close()
-	if err != nil {
-		return fmt.Errorf("full-text rows to delete: %w", err)
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("old chunks: %w", err)
 	}
-	if len(del) == 0 {
+	return sigs, fts, nil
+}
+
+// deleteFullText removes full-text rows, given as they were inserted; the
+// chunks themselves stay.
+func deleteFullText(ctx context.Context, tx *sql.Tx, rows []fullTextRow) error {
+	if len(rows) == 0 {
 		return nil
 	}
 	st, err := tx.PrepareContext(ctx, deleteFullTextSQL)
@@ -69,10 +77,10 @@ func deleteFullText(ctx context.Context, tx *sql.Tx, lo, hi int64, p string) err
 		return fmt.Errorf("delete full-text rows: %w", err)
 	}
 	defer st.Close()
-	for _, d := range del {
-		f := d.ft
-		if _, err := st.ExecContext(ctx, d.seq, f[0], f[1], f[2], f[3], f[4], f[5]); err != nil {
-			return fmt.Errorf("delete full-text row %d: %w", d.seq, err)
+	for _, r := range rows {
+		f := r.ft
+		if _, err := st.ExecContext(ctx, r.seq, f[0], f[1], f[2], f[3], f[4], f[5]); err != nil {
+			return fmt.Errorf("delete full-text row %d: %w", r.seq, err)
 		}
 	}
 	return nil

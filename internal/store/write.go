@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -352,7 +351,8 @@ func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([
 	case err != nil:
 		return nil, err
 	default:
-		if old, err = oldSigs(ctx, tx, fileID, rec.Path); err != nil {
+		var rows []fullTextRow
+		if old, rows, err = oldChunks(ctx, tx, fileID, rec.Path); err != nil {
 			return nil, err
 		}
 		// The full-text rows go first, while the chunks they are
@@ -361,7 +361,7 @@ func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([
 		// has chunks.
 		if len(old) > 0 {
 			lo, hi := fileID<<fileShift, fileID<<fileShift|(1<<fileShift-1)
-			if err := deleteFullText(ctx, tx, lo, hi, rec.Path); err != nil {
+			if err := deleteFullText(ctx, tx, rows); err != nil {
 				return nil, err
 			}
 			if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE seq BETWEEN ? AND ?`, lo, hi); err != nil {
@@ -413,38 +413,6 @@ func checkRelPath(p string) error {
 		return fmt.Errorf("path %q is not clean and slash-separated", p)
 	}
 	return nil
-}
-
-// oldSigs reads the signatures of the chunks of file (id fileID, path p).
-func oldSigs(ctx context.Context, tx *sql.Tx, fileID int64, p string) ([]ChunkSig, error) {
-	// A signature stored as its place in the embedding text needs the
-	// text's beginning (see encodeSignature).
-	rows, err := tx.QueryContext(ctx, `SELECT c.id, c.breadcrumb, c.name, c.parent_name, c.signature,
-		CASE WHEN typeof(c.signature) = 'integer' THEN substr(`+textExpr+`, 1, `+strconv.Itoa(LightText)+`) END
-		FROM chunks c WHERE c.seq BETWEEN ? AND ? ORDER BY c.start_line, c.depth, c.seq`,
-		fileID<<fileShift, fileID<<fileShift|(1<<fileShift-1))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []ChunkSig
-	for rows.Next() {
-		var c ChunkSig
-		var crumb, sig any
-		var parent string
-		var text sql.NullString
-		if err := rows.Scan(&c.ID, &crumb, &c.Name, &parent, &sig, &text); err != nil {
-			return nil, err
-		}
-		if c.Signature, err = decodeSignature(sig, text.String); err != nil {
-			return nil, fmt.Errorf("chunk %s: %w", c.ID, err)
-		}
-		if c.Breadcrumb, err = decodeBreadcrumb(crumb, p, parent, c.Name); err != nil {
-			return nil, fmt.Errorf("chunk %s: %w", c.ID, err)
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
 }
 
 const (
@@ -632,7 +600,11 @@ func (s *Store) DeleteFile(p string) error {
 		}
 		// Full-text rows, then chunks, explicitly rather than leaning on
 		// the cascade, in the order of ReplaceFile.
-		if err := deleteFullText(ctx, tx, fileID<<fileShift, fileID<<fileShift|(1<<fileShift-1), p); err != nil {
+		_, rows, err := oldChunks(ctx, tx, fileID, p)
+		if err != nil {
+			return err
+		}
+		if err := deleteFullText(ctx, tx, rows); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE `+inFile("seq"), p, p); err != nil {
@@ -641,7 +613,7 @@ func (s *Store) DeleteFile(p string) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sources WHERE `+inFile("key"), p, p); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM files WHERE path = ?`, p)
+		_, err = tx.ExecContext(ctx, `DELETE FROM files WHERE path = ?`, p)
 		return err
 	})
 	if err != nil {
