@@ -10,9 +10,10 @@ import (
 
 // Full-text rows are deleted with FTS5's 'delete' command, given the
 // values that were inserted, rather than by rowid from a contentless-delete
-// table: such a table never takes a deleted row out of its BM25 statistics
-// (the row count and each column's total size), so every re-indexed file
-// counted again, and an index that had followed many edits ranked
+// table: in SQLite 3.50.4, which the C build compiles, such a table does not
+// take a deleted row out of its BM25 statistics (the row count and each
+// column's total size; 3.54.1, the Go build's, does), so every re-indexed
+// file counted again, and an index that had followed many edits ranked
 // differently from a fresh index of the same files. The values are
 // recomputed from the stored chunk, which reads back as it was written,
 // through the same fullText as the insert.
