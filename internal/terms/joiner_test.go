@@ -116,13 +116,7 @@ func FuzzJoiner(f *testing.F) {
 }
 
 func BenchmarkJoinerChunks(b *testing.B) {
-	code := benchCode(b, 1<<20)
-	var chunks []string
-	for len(code) > 0 {
-		n := min(len(code), 600)
-		chunks = append(chunks, code[:n])
-		code = code[n:]
-	}
+	chunks := benchChunks(b)
 	j := NewJoiner()
 	var buf []byte
 	b.SetBytes(1 << 20)
@@ -135,13 +129,7 @@ func BenchmarkJoinerChunks(b *testing.B) {
 }
 
 func BenchmarkSplitJoinChunks(b *testing.B) {
-	code := benchCode(b, 1<<20)
-	var chunks []string
-	for len(code) > 0 {
-		n := min(len(code), 600)
-		chunks = append(chunks, code[:n])
-		code = code[n:]
-	}
+	chunks := benchChunks(b)
 	b.SetBytes(1 << 20)
 	b.ReportAllocs()
 	for b.Loop() {
