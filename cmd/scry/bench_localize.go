@@ -5,11 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/scry-dev/scry/internal/bench"
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/search"
 )
 
 // defaultInstances is where the localization instances live in a checkout
@@ -141,6 +143,7 @@ func newBenchFitCmd() *cobra.Command {
 	var trees, depth, minLeaf int
 	var rate, jsdocShare, sizePower float64
 	var treesWithout []int
+	var fitLinear []string
 	var folds int
 	var bag bool
 	cmd := &cobra.Command{
@@ -161,8 +164,12 @@ ablation of each feature group when --ablate is given. --out writes the model
 			if err != nil {
 				return err
 			}
+			free, err := featureIndexes(fitLinear)
+			if err != nil {
+				return err
+			}
 			r, err := bench.Fit(set, bench.FitOptions{Seed: seed, Passes: passes, Ablate: ablate, FileRelevance: fileRel, Leads: leads,
-				KeepLinear: keepLinear, Trees: trees, JSDocShare: jsdocShare, TreesWithout: treesWithout, Depth: depth, MinLeaf: minLeaf, Rate: rate,
+				KeepLinear: keepLinear, FitLinear: free, Trees: trees, JSDocShare: jsdocShare, TreesWithout: treesWithout, Depth: depth, MinLeaf: minLeaf, Rate: rate,
 				SizePower: noneAsNegative(sizePower), Folds: folds, Bag: bag, Log: cmd.ErrOrStderr()})
 			if err != nil {
 				return err
@@ -170,6 +177,9 @@ ablation of each feature group when --ablate is given. --out writes the model
 			if out != "" {
 				command := fmt.Sprintf("scry bench localize --dump LOC; scry bench quality --set tune --dump JSDOC; scry bench fit LOC JSDOC --seed %d --passes %d --file-relevance=%v --keep-linear=%v --trees %d --depth %d --min-leaf %d --rate %g --jsdoc-share %g --size-power %g --bag=%v --folds %d",
 					seed, passes, fileRel, keepLinear, trees, depth, minLeaf, rate, jsdocShare, sizePower, bag, folds)
+				if len(fitLinear) > 0 {
+					command += " --fit-linear " + strings.Join(fitLinear, ",")
+				}
 				if err := r.WriteModel(out, command); err != nil {
 					return err
 				}
@@ -188,6 +198,7 @@ ablation of each feature group when --ablate is given. --out writes the model
 	cmd.Flags().IntVar(&depth, "depth", 3, "levels per tree")
 	cmd.Flags().IntVar(&minLeaf, "min-leaf", 100, "fewest candidates per leaf")
 	cmd.Flags().Float64Var(&rate, "rate", 0.1, "shrinkage of each tree")
+	cmd.Flags().StringSliceVar(&fitLinear, "fit-linear", nil, "with --keep-linear, fit these features' linear weights all the same (feature names, as in model.json)")
 	cmd.Flags().IntSliceVar(&treesWithout, "trees-without", nil, "feature indexes the trees may not use (an ablation)")
 	cmd.Flags().Float64Var(&sizePower, "size-power", bench.DefaultSizePower, "power of the size discount of a symbol hit in the objective (0: none)")
 	cmd.Flags().IntVar(&folds, "folds", 0, "also report the fit cross-validated on tune over this many folds of repositories (and the number of bags with --bag)")
@@ -203,4 +214,17 @@ func noneAsNegative(power float64) float64 {
 		return -1
 	}
 	return power
+}
+
+// featureIndexes maps feature names (model.json's) to their indexes.
+func featureIndexes(names []string) ([]int, error) {
+	var out []int
+	for _, n := range names {
+		i := slices.Index(search.FeatureNames[:], n)
+		if i < 0 {
+			return nil, fmt.Errorf("bench fit: no feature is named %q", n)
+		}
+		out = append(out, i)
+	}
+	return out, nil
 }

@@ -241,6 +241,10 @@ type FitOptions struct {
 	// KeepLinear keeps the starting model's linear weights and penalty
 	// instead of refitting them.
 	KeepLinear bool
+	// FitLinear, with KeepLinear, names the features whose linear weights
+	// are fitted all the same, from their starting values, the others
+	// kept: a new feature joins a model without refitting the rest.
+	FitLinear []int
 	// Trees, when positive, boosts up to this many regression trees on top
 	// of the linear score (LambdaMART); their number is chosen on a fifth
 	// of the tune instances held back, then the trees are refit on all.
@@ -411,6 +415,21 @@ func fitWeights(tune []*fitInstance, start *search.Model, fixed map[int]bool, op
 			}
 		},
 	})
+	return withParams(start, x)
+}
+
+// fitSomeWeights fits the linear weights of the free features only, from
+// their values in start; every other weight and the file penalty are kept.
+func fitSomeWeights(tune []*fitInstance, start *search.Model, free []int, opt FitOptions) *search.Model {
+	fixed := map[int]bool{}
+	for i := 0; i <= search.NumFeatures; i++ {
+		fixed[i] = true
+	}
+	for _, f := range free {
+		delete(fixed, f)
+	}
+	obj := func(x []float64) float64 { return objective(tune, withParams(start, x), opt) }
+	x, _ := ltr.CoordinateAscent(paramsOf(start), obj, ltr.AscentOptions{Seed: opt.Seed, Passes: opt.Passes, Fixed: fixed, Tolerance: 1e-4})
 	return withParams(start, x)
 }
 
@@ -618,9 +637,12 @@ func crossValidate(tune []*fitInstance, start *search.Model, opt FitOptions) (lo
 // chose them (NaN without trees).
 func fitModel(tune []*fitInstance, start *search.Model, opt FitOptions) (*search.Model, float64) {
 	var m *search.Model
-	if !opt.KeepLinear {
+	switch {
+	case !opt.KeepLinear:
 		m = fitWeights(tune, start, nil, opt)
-	} else {
+	case len(opt.FitLinear) > 0:
+		m = fitSomeWeights(tune, start, opt.FitLinear, opt)
+	default:
 		c := *start
 		m = &c
 	}

@@ -135,3 +135,27 @@ func TestCrossValidationAndBagging(t *testing.T) {
 		}
 	}
 }
+
+// FitLinear fits the named features' weights and keeps every other one
+// (and the file penalty) as the starting model has them.
+func TestFitLinearMovesOnlyTheNamedWeights(t *testing.T) {
+	set := synthetic([]string{"o/a", "o/b", "jsdoc/x"}, 10, 8)
+	start := *search.DefaultModel
+	start.Weights = make([]float64, search.NumFeatures)
+	start.Weights[search.FBM25] = 0.3
+	start.FilePenalty = 0.2
+	start.Trees = nil
+	m, _ := fitModel(set, &start, FitOptions{KeepLinear: true, FitLinear: []int{search.FCovAll}, Passes: 2})
+	for i, w := range m.Weights {
+		if i != search.FCovAll && w != start.Weights[i] {
+			t.Errorf("weight of %s moved from %v to %v", search.FeatureNames[i], start.Weights[i], w)
+		}
+	}
+	if m.FilePenalty != start.FilePenalty {
+		t.Errorf("file penalty moved from %v to %v", start.FilePenalty, m.FilePenalty)
+	}
+	// The synthetic signal is in FCovAll: its weight must grow.
+	if m.Weights[search.FCovAll] <= 0 {
+		t.Errorf("weight of cov_all %v: the free feature was not fitted", m.Weights[search.FCovAll])
+	}
+}

@@ -53,6 +53,7 @@ const (
 	FSemantic            // cosine of the query and the chunk under the built-in embedding model
 	FSemanticRel         // … over the best candidate's
 	FFileSemantic        // the best of the chunk's file, over the best candidate's
+	FTermFreq            // Σ idf·log(1+tf) of the query terms in the chunk's text, over the best candidate's: not divided by its length
 	// Query descriptors: the same for every candidate of a query, so a
 	// linear score ignores them, but the trees use them to weigh the other
 	// features differently for a sentence of prose and for a terse subject
@@ -72,7 +73,7 @@ var FeatureNames = [NumFeatures]string{
 	"defines", "defines_code", "parent_named", "base_ident", "file_cov", "file_best", "file_count",
 	"test", "aux", "decl", "noncode", "statement", "callable", "typedecl", "container", "lines",
 	"exported", "depth", "rare", "file_sum", "stem_name", "expanded",
-	"semantic", "semantic_rel", "file_semantic",
+	"semantic", "semantic_rel", "file_semantic", "term_freq",
 	"query_terms", "query_prose", "query_code",
 }
 
@@ -80,7 +81,7 @@ var FeatureNames = [NumFeatures]string{
 // they depend on its text alone.
 func QueryFeatures(q string) [NumQueryFeatures]float64 {
 	var out [NumQueryFeatures]float64
-	out[0] = math.Min(1, float64(len(terms.Query(q)))/12)
+	out[0] = math.Min(1, float64(len(queryTerms(q)))/12)
 	words, stops, code := 0, 0, 0
 	for _, raw := range rawWords(q) {
 		w := strings.ToLower(strings.Trim(raw, ".,;:!?()[]{}'\"`"))
@@ -160,7 +161,12 @@ func (qi *queryInfo) similarity(sc *builtin.Scratch, text string) float64 {
 // newQueryInfo computes a query's terms, their IDF from the index's
 // statistics and its raw words.
 func newQueryInfo(q string, st store.TermStats) queryInfo {
-	qi := queryInfo{terms: terms.Query(q), idf: map[string]float64{}, pos: map[string]int{}, words: map[string]bool{}, code: map[string]bool{},
+	return newQueryInfoTerms(q, queryTerms(q), st)
+}
+
+// newQueryInfoTerms is newQueryInfo with the query's terms given.
+func newQueryInfoTerms(q string, qterms []string, st store.TermStats) queryInfo {
+	qi := queryInfo{terms: qterms, idf: map[string]float64{}, pos: map[string]int{}, words: map[string]bool{}, code: map[string]bool{},
 		descriptors: QueryFeatures(q)}
 	qi.initials = terms.InitialsOf(qi.terms)
 	for i, t := range qi.terms {
@@ -278,21 +284,63 @@ func (m termMask) or(o termMask) termMask {
 	return out
 }
 
+// featureText is the part of a chunk's text that the features read.
+func featureText(t string) string {
+	if len(t) > maxFeatureText {
+		return t[:maxFeatureText]
+	}
+	return t
+}
+
 // mask splits texts as the index does (each cut to maxFeatureText bytes)
 // and marks the query terms found.
 func (qi *queryInfo) mask(texts ...string) termMask {
 	m := make(termMask, (len(qi.terms)+63)/64)
 	for _, t := range texts {
-		if len(t) > maxFeatureText {
-			t = t[:maxFeatureText]
-		}
-		for _, x := range terms.SplitWanted(t, qi.initials) {
+		for _, x := range terms.SplitWanted(featureText(t), qi.initials) {
 			if i, ok := qi.pos[x]; ok {
 				m[i/64] |= 1 << (i % 64)
 			}
 		}
 	}
 	return m
+}
+
+// countTerms splits text as the index does and adds how often each query
+// term occurs to counts (indexed like qi.terms).
+func (qi *queryInfo) countTerms(text string, counts []int) {
+	for _, x := range terms.SplitWanted(text, qi.initials) {
+		if i, ok := qi.pos[x]; ok {
+			counts[i]++
+		}
+	}
+}
+
+// maskOf marks the query terms whose count is positive.
+func (qi *queryInfo) maskOf(counts []int) termMask {
+	m := make(termMask, (len(qi.terms)+63)/64)
+	for i, n := range counts {
+		if n > 0 {
+			m[i/64] |= 1 << (i % 64)
+		}
+	}
+	return m
+}
+
+// termFrequency is Σ idf·log(1+tf) over the query's terms: how much of the
+// query a text repeats, not divided by its length as BM25 divides it (a
+// fix lands more often in a long function that keeps using the subject's
+// words than in a short one that names them once). Like the coverage
+// features it reads the first maxFeatureText bytes, which is what a
+// light read returns.
+func (qi *queryInfo) termFrequency(counts []int) float64 {
+	s := 0.0
+	for i, n := range counts {
+		if n > 0 {
+			s += qi.idf[qi.terms[i]] * math.Log1p(float64(n))
+		}
+	}
+	return s
 }
 
 // coverage is the IDF-weighted share of the query's terms in a mask.
@@ -377,6 +425,7 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 	type chunkMasks struct{ all, name, header termMask }
 	masks := make([]chunkMasks, len(cands))
 	sims := make([]float64, len(cands))
+	tfs := make([]float64, len(cands))
 	// Splitting the candidates' text is most of the features' cost and
 	// each candidate's is independent: spread it over the cores.
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(cands)/32))
@@ -386,11 +435,17 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		go func(w int) {
 			defer wg.Done()
 			var sc builtin.Scratch
+			counts := make([]int, len(qi.terms))
 			for i := w; i < len(cands); i += workers {
 				c := cands[i].Chunk
 				name, sig, doc := qi.mask(c.Name), qi.mask(c.Signature), qi.mask(c.JSDoc)
 				header := sig.or(doc)
-				masks[i] = chunkMasks{all: name.or(header).or(qi.mask(c.EmbeddingText)), name: name, header: header}
+				// The text is split once, for its terms' presence and
+				// their counts.
+				clear(counts)
+				qi.countTerms(featureText(c.EmbeddingText), counts)
+				masks[i] = chunkMasks{all: name.or(header).or(qi.maskOf(counts)), name: name, header: header}
+				tfs[i] = qi.termFrequency(counts)
 				sims[i] = qi.similarity(&sc, c.EmbeddingText)
 			}
 		}(w)
@@ -410,9 +465,10 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		fa.n++
 		fa.sim = max(fa.sim, sims[i])
 	}
-	bestSim := 0.0
-	for _, x := range sims {
+	bestSim, bestTF := 0.0, 0.0
+	for i, x := range sims {
 		bestSim = max(bestSim, x)
+		bestTF = max(bestTF, tfs[i])
 	}
 	bestSum := 0.0
 	for _, fa := range files {
@@ -427,6 +483,9 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		f[FBM25] = clamp01(r.FirstStage)
 		f[FBM25Rank] = 1 / math.Log2(float64(i)+2)
 		f[FCovAll] = qi.coverage(masks[i].all)
+		if bestTF > 0 {
+			f[FTermFreq] = tfs[i] / bestTF
+		}
 		f[FCovName] = qi.coverage(masks[i].name)
 		f[FCovHeader] = qi.coverage(masks[i].header)
 		parents := parentNames(c.Breadcrumb)

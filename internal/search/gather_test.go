@@ -101,3 +101,45 @@ func TestGatherHonoursCancellation(t *testing.T) {
 		t.Fatalf("the same question, not cancelled: %v", err)
 	}
 }
+
+// Task words ("fix", "bug") are left out of a query's terms, so a comment
+// saying "fix" does not outrank the subject; when the subject alone matches
+// nothing ("fix 2540"), the whole query is searched instead of answering
+// with nothing.
+func TestGatherTaskWords(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"src/parser.ts": "export function parseHeader(line: string) {\n  return line.split(':');\n}\n",
+		"src/polyfill.ts": "// fix for old engines: fix the missing method, fix it again\nexport function fixMissingMethod(o: object) {\n  return o;\n}\n",
+	}
+	for rel, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pl := search.Pipeline{Store: indexDir(t, dir)}
+	names := func(q string) map[string]bool {
+		t.Helper()
+		cs, err := pl.Gather(context.Background(), search.Request{Query: q, Params: search.DefaultParams()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for i, r := range cs.Results {
+			if r.FirstStage > 0 || cs.Features[i][search.FCovAll] > 0 {
+				out[r.Chunk.Name] = true
+			}
+		}
+		return out
+	}
+	if got := names("fix parse header"); !got["parseHeader"] || got["fixMissingMethod"] {
+		t.Errorf("fix parse header: matched %v, want parseHeader and not the chunk that says fix", got)
+	}
+	if got := names("fix 2540"); !got["fixMissingMethod"] {
+		t.Errorf("fix 2540: matched %v, want the whole query searched when its subject matches nothing", got)
+	}
+}

@@ -33,6 +33,17 @@ type Candidates struct {
 // which BM25F can leave out when the query's other words are common; then
 // computes their features.
 func (p *Pipeline) Gather(ctx context.Context, req Request) (Candidates, error) {
+	out, err := p.gather(ctx, req)
+	if err == nil && len(out.Results) == 0 && !req.whole && subject(req.Query) != req.Query {
+		// Nothing matches the subject alone ("fix 2540"): the task words
+		// are all the query has to go on.
+		req.whole = true
+		return p.gather(ctx, req)
+	}
+	return out, err
+}
+
+func (p *Pipeline) gather(ctx context.Context, req Request) (Candidates, error) {
 	var out Candidates
 	n := DeepCandidates
 	if req.Params.Candidates > n {
@@ -43,7 +54,7 @@ func (p *Pipeline) Gather(ctx context.Context, req Request) (Candidates, error) 
 	var cands []Result
 	var named []chunk.Chunk
 	var st store.TermStats
-	qterms := terms.Query(req.Query)
+	qterms := terms.Query(req.subject())
 	g, _ := errgroup.WithContext(ctx)
 	g.Go(func() (err error) {
 		cands, err = p.Join(ctx, p.Hybrid, req, n)
@@ -99,9 +110,9 @@ func (p *Pipeline) Gather(ctx context.Context, req Request) (Candidates, error) 
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
-	qi := newQueryInfo(req.Query, st)
+	qi := newQueryInfoTerms(req.Query, qterms, st)
 	qi.codeMarked(req.Query)
-	qi.withSemantic(p.semantic(), req.Query)
+	qi.withSemantic(p.semantic(), req.subject())
 	out.Results = cands
 	out.Features = featurize(&qi, cands, nameCount, st.Chunks)
 	return out, ctx.Err()

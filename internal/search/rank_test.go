@@ -336,3 +336,40 @@ func TestCalibrationMargin(t *testing.T) {
 		t.Errorf("the shipped model has no lone margin (%v): refit it", DefaultModel.LoneMargin)
 	}
 }
+
+// Term frequency grows with how often a text repeats the query's terms,
+// whatever its length, and reads the same head of the text as coverage.
+func TestFeaturizeTermFrequency(t *testing.T) {
+	st := store.TermStats{Chunks: 1000, DocFreq: map[string]int{"retri": 5, "timeout": 8}}
+	q := "retry on timeout"
+	qi := newQueryInfo(q, st)
+	mk := func(name, text string) Result {
+		return Result{Chunk: chunk.Chunk{ID: name, RelativePath: "src/" + name + ".ts", Name: name, NodeKind: "function", StartLine: 1,
+			EndLine: 1 + strings.Count(text, "\n"), Breadcrumb: "src/" + name + ".ts > " + name, EmbeddingText: text, FullSource: text}}
+	}
+	filler := strings.Repeat("  const value = compute(input)\n", 40)
+	beyond := strings.Repeat("  const value = compute(input)\n", maxFeatureText/30+10)
+	cands := []Result{
+		mk("often", "function often() {\n"+filler+"  retry(timeout)\n  retry(timeout)\n  retry(timeout)\n}"),
+		mk("once", "function once() { retry(timeout) }"),
+		mk("late", "function late() {\n"+beyond+"  retry(timeout)\n}"),
+		mk("none", "function none() { return 1 }"),
+	}
+	fs := featurize(&qi, cands, map[string]int{}, 1000)
+	often, once, late, none := fs[0], fs[1], fs[2], fs[3]
+	tests := []struct {
+		name string
+		ok   bool
+	}{
+		{"repetition in a long text is the best", often[FTermFreq] == 1},
+		{"one mention counts less", once[FTermFreq] > 0 && once[FTermFreq] < often[FTermFreq]},
+		{"coverage does not count repetition", often[FCovAll] > 0.99 && once[FCovAll] > 0.99},
+		{"terms beyond the light text are not read", late[FTermFreq] == 0 && late[FCovAll] == 0},
+		{"no query term, no frequency", none[FTermFreq] == 0},
+	}
+	for _, tt := range tests {
+		if !tt.ok {
+			t.Errorf("%s: often %v / once %v / late %v / none %v", tt.name, often, once, late, none)
+		}
+	}
+}

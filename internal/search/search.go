@@ -58,6 +58,18 @@ type Request struct {
 	Paths     []string // files, directories or globs relative to the root
 	Languages []string
 	Params    Params
+	// whole searches the whole query, task words included (see subject):
+	// the second try when the subject alone matches nothing.
+	whole bool
+}
+
+// subject is the text the request is searched and featurised with: its
+// query without task words, unless whole.
+func (r Request) subject() string {
+	if r.whole {
+		return r.Query
+	}
+	return subject(r.Query)
 }
 
 // Result is one selected chunk.
@@ -275,7 +287,7 @@ func (p *Pipeline) candidates(ctx context.Context, req Request, n int) ([]Result
 	for i, l := range req.Languages {
 		langs[i] = NormalizeLanguage(l)
 	}
-	hits, err := p.Store.Search(store.Query{Terms: terms.Query(req.Query), Paths: req.Paths, Languages: langs, Limit: n, Light: true, Context: ctx})
+	hits, err := p.Store.Search(store.Query{Terms: terms.Query(req.subject()), Paths: req.Paths, Languages: langs, Limit: n, Light: true, Context: ctx})
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
