@@ -11,7 +11,6 @@ import (
 
 	"github.com/scry-dev/scry/internal/bench"
 	"github.com/scry-dev/scry/internal/engine"
-	"github.com/scry-dev/scry/internal/search"
 )
 
 // defaultInstances is where the localization instances live in a checkout
@@ -164,7 +163,7 @@ ablation of each feature group when --ablate is given. --out writes the model
 			if err != nil {
 				return err
 			}
-			free, err := featureIndexes(fitLinear)
+			free, err := bench.FeatureIndexes(fitLinear)
 			if err != nil {
 				return err
 			}
@@ -214,17 +213,4 @@ func noneAsNegative(power float64) float64 {
 		return -1
 	}
 	return power
-}
-
-// featureIndexes maps feature names (model.json's) to their indexes.
-func featureIndexes(names []string) ([]int, error) {
-	var out []int
-	for _, n := range names {
-		i := slices.Index(search.FeatureNames[:], n)
-		if i < 0 {
-			return nil, fmt.Errorf("bench fit: no feature is named %q", n)
-		}
-		out = append(out, i)
-	}
-	return out, nil
 }

@@ -357,6 +357,7 @@ var AblationGroups = []struct {
 	{"size, export, depth", []int{search.FLines, search.FExported, search.FDepth}},
 	{"name rarity (index-time usage prior)", []int{search.FRare}},
 	{"semantic similarity (built-in model)", []int{search.FSemantic, search.FSemanticRel, search.FFileSemantic}},
+	{"term frequency (not divided by length)", []int{search.FTermFreq}},
 	{"query descriptors (length, prose, code)", []int{search.FQueryTerms, search.FQueryProse, search.FQueryCode}},
 	{"file diversity penalty", []int{search.NumFeatures}},
 }
@@ -966,4 +967,17 @@ func (fi *fitInstance) symGain(i int, power float64) float64 {
 		}
 	}
 	return 0
+}
+
+// FeatureIndexes maps feature names (model.json's) to their indexes.
+func FeatureIndexes(names []string) ([]int, error) {
+	var out []int
+	for _, n := range names {
+		i := slices.Index(search.FeatureNames[:], n)
+		if i < 0 {
+			return nil, fmt.Errorf("bench fit: no feature is named %q", n)
+		}
+		out = append(out, i)
+	}
+	return out, nil
 }

@@ -159,3 +159,13 @@ func TestFitLinearMovesOnlyTheNamedWeights(t *testing.T) {
 		t.Errorf("weight of cov_all %v: the free feature was not fitted", m.Weights[search.FCovAll])
 	}
 }
+
+func TestFeatureIndexes(t *testing.T) {
+	got, err := FeatureIndexes([]string{"term_freq", "bm25"})
+	if err != nil || len(got) != 2 || got[0] != search.FTermFreq || got[1] != search.FBM25 {
+		t.Errorf("FeatureIndexes = %v, %v", got, err)
+	}
+	if _, err := FeatureIndexes([]string{"no_such_feature"}); err == nil {
+		t.Error("an unknown feature name was accepted")
+	}
+}

@@ -109,7 +109,7 @@ func TestGatherHonoursCancellation(t *testing.T) {
 func TestGatherTaskWords(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"src/parser.ts": "export function parseHeader(line: string) {\n  return line.split(':');\n}\n",
+		"src/parser.ts":   "export function parseHeader(line: string) {\n  return line.split(':');\n}\n",
 		"src/polyfill.ts": "// fix for old engines: fix the missing method, fix it again\nexport function fixMissingMethod(o: object) {\n  return o;\n}\n",
 	}
 	for rel, src := range files {
