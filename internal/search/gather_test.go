@@ -28,15 +28,7 @@ export function persist(value: number): number {
 		"src/other.ts": `export function unrelatedHelper(x: number) { return x; }
 `,
 	}
-	for rel, src := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	st := indexDir(t, dir)
 	pl := search.Pipeline{Store: st}
 	cs, err := pl.Gather(context.Background(), search.Request{Query: "refresh session cookie, see unrelatedHelper", Params: search.DefaultParams()})
@@ -112,15 +104,7 @@ func TestGatherTaskWords(t *testing.T) {
 		"src/parser.ts":   "export function parseHeader(line: string) {\n  return line.split(':');\n}\n",
 		"src/polyfill.ts": "// fix for old engines: fix the missing method, fix it again\nexport function fixMissingMethod(o: object) {\n  return o;\n}\n",
 	}
-	for rel, src := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	pl := search.Pipeline{Store: indexDir(t, dir)}
 	names := func(q string) map[string]bool {
 		t.Helper()
@@ -141,5 +125,19 @@ func TestGatherTaskWords(t *testing.T) {
 	}
 	if got := names("fix 2540"); !got["fixMissingMethod"] {
 		t.Errorf("fix 2540: matched %v, want the whole query searched when its subject matches nothing", got)
+	}
+}
+
+// writeFiles writes files (slash-separated paths relative to dir).
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for rel, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
