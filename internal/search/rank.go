@@ -31,7 +31,8 @@ type Candidates struct {
 // configured: see Join), plus
 // the chunks the query names outright (validateToken, `toJSONSchema`),
 // which BM25F can leave out when the query's other words are common; then
-// computes their features.
+// computes their features. The query is searched without its task words
+// (see subject), and whole when what remains matches nothing.
 func (p *Pipeline) Gather(ctx context.Context, req Request) (Candidates, error) {
 	out, err := p.gather(ctx, req)
 	if err == nil && len(out.Results) == 0 && !req.whole && subject(req.Query) != req.Query {
@@ -43,6 +44,8 @@ func (p *Pipeline) Gather(ctx context.Context, req Request) (Candidates, error) 
 	return out, err
 }
 
+// gather is Gather for one reading of the query: its subject, or the whole
+// query when req.whole is set.
 func (p *Pipeline) gather(ctx context.Context, req Request) (Candidates, error) {
 	var out Candidates
 	n := DeepCandidates
