@@ -1,4 +1,4 @@
-.PHONY: build test demo model bench bench-quality bench-speed bench-answer bench-localize clean
+.PHONY: build install test demo model bench bench-quality bench-speed bench-answer bench-localize clean
 
 # Every go command below builds SQLite from C with FTS5, without extension
 # loading (internal/sqlitedb; scripts/goflags.sh does the same for the
@@ -11,7 +11,16 @@ endif
 build:
 	go build -o scry ./cmd/scry
 
-# The whole test suite (installs its npm test dependencies first).
+# Put scry on PATH: $(PREFIX)/bin/scry (default ~/.local/bin/scry).
+PREFIX ?= $(HOME)/.local
+install: build
+	mkdir -p "$(PREFIX)/bin"
+	install -m 0755 scry "$(PREFIX)/bin/scry"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) echo "installed $(PREFIX)/bin/scry";; \
+	  *) echo "installed $(PREFIX)/bin/scry; $(PREFIX)/bin is not on PATH: add it, e.g. export PATH=\"$(PREFIX)/bin:\$$PATH\"";; esac
+
+# The whole test suite, as CI runs it: installs its npm test dependencies,
+# builds Weaviate once per machine and starts it on loopback (it says so first).
 test:
 	scripts/test.sh
 

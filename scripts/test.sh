@@ -4,6 +4,16 @@
 # may skip for a missing corpus, compiler or MCP client).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+cat >&2 <<'EOM'
+make test: the whole suite, as CI runs it. It will
+  1. install the npm test dependencies into .cache/testdeps (TypeScript 7, corpora, MCP client,
+     ONNX Runtime; the first time only),
+  2. build weaviate-server from source (about 6-8 minutes, the first time on this machine only;
+     cached under ~/.cache/scry/weaviate) and start two Weaviate servers on loopback (1 node and
+     a 3-node cluster; stopped when the run ends),
+  3. run gofmt, go vet, the race-enabled tests (about 20 minutes on 2 cores), the pure-Go SQLite
+     build's tests and 15 s of fuzzing per target.
+EOM
 # shellcheck disable=SC1091
 source scripts/goflags.sh
 scripts/testdeps.sh
