@@ -83,10 +83,6 @@ func (s *Server) call(ctx context.Context, run func() (*mcp.CallToolResult, erro
 func New(eng *engine.Engine) (*mcp.Server, error) {
 	cfg := eng.Config()
 	s := &Server{eng: eng, cfg: cfg}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "scry", Version: Version}, &mcp.ServerOptions{
-		Instructions: "scry answers questions about this TypeScript/JavaScript codebase with complete symbols and their compiler-resolved connections. " +
-			"Start with codebase_search (plain words, or `symbol = File > Parent > name`); use the other tools to follow up.",
-	})
 	names := cfg.Tools
 	if len(names) == 0 {
 		names = DefaultTools
@@ -120,6 +116,9 @@ func New(eng *engine.Engine) (*mcp.Server, error) {
 			names = []string{"codebase_search"}
 		}
 	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "scry", Version: Version}, &mcp.ServerOptions{
+		Instructions: Instructions(names),
+	})
 	byName := make(map[string]tool, len(tools))
 	for _, t := range tools {
 		byName[t.name] = t
@@ -142,6 +141,38 @@ func New(eng *engine.Engine) (*mcp.Server, error) {
 		return nil, fmt.Errorf("config tools: unknown %s (known: %s)", strings.Join(unknown, ", "), strings.Join(known, ", "))
 	}
 	return srv, nil
+}
+
+// uses says, for each tool, the need it serves, as a line of the server's
+// instructions; the order is the order an agent should reach for them.
+var uses = []struct{ tool, line string }{
+	{"codebase_search", "- Where something is done or how it works, in plain words: codebase_search. It answers with whole symbols and their callers, callees and types, so one call often replaces several greps and file reads. A known symbol: `symbol = File > Parent > name`."},
+	{"find_symbol", "- A name you are unsure of (spelling, place): find_symbol, mode prefix or fuzzy."},
+	{"get_symbol_info", "- Before changing a symbol: get_symbol_info (signature, callers, callees, types, members)."},
+	{"find_references", "- Every use of a symbol: find_references."},
+	{"find_implementations", "- Subclasses and implementations: find_implementations."},
+	{"find_importers", "- Who imports a file, package or export: find_importers."},
+	{"find_definition", "- Where a name used at file:line:column is declared: find_definition."},
+	{"list_symbols", "- A file's or directory's outline: list_symbols."},
+	{"search_files", "- Exact text or a regex: search_files."},
+	{"find_files", "- Files by name: find_files."},
+}
+
+// Instructions is what the server tells an agent at start-up: which of the
+// named tools serves which need, in a few lines (clients add them to the
+// agent's context, so every line is paid for on every turn).
+func Instructions(names []string) string {
+	on := make(map[string]bool, len(names))
+	for _, n := range names {
+		on[n] = true
+	}
+	lines := []string{"scry answers questions about this TypeScript/JavaScript codebase from an index kept in step with the files, with connections resolved by the TypeScript compiler (answers marked approximate come from the index alone, e.g. while the compiler loads)."}
+	for _, u := range uses {
+		if on[u.tool] {
+			lines = append(lines, u.line)
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // fresh brings the index up to date before a call is answered, reporting

@@ -12,32 +12,42 @@ import (
 	"github.com/scry-dev/scry/internal/textsearch"
 )
 
-// tools is every tool scry offers: its name, the description an agent
-// reads (paid for on every turn, so short), and its handler.
+// tools is every tool scry offers: its name, its title (what a client shows
+// a person), the description an agent reads (paid for on every turn, so
+// short), and its handler.
 var tools = []tool{
-	newTool("codebase_search", "Find the code that answers a question: complete symbols with their callers, callees and types, within a token budget. Query in plain words, or `symbol = File > Parent > name` for an exact lookup.", (*Server).codebaseSearch),
-	newTool("find_symbol", "Find declarations by name: exact, prefix, fuzzy, or semantic (plain words). Lists kind, location and signature.", (*Server).findSymbol),
-	newTool("list_symbols", "Outline a file or directory: its symbols with nesting, kinds and line ranges.", (*Server).listSymbols),
-	newTool("get_symbol_info", "A symbol's full typed signature, modifiers, type hierarchy, callers and callees, references and members.", (*Server).symbolInfo),
-	newTool("find_definition", "Where a symbol is declared: by name, or from a usage at file:line:column (follows imports, re-exports and aliases).", (*Server).findDefinition),
-	newTool("find_references", "Every use of a symbol, grouped by file, each line tagged call, new, import, type, write or read.", (*Server).findReferences),
-	newTool("find_implementations", "Classes and interfaces that extend or implement a class or interface.", (*Server).findImplementations),
-	newTool("find_importers", "Files that import a module (a workspace file or a package) or a named export.", (*Server).findImporters),
-	newTool("search_files", "Grep the workspace: literal text or RE2 regex, as file:line:text.", (*Server).searchFiles),
-	newTool("find_files", "Find files by glob (ignored and generated directories excluded).", (*Server).findFiles),
+	newTool("codebase_search", "Search the codebase", "Find the code that answers a question: complete symbols with their callers, callees and types, within a token budget. Query in plain words, or `symbol = File > Parent > name` for an exact lookup.", (*Server).codebaseSearch),
+	newTool("find_symbol", "Find symbols by name", "Find declarations by name: exact, prefix, fuzzy, or semantic (plain words). Lists kind, location and signature.", (*Server).findSymbol),
+	newTool("list_symbols", "Outline files", "Outline a file or directory: its symbols with nesting, kinds and line ranges.", (*Server).listSymbols),
+	newTool("get_symbol_info", "Symbol details", "A symbol's full typed signature, modifiers, type hierarchy, callers and callees, references and members.", (*Server).symbolInfo),
+	newTool("find_definition", "Go to definition", "Where a symbol is declared: by name, or from a usage at file:line:column (follows imports, re-exports and aliases).", (*Server).findDefinition),
+	newTool("find_references", "Find references", "Every use of a symbol, grouped by file, each line tagged call, new, import, type, write or read.", (*Server).findReferences),
+	newTool("find_implementations", "Find implementations", "Classes and interfaces that extend or implement a class or interface.", (*Server).findImplementations),
+	newTool("find_importers", "Find importers", "Files that import a module (a workspace file or a package) or a named export.", (*Server).findImporters),
+	newTool("search_files", "Search file text", "Grep the workspace: literal text or RE2 regex, as file:line:text.", (*Server).searchFiles),
+	newTool("find_files", "Find files by glob", "Find files by glob (ignored and generated directories excluded).", (*Server).findFiles),
 }
 
 // tool is one row of the table: add registers it on a server, bound to s.
 type tool struct {
-	name string
-	add  func(srv *mcp.Server, s *Server)
+	name, title, description string
+	add                      func(srv *mcp.Server, s *Server)
 }
 
 // newTool binds a named handler, whose argument type gives the tool its
-// input schema, to its name and description.
-func newTool[A any](name, description string, h func(s *Server, ctx context.Context, req *mcp.CallToolRequest, a A) (*mcp.CallToolResult, error)) tool {
-	return tool{name: name, add: func(srv *mcp.Server, s *Server) {
-		mcp.AddTool(srv, &mcp.Tool{Name: name, Description: description},
+// input schema, to its name, title and description.
+//
+// Every tool is annotated read-only, idempotent and closed-world, so that
+// clients may run it without asking: a call reads the workspace and answers;
+// what it writes is scry's own index in the cache directory, brought up to
+// date with the files, never the workspace or anything outside this machine.
+// The title is given once, in the annotations, where every client version
+// looks for it (the schema is paid for on every turn).
+func newTool[A any](name, title, description string, h func(s *Server, ctx context.Context, req *mcp.CallToolRequest, a A) (*mcp.CallToolResult, error)) tool {
+	return tool{name: name, title: title, description: description, add: func(srv *mcp.Server, s *Server) {
+		closed := false
+		annotations := &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &closed}
+		mcp.AddTool(srv, &mcp.Tool{Name: name, Description: description, Annotations: annotations},
 			func(ctx context.Context, req *mcp.CallToolRequest, a A) (*mcp.CallToolResult, any, error) {
 				res, err := s.call(ctx, func() (*mcp.CallToolResult, error) { return h(s, ctx, req, a) })
 				if err != nil {

@@ -1,0 +1,132 @@
+package mcpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/golden"
+	"github.com/scry-dev/scry/internal/mcpserver"
+	"github.com/scry-dev/scry/internal/tokens"
+)
+
+// Sizes an agent pays for on every turn: each tool's description, all the
+// tools' schemas together (what tools/list returns) and the server's
+// instructions. The limits leave some room above today's sizes, so that a
+// tool that grows its description or arguments is noticed here.
+const (
+	maxDescriptionTokens  = 60
+	maxSchemaTokens       = 1_700
+	maxInstructionsTokens = 260
+)
+
+// TestToolAnnotationsAndSizes checks what clients read before calling: every
+// tool is titled and annotated read-only (so a client may auto-approve it),
+// idempotent and closed-world; descriptions, the whole schema and the
+// instructions stay within their token limits; and it pins the listing in
+// testdata/schema.txtar (go test -update rewrites it) for review.
+func TestToolAnnotationsAndSizes(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "project")
+	copyTree(t, "../../testdata/project", root)
+	ctx := context.Background()
+	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"),
+		Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := inMemory(t, e)
+	list, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Tools) != len(mcpserver.DefaultTools) {
+		t.Errorf("%d tools listed, want %d", len(list.Tools), len(mcpserver.DefaultTools))
+	}
+	var files []golden.File
+	for _, tool := range list.Tools {
+		a := tool.Annotations
+		switch {
+		case a == nil:
+			t.Errorf("%s: no annotations", tool.Name)
+			continue
+		case !a.ReadOnlyHint || !a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint:
+			t.Errorf("%s: annotations %+v, want read-only, idempotent, closed-world", tool.Name, *a)
+		case a.Title == "":
+			t.Errorf("%s: no title", tool.Name)
+		}
+		if n := tokens.Count(tool.Description); n > maxDescriptionTokens {
+			t.Errorf("%s: description is %d tokens, over %d", tool.Name, n, maxDescriptionTokens)
+		}
+		schema, err := json.MarshalIndent(tool.InputSchema, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ann, err := json.Marshal(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, golden.File{Name: tool.Name, Data: "annotations: " + string(ann) +
+			"\ndescription: " + tool.Description + "\ninput schema: " + string(schema)})
+	}
+	all, err := json.Marshal(list.Tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemaTokens := tokens.Count(string(all))
+	if schemaTokens > maxSchemaTokens {
+		t.Errorf("the tools' schemas are %d tokens together, over %d", schemaTokens, maxSchemaTokens)
+	}
+	instructions := cs.InitializeResult().Instructions
+	instrTokens := tokens.Count(instructions)
+	if instrTokens > maxInstructionsTokens {
+		t.Errorf("the instructions are %d tokens, over %d", instrTokens, maxInstructionsTokens)
+	}
+	for _, name := range mcpserver.DefaultTools {
+		if !strings.Contains(instructions, name) {
+			t.Errorf("the instructions do not say when to use %s", name)
+		}
+	}
+	// What the titles and annotations cost, for the record.
+	bare := make([]mcp.Tool, len(list.Tools))
+	for i, tool := range list.Tools {
+		bare[i] = *tool
+		bare[i].Title, bare[i].Annotations = "", nil
+	}
+	bareJSON, err := json.Marshal(bare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d tools: schemas %d tokens (%d without titles and annotations), instructions %d tokens",
+		len(list.Tools), schemaTokens, tokens.Count(string(bareJSON)), instrTokens)
+	files = append(files, golden.File{Name: "instructions", Data: instructions})
+	golden.Check(t, "testdata/schema.txtar", files)
+}
+
+// TestInstructionsFollowTools checks that the instructions name only the
+// tools a server exposes.
+func TestInstructionsFollowTools(t *testing.T) {
+	for _, tc := range []struct {
+		names         []string
+		want, notWant []string
+	}{
+		{[]string{"codebase_search"}, []string{"codebase_search"}, []string{"find_symbol", "search_files"}},
+		{[]string{"find_references", "find_files"}, []string{"find_references", "find_files"}, []string{"codebase_search"}},
+	} {
+		got := mcpserver.Instructions(tc.names)
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("Instructions(%v) lacks %s:\n%s", tc.names, w, got)
+			}
+		}
+		for _, w := range tc.notWant {
+			if strings.Contains(got, w) {
+				t.Errorf("Instructions(%v) names %s:\n%s", tc.names, w, got)
+			}
+		}
+	}
+}
