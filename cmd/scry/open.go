@@ -10,6 +10,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/render"
 )
 
 // workspaceFlags are shared by every command that works on an index.
@@ -109,6 +110,13 @@ func (w *workspaceFlags) open(cmd *cobra.Command, opt engine.Options, progress, 
 	}
 	if err != nil {
 		return nil, err
+	}
+	if opt.Sync {
+		// An empty index answers every question with nothing; say why
+		// once, before the answer.
+		if empty, eerr := e.MaybeEmpty(cmd.Context(), e.LastSync()); eerr == nil && empty != nil {
+			fmt.Fprintln(cmd.ErrOrStderr(), "scry:", render.EmptyWorkspace(empty))
+		}
 	}
 	return e, nil
 }

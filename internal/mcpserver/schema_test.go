@@ -130,3 +130,37 @@ func TestInstructionsFollowTools(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyWorkspaceAnswer checks that every tool's answer on a workspace
+// with no TypeScript/JavaScript files says so and what to do, rather than
+// an unexplained empty answer.
+func TestEmptyWorkspaceAnswer(t *testing.T) {
+	root := t.TempDir()
+	ctx := context.Background()
+	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"),
+		Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := inMemory(t, e)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"codebase_search", map[string]any{"query": "where are tokens validated"}},
+		{"find_symbol", map[string]any{"name": "TokenService"}},
+		{"find_files", map[string]any{"pattern": "*.ts"}},
+	} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all []string
+		for _, content := range res.Content {
+			all = append(all, content.(*mcp.TextContent).Text)
+		}
+		if text := strings.Join(all, "\n"); !strings.Contains(text, "The index is empty: no TypeScript or JavaScript files") || !strings.Contains(text, "--root") {
+			t.Errorf("%s: answer does not say the workspace is empty:\n%s", c.tool, text)
+		}
+	}
+}

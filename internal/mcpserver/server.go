@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -45,6 +46,10 @@ type Server struct {
 	// same damage rebuild once.
 	calls    sync.RWMutex
 	rebuilds int
+	// empty is why the index holds no files, as of the last sync (nil
+	// when it holds some): every answer then says so, since an empty
+	// answer alone does not tell an agent that scry sees no code at all.
+	empty atomic.Pointer[engine.EmptyWorkspace]
 }
 
 // call runs one tool call. A call that finds the index damaged (pages
@@ -202,9 +207,15 @@ func (s *Server) fresh(ctx context.Context, req *mcp.CallToolRequest) error {
 			}
 		}
 	}
-	if _, err := s.eng.SyncProgress(ctx, progress); err != nil {
+	sum, err := s.eng.SyncProgress(ctx, progress)
+	if err != nil {
 		return fmt.Errorf("bringing the index up to date: %w", err)
 	}
+	empty, err := s.eng.MaybeEmpty(ctx, sum)
+	if err != nil {
+		return err
+	}
+	s.empty.Store(empty)
 	return nil
 }
 

@@ -50,6 +50,9 @@ func newTool[A any](name, title, description string, h func(s *Server, ctx conte
 		mcp.AddTool(srv, &mcp.Tool{Name: name, Description: description, Annotations: annotations},
 			func(ctx context.Context, req *mcp.CallToolRequest, a A) (*mcp.CallToolResult, any, error) {
 				res, err := s.call(ctx, func() (*mcp.CallToolResult, error) { return h(s, ctx, req, a) })
+				if empty := s.empty.Load(); empty != nil && err == nil && res != nil {
+					res.Content = append(res.Content, text(render.EmptyWorkspace(empty)))
+				}
 				if err != nil {
 					// An error may echo a name from an argument or the
 					// workspace (an os error wraps the raw path): it must
