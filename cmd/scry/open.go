@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -11,11 +12,17 @@ import (
 
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/render"
+	"github.com/scry-dev/scry/internal/textfmt"
+	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // workspaceFlags are shared by every command that works on an index.
 type workspaceFlags struct {
-	root      string
+	root string
+	// cwdRel is the current directory relative to a root found from it
+	// (not named by --root), "" otherwise: paths typed relative to the
+	// current directory are taken from there (fromCwd).
+	cwdRel    string
 	indexPath string
 	include   []string
 	exclude   []string
@@ -28,6 +35,47 @@ func (w *workspaceFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringArrayVar(&w.include, "include", nil, "only index files matching this glob (relative to the root; repeat for several: commas and braces stay part of the glob)")
 	cmd.Flags().StringArrayVar(&w.exclude, "exclude", nil, "skip files matching this glob (relative to the root; repeat for several)")
 	cmd.Flags().Int64Var(&w.maxSize, "max-file-size", 0, "skip files larger than this many bytes (default 1 MiB)")
+}
+
+// findRoot chooses the workspace root when --root does not name one: the
+// project enclosing the current directory (workspace.FindRoot), named on
+// stderr when it is not the current directory itself, so that a command run
+// from a subdirectory answers about the whole project and says so.
+func (w *workspaceFlags) findRoot(cmd *cobra.Command) error {
+	if w.root != "" {
+		return nil
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("current directory: %w", err)
+	}
+	home, _ := os.UserHomeDir()
+	found, err := workspace.FindRoot(cwd, home)
+	if err != nil {
+		return err
+	}
+	w.root = found.Dir
+	if found.Dir != cwd {
+		if rel, err := filepath.Rel(found.Dir, cwd); err == nil {
+			w.cwdRel = rel
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "scry: workspace root %s (%s; --root overrides)\n", textfmt.Name(found.Dir), found.Reason)
+	}
+	return nil
+}
+
+// fromCwd rewrites a relative path typed in a subdirectory of a found root
+// to the root-relative path the engine expects, when it names something
+// that exists there; anything else (a package name, a glob, a path already
+// relative to the root) is returned as it is.
+func (w *workspaceFlags) fromCwd(p string) string {
+	if w.cwdRel == "" || p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	if _, err := os.Lstat(p); err != nil {
+		return p
+	}
+	return filepath.ToSlash(filepath.Join(w.cwdRel, p))
 }
 
 // layer lays the file-selection flags the user set over the configuration.
@@ -54,6 +102,9 @@ func (w *workspaceFlags) layer(cmd *cobra.Command) func(*engine.Config) error {
 // command go to stderr; quietCompiler drops the ones saying structure is
 // approximate (the answer says so itself).
 func (w *workspaceFlags) open(cmd *cobra.Command, opt engine.Options, progress, quietCompiler bool, layers ...func(*engine.Config) error) (*engine.Engine, error) {
+	if err := w.findRoot(cmd); err != nil {
+		return nil, err
+	}
 	opt.Root, opt.IndexPath = w.root, w.indexPath
 	layers = append([]func(*engine.Config) error{w.layer(cmd)}, layers...)
 	opt.Configure = func(cfg *engine.Config) error {

@@ -73,6 +73,9 @@ budget); "symbol = [file >] [Parent >] name" looks a symbol up exactly.`,
 				return err
 			}
 			defer e.Close()
+			for i, p := range paths {
+				paths[i] = ws.fromCwd(p)
+			}
 			paths, err := e.ConfinePaths(paths)
 			if err != nil {
 				return fmt.Errorf("--path: %w", err)

@@ -168,7 +168,7 @@ func newImportersCmd() *cobra.Command {
 				return err
 			}
 			defer e.Close()
-			imps, err := e.Importers(args[0])
+			imps, err := e.Importers(ws.fromCwd(args[0]))
 			if err != nil {
 				return err
 			}

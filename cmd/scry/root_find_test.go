@@ -1,0 +1,55 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRootFromSubdirectory runs commands from a subdirectory of a git work
+// tree without --root: they answer about the whole project, name the root
+// they chose, take a path typed relative to the current directory, and
+// --root still wins.
+func TestRootFromSubdirectory(t *testing.T) {
+	project := t.TempDir()
+	for rel, src := range map[string]string{
+		"src/auth/token.ts": "export function validateToken(t: string) { return t.length > 0; }\n",
+		"src/app/main.ts":   "import { validateToken } from '../auth/token';\nexport const ok = validateToken('x');\n",
+	} {
+		p := filepath.Join(project, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(project, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Join(project, "src", "app"))
+	t.Setenv("SCRY_CACHE_DIR", t.TempDir())
+
+	out, err := runScry(t, "def", "validateToken")
+	if err != nil {
+		t.Fatalf("def: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "workspace root "+project+" (git work tree") || !strings.Contains(out, "src/auth/token.ts") {
+		t.Errorf("def from src/app does not name the root or find the declaration in src/auth:\n%s", out)
+	}
+	out, err = runScry(t, "importers", "../auth/token.ts")
+	if err != nil {
+		t.Fatalf("importers: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "src/app/main.ts") {
+		t.Errorf("importers of a path relative to the current directory:\n%s", out)
+	}
+	out, err = runScry(t, "def", "--root", ".", "validateToken")
+	if err != nil {
+		t.Fatalf("def --root .: %v\n%s", err, out)
+	}
+	if strings.Contains(out, "workspace root") || strings.Contains(out, "src/auth/token.ts") {
+		t.Errorf("--root . should index src/app alone and name no other root:\n%s", out)
+	}
+}

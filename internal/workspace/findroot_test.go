@@ -1,0 +1,77 @@
+package workspace_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/workspace"
+)
+
+// TestFindRoot builds real directory trees and checks which root a command
+// run in a subdirectory chooses, and why.
+func TestFindRoot(t *testing.T) {
+	tests := []struct {
+		name      string
+		tree      []string // files and directories (ending in /) to create
+		start     string
+		home      string // relative to the tree; "" for none
+		want, why string
+	}{
+		{"git work tree", []string{".git/", "packages/a/package.json", "packages/a/src/"}, "packages/a/src", "", ".", "git work tree"},
+		{"git file of a linked worktree", []string{"wt/.git", "wt/src/"}, "wt/src", "", "wt", "git work tree"},
+		{"nested git wins over outer", []string{".git/", "vendor/lib/.git/", "vendor/lib/src/"}, "vendor/lib/src", "", "vendor/lib", "git work tree"},
+		{"npm workspaces root", []string{"package.json={\"workspaces\":[\"packages/*\"]}", "packages/a/package.json={}", "packages/a/src/"}, "packages/a/src", "", ".", "package.json workspaces"},
+		{"pnpm workspace root", []string{"pnpm-workspace.yaml", "packages/a/package.json={}", "packages/a/lib/"}, "packages/a/lib", "", ".", "pnpm-workspace.yaml"},
+		{"nearest package.json", []string{"app/package.json={}", "app/src/deep/"}, "app/src/deep", "", "app", "package.json"},
+		{"nearest tsconfig.json", []string{"app/tsconfig.json={}", "app/src/"}, "app/src", "", "app", "tsconfig.json"},
+		{"nothing marks a project", []string{"a/b/"}, "a/b", "", "a/b", "current directory"},
+		{"not above home", []string{".git/", "me/work/"}, "me/work", "me", "me/work", "current directory"},
+		{"home itself", []string{"me/.git/"}, "me", "me", "me", "git work tree"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := t.TempDir()
+			for _, p := range tt.tree {
+				body := ""
+				if i := indexByte(p, '='); i >= 0 {
+					p, body = p[:i], p[i+1:]
+				}
+				full := filepath.Join(base, filepath.FromSlash(p))
+				if p[len(p)-1] == '/' {
+					if err := os.MkdirAll(full, 0o755); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			home := ""
+			if tt.home != "" {
+				home = filepath.Join(base, tt.home)
+			}
+			got, err := workspace.FindRoot(filepath.Join(base, filepath.FromSlash(tt.start)), home)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := filepath.Join(base, filepath.FromSlash(tt.want))
+			if got.Dir != want || got.Reason != tt.why {
+				t.Errorf("FindRoot = %s (%s), want %s (%s)", got.Dir, got.Reason, want, tt.why)
+			}
+		})
+	}
+}
+
+func indexByte(s string, c byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return i
+		}
+	}
+	return -1
+}
