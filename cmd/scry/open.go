@@ -12,8 +12,6 @@ import (
 
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/render"
-	"github.com/scry-dev/scry/internal/textfmt"
-	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // workspaceFlags are shared by every command that works on an index.
@@ -50,7 +48,7 @@ func (w *workspaceFlags) findRoot(cmd *cobra.Command) error {
 		return fmt.Errorf("current directory: %w", err)
 	}
 	home, _ := os.UserHomeDir()
-	found, err := workspace.FindRoot(cwd, home)
+	found, err := engine.FindRoot(cwd, home)
 	if err != nil {
 		return err
 	}
@@ -59,7 +57,7 @@ func (w *workspaceFlags) findRoot(cmd *cobra.Command) error {
 		if rel, err := filepath.Rel(found.Dir, cwd); err == nil {
 			w.cwdRel = rel
 		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "scry: workspace root %s (%s; --root overrides)\n", textfmt.Name(found.Dir), found.Reason)
+		fmt.Fprintln(cmd.ErrOrStderr(), "scry:", render.FoundRoot(found))
 	}
 	return nil
 }

@@ -116,3 +116,8 @@ func were(n int) string {
 	}
 	return " were"
 }
+
+// FoundRoot names the workspace root a command chose for itself, and why.
+func FoundRoot(f engine.FoundRoot) string {
+	return fmt.Sprintf("workspace root %s (%s; --root overrides)", textfmt.Name(f.Dir), f.Reason)
+}
