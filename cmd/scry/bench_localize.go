@@ -11,6 +11,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/bench"
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/fit"
 )
 
 // defaultInstances is where the localization instances live in a checkout
@@ -159,15 +160,15 @@ ablation of each feature group when --ablate is given. --out writes the model
 (the shipped one is internal/search/model.json).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			set, err := bench.LoadDumps(args)
+			set, err := fit.LoadDumps(args)
 			if err != nil {
 				return err
 			}
-			free, err := bench.FeatureIndexes(fitLinear)
+			free, err := fit.FeatureIndexes(fitLinear)
 			if err != nil {
 				return err
 			}
-			r, err := bench.Fit(set, bench.FitOptions{Seed: seed, Passes: passes, Ablate: ablate, FileRelevance: fileRel, Leads: leads,
+			r, err := fit.Fit(set, fit.Options{Seed: seed, Passes: passes, Ablate: ablate, FileRelevance: fileRel, Leads: leads,
 				KeepLinear: keepLinear, FitLinear: free, Trees: trees, JSDocShare: jsdocShare, TreesWithout: treesWithout, Depth: depth, MinLeaf: minLeaf, Rate: rate,
 				SizePower: noneAsNegative(sizePower), Folds: folds, Bag: bag, Log: cmd.ErrOrStderr()})
 			if err != nil {
@@ -199,14 +200,14 @@ ablation of each feature group when --ablate is given. --out writes the model
 	cmd.Flags().Float64Var(&rate, "rate", 0.1, "shrinkage of each tree")
 	cmd.Flags().StringSliceVar(&fitLinear, "fit-linear", nil, "with --keep-linear, fit these features' linear weights all the same (feature names, as in model.json)")
 	cmd.Flags().IntSliceVar(&treesWithout, "trees-without", nil, "feature indexes the trees may not use (an ablation)")
-	cmd.Flags().Float64Var(&sizePower, "size-power", bench.DefaultSizePower, "power of the size discount of a symbol hit in the objective (0: none)")
+	cmd.Flags().Float64Var(&sizePower, "size-power", fit.DefaultSizePower, "power of the size discount of a symbol hit in the objective (0: none)")
 	cmd.Flags().IntVar(&folds, "folds", 0, "also report the fit cross-validated on tune over this many folds of repositories (and the number of bags with --bag)")
 	cmd.Flags().BoolVar(&bag, "bag", false, "fit the trees as the mean of --folds ensembles, each stopped on the fold it left out")
-	cmd.Flags().Float64Var(&jsdocShare, "jsdoc-share", bench.DefaultJSDocShare, "the JSDoc questions' share of the objective when fix commits are given too")
+	cmd.Flags().Float64Var(&jsdocShare, "jsdoc-share", fit.DefaultJSDocShare, "the JSDoc questions' share of the objective when fix commits are given too")
 	return cmd
 }
 
-// noneAsNegative maps the flag's 0 (no size discount) to FitOptions' way
+// noneAsNegative maps the flag's 0 (no size discount) to fit.Options' way
 // of saying it, where 0 means the default.
 func noneAsNegative(power float64) float64 {
 	if power == 0 {

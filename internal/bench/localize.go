@@ -396,7 +396,7 @@ func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *
 		v1 = search.Blend(v1, scores, opt.Params)
 	}
 	res.Scores[LocV1] = ScoreList(in, locSpans(v1))
-	res.V1Answer = answerOf(in, search.Select(v1, opt.Params), nil)
+	res.V1Answer = AnswerOf(in, search.Select(v1, opt.Params), nil)
 
 	p := &search.Pipeline{Store: st, Model: opt.Model}
 	req := search.Request{Query: in.Query, Params: opt.Params}
@@ -414,7 +414,7 @@ func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *
 	if err != nil {
 		return res, err
 	}
-	res.Answer = answerOf(in, results, leads)
+	res.Answer = AnswerOf(in, results, leads)
 	var hp *search.Pipeline
 	var hc search.Candidates
 	if hybrid != nil {
@@ -439,7 +439,7 @@ func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *
 		if err != nil {
 			return res, err
 		}
-		res.HybridAnswer = answerOf(in, results, leads)
+		res.HybridAnswer = AnswerOf(in, results, leads)
 		res.HybridInCandidates = goldAmong(in, hc.Results)
 	}
 	res.InCandidates = goldAmong(in, cands.Results)
@@ -469,7 +469,9 @@ func goldAmong(in *Instance, rs []search.Result) bool {
 	return false
 }
 
-func answerOf(in *Instance, results []search.Result, leads []search.Lead) LocAnswer {
+// AnswerOf measures an answer (its results and leads) against an
+// instance's gold: the figures of the default answer.
+func AnswerOf(in *Instance, results []search.Result, leads []search.Lead) LocAnswer {
 	a := LocAnswer{Results: len(results), Leads: len(leads)}
 	for _, r := range results {
 		t := r.Tokens
@@ -499,6 +501,11 @@ type DumpCandidate struct {
 	Tokens    int       `json:"tokens"`
 	Features  []float64 `json:"f"`
 }
+
+// JSDocHoldout is the split of JSDoc questions from the benchmark's own
+// packages (`scry bench quality --set bench --dump`): reported by the fitter (internal/fit),
+// never fitted on. The tune set's questions are in the split "tune".
+const JSDocHoldout = "jsdoc-holdout"
 
 // DumpInstance is one instance's line in a feature dump.
 type DumpInstance struct {

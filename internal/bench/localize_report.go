@@ -72,7 +72,8 @@ type AnswerMetrics struct {
 	MeanResults    float64 `json:"mean_results"`
 }
 
-func summarizeAnswers(as []LocAnswer) AnswerMetrics {
+// SummarizeAnswers aggregates the answers' figures over instances.
+func SummarizeAnswers(as []LocAnswer) AnswerMetrics {
 	m := AnswerMetrics{N: len(as)}
 	if len(as) == 0 {
 		return m
@@ -187,9 +188,9 @@ func locSubset(name string, rs []LocResult) LocSubset {
 		s.InCandidates /= float64(len(rs))
 		s.HybridInCandidates /= float64(len(rs))
 	}
-	s.Answer, s.V1Answer = summarizeAnswers(as), summarizeAnswers(v1)
+	s.Answer, s.V1Answer = SummarizeAnswers(as), SummarizeAnswers(v1)
 	if _, ok := s.Systems[LocHybrid]; ok {
-		h := summarizeAnswers(hy)
+		h := SummarizeAnswers(hy)
 		s.HybridAnswer = &h
 	}
 	return s

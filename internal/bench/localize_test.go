@@ -4,60 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/embed"
-	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/testkit"
 )
-
-// gitRepo makes a repository with one commit per state (each a full set
-// of files) and returns a bare mirror of it and the commits.
-func gitRepo(t *testing.T, states []map[string]string) (mirror string, commits []string) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	dir := filepath.Join(t.TempDir(), "work")
-	run := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	run("init", "-q", "-b", "main")
-	for _, files := range states {
-		run("rm", "-rq", "--ignore-unmatch", ".")
-		for p, text := range files {
-			writeTree(t, dir, map[string]string{p: text})
-		}
-		run("add", "-A")
-		run("commit", "-qm", "state")
-		commits = append(commits, run("rev-parse", "HEAD"))
-	}
-	base := t.TempDir()
-	mirror = filepath.Join(base, "acme+widgets")
-	cmd := exec.Command("git", "clone", "-q", "--bare", dir, mirror)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("clone: %v\n%s", err, out)
-	}
-	return base, commits
-}
 
 const tokenTS = `export class TokenService {
   constructor(private secret: string) {}
@@ -98,7 +52,7 @@ func TestLocalizeEndToEnd(t *testing.T) {
 		{"src/token.ts": tokenTS, "src/cart.ts": cartTS, "test/cart.test.ts": cartTestTS, "README.md": "# widgets\n"},
 		{"src/token.ts": tokenTS, "src/cart.ts": cartTS + "\nexport const EMPTY: string[] = [];\n"},
 	}
-	mirrors, commits := gitRepo(t, states)
+	mirrors, commits := testkit.GitMirror(t, "acme+widgets", states)
 	instances := []Instance{
 		{ID: "acme__widgets-1", Repo: "acme/widgets", Split: "tune", BaseCommit: commits[0], Date: "2024-01-01",
 			Query: "validateToken accepts expired tokens", GoldFiles: []string{"src/token.ts"},
@@ -154,55 +108,8 @@ func TestLocalizeEndToEnd(t *testing.T) {
 		}
 	}
 
-	// The dump feeds the fitter; its model round-trips through model.json.
-	dumpPath := filepath.Join(t.TempDir(), "dump.jsonl")
-	if err := os.WriteFile(dumpPath, dump.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	set, err := LoadDump(dumpPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(set) != 2 || len(set[0].feats) == 0 {
-		t.Fatalf("dump: %d instances", len(set))
-	}
-	fr, err := Fit(set, FitOptions{Passes: 2, Ablate: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fr.Tune.S1 < fr.StartTune.S1 {
-		t.Errorf("fit lowered tune S@1: %.2f → %.2f", fr.StartTune.S1, fr.Tune.S1)
-	}
-	if len(fr.Ablations) != len(AblationGroups) {
-		t.Errorf("%d ablations", len(fr.Ablations))
-	}
-	// A kept-linear ablation zeroes the group's weights (or the penalty),
-	// keeps the others and grows no tree on the group's features.
-	base := *search.DefaultModel
-	abl, _ := ablateTrees(set, &base, []int{search.FCovPath, search.NumFeatures}, FitOptions{Trees: 5, Depth: 2, MinLeaf: 1})
-	if abl.Weights[search.FCovPath] != 0 || abl.FilePenalty != 0 || base.Weights[search.FCovPath] == 0 || abl.Weights[search.FCovName] != base.Weights[search.FCovName] {
-		t.Errorf("ablation weights: cov_path %v, penalty %v, cov_name %v (shipped %v, %v)", abl.Weights[search.FCovPath], abl.FilePenalty, abl.Weights[search.FCovName], base.Weights[search.FCovPath], base.Weights[search.FCovName])
-	}
-	for _, tr := range abl.Trees {
-		if slices.Contains(tr.Feature, search.FCovPath) {
-			t.Errorf("an ablation tree splits on the ablated feature: %+v", tr)
-		}
-	}
-	modelPath := filepath.Join(t.TempDir(), "model.json")
-	if err := fr.WriteModel(modelPath, "test"); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(modelPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := search.ParseModel(b); err != nil {
-		t.Fatalf("written model does not parse: %v", err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil || !strings.Contains(m["provenance"].(string), "holdout") {
-		t.Fatalf("provenance: %v %v", err, m["provenance"])
-	}
+	// The dump has a line per instance, each candidate with every feature.
+	checkDump(t, dump.Bytes(), len(instances))
 }
 
 func TestScoreList(t *testing.T) {
@@ -233,50 +140,13 @@ func TestScoreList(t *testing.T) {
 	}
 }
 
-// The objective weighs fix commits and JSDoc questions as two halves,
-// whatever their numbers, so many easy questions of one kind cannot drown
-// the other.
-func TestObjectiveBalancesKinds(t *testing.T) {
-	inst := func(repo string, hit bool) *fitInstance {
-		in := Instance{ID: repo, Repo: repo, Split: "tune", GoldFiles: []string{"a.ts"},
-			GoldSymbols: []GoldSymbol{{File: "a.ts", Name: "f", StartLine: 1, EndLine: 3}}}
-		file := "b.ts"
-		if hit {
-			file = "a.ts"
-		}
-		return &fitInstance{
-			in:      in,
-			feats:   []search.Features{{}},
-			results: []search.Result{{Chunk: chunk.Chunk{ID: "0", RelativePath: file, Name: "f", StartLine: 1, EndLine: 3}}},
-			mirror:  []string{""},
-			symRel:  []bool{hit},
-			fileRel: []bool{hit},
-		}
-	}
-	tests := []struct {
-		name string
-		set  []*fitInstance
-		want float64
-	}{
-		{"fix commits only", []*fitInstance{inst("o/r", true), inst("o/r", false)}, 0.5},
-		{"one hit commit, three missed questions", []*fitInstance{inst("o/r", true), inst("jsdoc/p", false), inst("jsdoc/p", false), inst("jsdoc/p", false)}, 0.5},
-		{"three hit questions, one missed commit", []*fitInstance{inst("o/r", false), inst("jsdoc/p", true), inst("jsdoc/p", true), inst("jsdoc/p", true)}, 0.5},
-		{"all hit", []*fitInstance{inst("o/r", true), inst("jsdoc/p", true)}, 1},
-	}
-	for _, tc := range tests {
-		if got := Objective(tc.set, search.DefaultModel); math.Abs(got-tc.want) > 1e-9 {
-			t.Errorf("%s: objective %.3f, want %.3f", tc.name, got, tc.want)
-		}
-	}
-}
-
 // With an embedder the hybrid systems are scored, gold among the hybrid
 // candidates is reported apart from the lexical figure, and DumpHybrid
 // dumps the hybrid candidates (a superset of the lexical ones here: the
 // neighbours join them).
 func TestLocalizeHybridDump(t *testing.T) {
 	states := []map[string]string{{"src/token.ts": tokenTS, "src/cart.ts": cartTS}}
-	mirrors, commits := gitRepo(t, states)
+	mirrors, commits := testkit.GitMirror(t, "acme+widgets", states)
 	instances := []Instance{
 		{ID: "acme__widgets-1", Repo: "acme/widgets", Split: "tune", BaseCommit: commits[0], Date: "2024-01-01",
 			Query: "removing an item from the cart keeps duplicates", GoldFiles: []string{"src/cart.ts"},

@@ -3,26 +3,16 @@ package bench
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// writeTree writes files (slash paths relative to dir).
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for p, c := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/testkit"
+)
 
 // tinyCorpus installs two fake npm packages under an npm prefix: alpha
 // ships TypeScript sources (and a dist/ copy that the package spec leaves
@@ -30,7 +20,7 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 func tinyCorpus(t *testing.T) (string, []Package) {
 	prefix := t.TempDir()
 	nm := "node_modules/"
-	writeTree(t, prefix, map[string]string{
+	testkit.WriteTree(t, prefix, map[string]string{
 		nm + "alpha/package.json": `{"name":"alpha","version":"1.0.0"}`,
 		nm + "alpha/src/widget.ts": `import { log } from "./log";
 
@@ -304,34 +294,50 @@ func TestInstallScriptPinsTheSameVersions(t *testing.T) {
 }
 
 // checkQualityDump: every question is dumped as a JSDoc instance of the
-// tune split whose answer is marked relevant among its candidates, and a
-// fit refuses JSDoc questions alone (its calibration needs fix commits).
+// tune split whose answer is among its candidates (the fitter marks it
+// relevant by SymbolHit).
 func checkQualityDump(t *testing.T, dump []byte, questions int) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "jsdoc.jsonl")
-	if err := os.WriteFile(path, dump, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	set, err := LoadDump(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(set) != questions {
-		t.Fatalf("dump has %d instances, the run asked %d questions", len(set), questions)
-	}
-	for _, fi := range set {
-		if !fi.isJSDoc() || fi.in.Split != "tune" || len(fi.in.GoldSymbols) != 1 {
-			t.Errorf("%s: repo %q split %q gold %v", fi.in.ID, fi.in.Repo, fi.in.Split, fi.in.GoldSymbols)
+	set := checkDump(t, dump, questions)
+	for _, d := range set {
+		if !strings.HasPrefix(d.Repo, "jsdoc/") || d.Split != "tune" || len(d.GoldSymbols) != 1 {
+			t.Errorf("%s: repo %q split %q gold %v", d.ID, d.Repo, d.Split, d.GoldSymbols)
+			continue
 		}
+		g := d.GoldSymbols[0]
+		gold := Span{File: g.File, StartLine: g.StartLine, EndLine: g.EndLine, Name: g.Name}
 		found := false
-		for i := range fi.feats {
-			found = found || fi.symRel[i]
+		for _, c := range d.Candidates {
+			found = found || SymbolHit(Span{File: c.File, StartLine: c.StartLine, EndLine: c.EndLine, Name: c.Name}, gold)
 		}
 		if !found {
-			t.Errorf("%s (%q): the answer is not marked among %d candidates", fi.in.ID, fi.in.Query, len(fi.feats))
+			t.Errorf("%s (%q): the answer is not among %d candidates", d.ID, d.Query, len(d.Candidates))
 		}
 	}
-	if _, err := Fit(set, FitOptions{Passes: 1}); err == nil || !strings.Contains(err.Error(), "fix commits") {
-		t.Errorf("fit on JSDoc questions alone: %v, want a refusal naming fix commits", err)
+}
+
+// checkDump reads a feature dump: a line per instance, each candidate with
+// every feature the ranker computes.
+func checkDump(t *testing.T, dump []byte, instances int) []DumpInstance {
+	t.Helper()
+	var set []DumpInstance
+	for _, line := range bytes.Split(bytes.TrimSpace(dump), []byte("\n")) {
+		var d DumpInstance
+		if err := json.Unmarshal(line, &d); err != nil {
+			t.Fatalf("dump line: %v", err)
+		}
+		if len(d.Candidates) == 0 {
+			t.Errorf("%s: no candidates", d.ID)
+		}
+		for _, c := range d.Candidates {
+			if len(c.Features) != search.NumFeatures {
+				t.Fatalf("%s: %d features, want %d", d.ID, len(c.Features), search.NumFeatures)
+			}
+		}
+		set = append(set, d)
 	}
+	if len(set) != instances {
+		t.Fatalf("dump has %d instances, the run asked %d questions", len(set), instances)
+	}
+	return set
 }

@@ -1,4 +1,8 @@
-package bench
+// Package fit fits the shipped ranker (search.Model: the linear weights,
+// the boosted trees and the calibration) to the feature dumps that the
+// benchmarks write, and reports how the fitted model scores on the held-out
+// questions.
+package fit
 
 import (
 	"bufio"
@@ -13,6 +17,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/scry-dev/scry/internal/bench"
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/ltr"
 	"github.com/scry-dev/scry/internal/search"
@@ -20,18 +25,13 @@ import (
 
 // fitInstance is one dumped instance, ready to be ranked by any model.
 type fitInstance struct {
-	in      Instance
+	in      bench.Instance
 	feats   []search.Features
 	results []search.Result // chunk ranges (ID = candidate index), tokens
 	mirror  []string
 	symRel  []bool // candidate overlaps a gold symbol
 	fileRel []bool // candidate is in a gold file
 }
-
-// JSDocHoldout is the split of JSDoc questions from the benchmark's own
-// packages (`scry bench quality --set bench --dump`): reported by the fit,
-// never fitted on. The tune set's questions are in the split "tune".
-const JSDocHoldout = "jsdoc-holdout"
 
 // isJSDoc says whether an instance is a JSDoc question rather than a fix
 // commit.
@@ -55,16 +55,16 @@ func LoadDumps(paths []string) ([]*fitInstance, error) {
 func LoadDump(path string) ([]*fitInstance, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("bench: dump: %w", err)
+		return nil, fmt.Errorf("fit: dump: %w", err)
 	}
 	defer f.Close()
 	var out []*fitInstance
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 256<<20)
 	for line := 1; sc.Scan(); line++ {
-		var d DumpInstance
+		var d bench.DumpInstance
 		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			return nil, fmt.Errorf("bench: dump %s:%d: %w", path, line, err)
+			return nil, fmt.Errorf("fit: dump %s:%d: %w", path, line, err)
 		}
 		fi := &fitInstance{in: d.Instance}
 		qf := search.QueryFeatures(d.Query)
@@ -79,7 +79,7 @@ func LoadDump(path string) ([]*fitInstance, error) {
 				copy(fv[:], c.Features)
 				copy(fv[search.FQueryTerms:], qf[:])
 			default:
-				return nil, fmt.Errorf("bench: dump %s:%d: %d features, scry computes %d: dump again", path, line, len(c.Features), search.NumFeatures)
+				return nil, fmt.Errorf("fit: dump %s:%d: %d features, scry computes %d: dump again", path, line, len(c.Features), search.NumFeatures)
 			}
 			fi.feats = append(fi.feats, fv)
 			fi.results = append(fi.results, search.Result{
@@ -88,15 +88,15 @@ func LoadDump(path string) ([]*fitInstance, error) {
 				Tokens: c.Tokens,
 			})
 			fi.mirror = append(fi.mirror, c.Mirror)
-			sc := ScoreList(&fi.in, []LocSpan{{c.File, c.StartLine, c.EndLine}})
+			sc := bench.ScoreList(&fi.in, []bench.LocSpan{{File: c.File, StartLine: c.StartLine, EndLine: c.EndLine}})
 			symHit := sc.SymbolRank == 1
 			if fi.isJSDoc() {
 				// The quality benchmark's rule: the answer itself, or a
 				// chunk of the same name inside it or around it — not any
 				// class that contains the answering method.
 				g := fi.in.GoldSymbols[0]
-				symHit = SymbolHit(Span{File: c.File, StartLine: c.StartLine, EndLine: c.EndLine, Name: c.Name},
-					Span{File: g.File, StartLine: g.StartLine, EndLine: g.EndLine, Name: g.Name})
+				symHit = bench.SymbolHit(bench.Span{File: c.File, StartLine: c.StartLine, EndLine: c.EndLine, Name: c.Name},
+					bench.Span{File: g.File, StartLine: g.StartLine, EndLine: g.EndLine, Name: g.Name})
 			}
 			fi.symRel = append(fi.symRel, symHit)
 			fi.fileRel = append(fi.fileRel, sc.FileRank == 1)
@@ -104,7 +104,7 @@ func LoadDump(path string) ([]*fitInstance, error) {
 		out = append(out, fi)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("bench: dump: %w", err)
+		return nil, fmt.Errorf("fit: dump: %w", err)
 	}
 	return out, nil
 }
@@ -118,14 +118,14 @@ func (fi *fitInstance) ranked(m *search.Model, k int) []search.Ranked {
 	return m.OrderTop(fi.feats, fi.keyOf, k)
 }
 
-func (fi *fitInstance) score(m *search.Model) LocScore {
-	order := fi.ranked(m, LocDepth)
-	spans := make([]LocSpan, len(order))
+func (fi *fitInstance) score(m *search.Model) bench.LocScore {
+	order := fi.ranked(m, bench.LocDepth)
+	spans := make([]bench.LocSpan, len(order))
 	for i, o := range order {
 		c := fi.results[o.Index].Chunk
-		spans[i] = LocSpan{c.RelativePath, c.StartLine, c.EndLine}
+		spans[i] = bench.LocSpan{File: c.RelativePath, StartLine: c.StartLine, EndLine: c.EndLine}
 	}
-	sc := ScoreList(&fi.in, spans)
+	sc := bench.ScoreList(&fi.in, spans)
 	if fi.isJSDoc() {
 		sc.SymbolRank = 0
 		for i, o := range order {
@@ -139,7 +139,7 @@ func (fi *fitInstance) score(m *search.Model) LocScore {
 }
 
 // answer simulates the default answer with the pipeline's own selection.
-func (fi *fitInstance) answer(m *search.Model, prm search.Params) LocAnswer {
+func (fi *fitInstance) answer(m *search.Model, prm search.Params) bench.LocAnswer {
 	order := fi.ranked(m, len(fi.feats))
 	scores := scoresOfOrder(order)
 	probs := m.RankedProbabilities(scores, func(k int) *search.Features { return &fi.feats[order[k].Index] })
@@ -151,7 +151,7 @@ func (fi *fitInstance) answer(m *search.Model, prm search.Params) LocAnswer {
 		rs[i] = r
 	}
 	results, leads := search.SelectAnswer(rs, prm)
-	return answerOf(&fi.in, results, leads)
+	return bench.AnswerOf(&fi.in, results, leads)
 }
 
 // dcg is the gain of a hit at 1-based rank r: 1/log2(r+1) within the top
@@ -171,7 +171,7 @@ func dcg(r int) float64 {
 // the scorer counts a whole class as a hit on any of its methods, and an
 // agent pays for every line it is shown.
 func Objective(set []*fitInstance, m *search.Model) float64 {
-	return objective(set, m, FitOptions{})
+	return objective(set, m, Options{})
 }
 
 // DefaultJSDocShare is the JSDoc questions' share of the objective when
@@ -181,7 +181,7 @@ const DefaultJSDocShare = 0.5
 // objective is Objective with the JSDoc questions weighing share and the
 // fix commits 1 − share when both kinds are present, whatever their
 // numbers: the ranker serves both kinds.
-func objective(set []*fitInstance, m *search.Model, opt FitOptions) float64 {
+func objective(set []*fitInstance, m *search.Model, opt Options) float64 {
 	share, power := opt.share(), opt.sizePower()
 	if len(set) == 0 {
 		return 0
@@ -224,8 +224,8 @@ func (fi *fitInstance) gains(m *search.Model, power float64) (sym, file float64)
 	return sym, file
 }
 
-// FitOptions configure Fit.
-type FitOptions struct {
+// Options configure Fit.
+type Options struct {
 	Start  *search.Model // starting weights; nil: search.DefaultModel
 	Params search.Params // selection parameters for the answer figures
 	Seed   uint64
@@ -264,7 +264,7 @@ type FitOptions struct {
 	// Folds, when above 1, also reports the fit procedure cross-validated
 	// on tune: the tune repositories and JSDoc packages are dealt into
 	// this many folds, and each fold is scored by a model fitted without
-	// it (FitReport.CrossValidated), a tune-side figure for choosing
+	// it (Report.CrossValidated), a tune-side figure for choosing
 	// between fit settings that is not the fitted data's own.
 	Folds int
 	// Bag fits the trees as the mean of Folds ensembles, each boosted
@@ -278,7 +278,7 @@ type FitOptions struct {
 // Objective): the square root.
 const DefaultSizePower = 0.5
 
-func (o FitOptions) sizePower() float64 {
+func (o Options) sizePower() float64 {
 	switch {
 	case o.SizePower == 0:
 		return DefaultSizePower
@@ -288,7 +288,7 @@ func (o FitOptions) sizePower() float64 {
 	return o.SizePower
 }
 
-func (o FitOptions) share() float64 {
+func (o Options) share() float64 {
 	if o.JSDocShare <= 0 {
 		return DefaultJSDocShare
 	}
@@ -301,36 +301,36 @@ type Ablation struct {
 	// HeldBack is the objective on the held-back tune repositories that
 	// chose the trees (NaN for a linear ablation), and Tune the fix
 	// commits of the tune split: the figures a choice may rest on.
-	HeldBack     float64    `json:"held_back"`
-	Tune         LocMetrics `json:"tune"`
-	Holdout      LocMetrics `json:"holdout"`
-	JSDocHoldout LocMetrics `json:"jsdoc_holdout"`
+	HeldBack     float64          `json:"held_back"`
+	Tune         bench.LocMetrics `json:"tune"`
+	Holdout      bench.LocMetrics `json:"holdout"`
+	JSDocHoldout bench.LocMetrics `json:"jsdoc_holdout"`
 }
 
-// FitReport is what Fit found.
-type FitReport struct {
-	Model                   search.Model `json:"model"`
-	TuneN, HoldoutN         int          `json:"-"`
-	Tune, Holdout           LocMetrics   `json:"-"`
-	StartTune, StartHoldout LocMetrics   `json:"-"`
+// Report is what Fit found.
+type Report struct {
+	Model                   search.Model     `json:"model"`
+	TuneN, HoldoutN         int              `json:"-"`
+	Tune, Holdout           bench.LocMetrics `json:"-"`
+	StartTune, StartHoldout bench.LocMetrics `json:"-"`
 	// JSDoc questions (present when a quality dump was given): the tune
 	// set's, fitted on, and the benchmark's own, only reported.
-	JSDocTuneN, JSDocHoldoutN         int           `json:"-"`
-	JSDocTune, JSDocHoldout           LocMetrics    `json:"-"`
-	StartJSDocTune, StartJSDocHoldout LocMetrics    `json:"-"`
-	TuneAnswer, HoldoutAnswer         AnswerMetrics `json:"-"`
-	Ablations                         []Ablation    `json:"-"`
+	JSDocTuneN, JSDocHoldoutN         int                 `json:"-"`
+	JSDocTune, JSDocHoldout           bench.LocMetrics    `json:"-"`
+	StartJSDocTune, StartJSDocHoldout bench.LocMetrics    `json:"-"`
+	TuneAnswer, HoldoutAnswer         bench.AnswerMetrics `json:"-"`
+	Ablations                         []Ablation          `json:"-"`
 	// HeldBack is the objective on the held-back tune repositories that
 	// chose the number of trees (NaN without trees).
 	HeldBack           float64 `json:"-"`
 	AblationKeptLinear bool    `json:"-"` // the ablations kept the linear weights and refit the trees
-	// Folds and the cross-validated tune figures (see FitOptions.Folds):
+	// Folds and the cross-validated tune figures (see Options.Folds):
 	// fix commits and JSDoc questions, each scored by a model fitted
 	// without its fold.
-	Folds                               int        `json:"-"`
-	CrossValidated, CrossValidatedJSDoc LocMetrics `json:"-"`
-	Reliability                         []Bin      `json:"-"`
-	HoldoutLogLoss                      float64    `json:"-"`
+	Folds                               int              `json:"-"`
+	CrossValidated, CrossValidatedJSDoc bench.LocMetrics `json:"-"`
+	Reliability                         []Bin            `json:"-"`
+	HoldoutLogLoss                      float64          `json:"-"`
 }
 
 // Bin is one bucket of a reliability table: predicted against observed.
@@ -394,15 +394,15 @@ func byKind(set []*fitInstance, jsdoc bool) []*fitInstance {
 	return out
 }
 
-func scoresOf(set []*fitInstance, m *search.Model) LocMetrics {
-	sc := make([]LocScore, len(set))
+func scoresOf(set []*fitInstance, m *search.Model) bench.LocMetrics {
+	sc := make([]bench.LocScore, len(set))
 	for i, fi := range set {
 		sc[i] = fi.score(m)
 	}
-	return SummarizeLoc(sc)
+	return bench.SummarizeLoc(sc)
 }
 
-func fitWeights(tune []*fitInstance, start *search.Model, fixed map[int]bool, opt FitOptions) *search.Model {
+func fitWeights(tune []*fitInstance, start *search.Model, fixed map[int]bool, opt Options) *search.Model {
 	x0 := paramsOf(start)
 	for i := range fixed {
 		x0[i] = 0
@@ -421,7 +421,7 @@ func fitWeights(tune []*fitInstance, start *search.Model, fixed map[int]bool, op
 
 // fitSomeWeights fits the linear weights of the free features only, from
 // their values in start; every other weight and the file penalty are kept.
-func fitSomeWeights(tune []*fitInstance, start *search.Model, free []int, opt FitOptions) *search.Model {
+func fitSomeWeights(tune []*fitInstance, start *search.Model, free []int, opt Options) *search.Model {
 	fixed := map[int]bool{}
 	for i := 0; i <= search.NumFeatures; i++ {
 		fixed[i] = true
@@ -434,13 +434,13 @@ func fitSomeWeights(tune []*fitInstance, start *search.Model, free []int, opt Fi
 	return withParams(start, x)
 }
 
-// calibrate fits P(relevant | score) on the tune split's top LocDepth
+// calibrate fits P(relevant | score) on the tune split's top bench.LocDepth
 // candidates, relevant meaning the candidate overlaps a gold symbol.
 func calibrate(tune []*fitInstance, m *search.Model, fileLevel bool) []float64 {
 	var xs [][]float64
 	var y []bool
 	for _, fi := range tune {
-		order := fi.ranked(m, LocDepth)
+		order := fi.ranked(m, bench.LocDepth)
 		scores := scoresOfOrder(order)
 		for k, o := range order {
 			in := search.CalibrationInputs(scores, k, &fi.feats[o.Index], m.LoneMargin)
@@ -491,7 +491,7 @@ func reliability(set []*fitInstance, m *search.Model, fileLevel bool) ([]Bin, fl
 	var probs []float64
 	var labels []bool
 	for _, fi := range set {
-		order := fi.ranked(m, LocDepth)
+		order := fi.ranked(m, bench.LocDepth)
 		scores := scoresOfOrder(order)
 		for k, o := range order {
 			p := m.Probability(scores, k, &fi.feats[o.Index])
@@ -517,7 +517,7 @@ func reliability(set []*fitInstance, m *search.Model, fileLevel bool) ([]Bin, fl
 
 // Fit learns the ranker's weights and calibration on the dump's tune
 // instances and reports them on its holdout instances.
-func Fit(set []*fitInstance, opt FitOptions) (*FitReport, error) {
+func Fit(set []*fitInstance, opt Options) (*Report, error) {
 	tune, hold := split(set, "tune"), split(set, "holdout")
 	if len(tune) == 0 {
 		return nil, fmt.Errorf("bench: fit: the dump has no tune instances")
@@ -525,7 +525,7 @@ func Fit(set []*fitInstance, opt FitOptions) (*FitReport, error) {
 	// The weights are fitted on every tune instance, fix commits and JSDoc
 	// questions alike; the calibration and the answer figures on fix
 	// commits only, so that a probability keeps one meaning.
-	locTune, jsTune, jsHold := byKind(tune, false), byKind(tune, true), split(set, JSDocHoldout)
+	locTune, jsTune, jsHold := byKind(tune, false), byKind(tune, true), split(set, bench.JSDocHoldout)
 	if len(locTune) == 0 {
 		return nil, fmt.Errorf("bench: fit: the dumps have no tune fix commits to calibrate on")
 	}
@@ -539,7 +539,7 @@ func Fit(set []*fitInstance, opt FitOptions) (*FitReport, error) {
 	if opt.Leads > 0 {
 		opt.Params.Leads = opt.Leads
 	}
-	r := &FitReport{TuneN: len(locTune), HoldoutN: len(hold), JSDocTuneN: len(jsTune), JSDocHoldoutN: len(jsHold)}
+	r := &Report{TuneN: len(locTune), HoldoutN: len(hold), JSDocTuneN: len(jsTune), JSDocHoldoutN: len(jsHold)}
 	r.StartTune, r.StartHoldout = scoresOf(locTune, start), scoresOf(hold, start)
 	r.StartJSDocTune, r.StartJSDocHoldout = scoresOf(jsTune, start), scoresOf(jsHold, start)
 	m, heldBack := fitModel(tune, start, opt)
@@ -567,12 +567,12 @@ func Fit(set []*fitInstance, opt FitOptions) (*FitReport, error) {
 	r.Model = *m
 	r.Tune, r.Holdout = scoresOf(locTune, m), scoresOf(hold, m)
 	r.JSDocTune, r.JSDocHoldout = scoresOf(jsTune, m), scoresOf(jsHold, m)
-	answers := func(set []*fitInstance) AnswerMetrics {
-		as := make([]LocAnswer, len(set))
+	answers := func(set []*fitInstance) bench.AnswerMetrics {
+		as := make([]bench.LocAnswer, len(set))
 		for i, fi := range set {
 			as[i] = fi.answer(m, opt.Params)
 		}
-		return summarizeAnswers(as)
+		return bench.SummarizeAnswers(as)
 	}
 	r.TuneAnswer, r.HoldoutAnswer = answers(locTune), answers(hold)
 	r.Reliability, r.HoldoutLogLoss = reliability(hold, m, opt.FileRelevance)
@@ -609,12 +609,12 @@ func Fit(set []*fitInstance, opt FitOptions) (*FitReport, error) {
 // both kinds), fits a model on the other folds as Fit does (linear weights
 // unless kept, then trees) and scores the fold with it. The folds run side
 // by side; each fit is deterministic, so the figures are too.
-func crossValidate(tune []*fitInstance, start *search.Model, opt FitOptions) (loc, jsdoc LocMetrics) {
+func crossValidate(tune []*fitInstance, start *search.Model, opt Options) (loc, jsdoc bench.LocMetrics) {
 	fold := foldsOf(tune, opt.Folds)
 	o := opt
 	o.Log = nil
-	scores := make([][]LocScore, opt.Folds)
-	jsScores := make([][]LocScore, opt.Folds)
+	scores := make([][]bench.LocScore, opt.Folds)
+	jsScores := make([][]bench.LocScore, opt.Folds)
 	var wg sync.WaitGroup
 	for k := range opt.Folds {
 		wg.Go(func() {
@@ -630,13 +630,13 @@ func crossValidate(tune []*fitInstance, start *search.Model, opt FitOptions) (lo
 		})
 	}
 	wg.Wait()
-	return SummarizeLoc(slices.Concat(scores...)), SummarizeLoc(slices.Concat(jsScores...))
+	return bench.SummarizeLoc(slices.Concat(scores...)), bench.SummarizeLoc(slices.Concat(jsScores...))
 }
 
 // fitModel is Fit's model before calibration: the linear weights fitted
 // from start (or kept), then the trees, with the held-back objective that
 // chose them (NaN without trees).
-func fitModel(tune []*fitInstance, start *search.Model, opt FitOptions) (*search.Model, float64) {
+func fitModel(tune []*fitInstance, start *search.Model, opt Options) (*search.Model, float64) {
 	var m *search.Model
 	switch {
 	case !opt.KeepLinear:
@@ -696,7 +696,7 @@ func foldsOf(set []*fitInstance, folds int) map[string]int {
 // kept, and the trees are refit without the group's features. It also
 // returns the held-back objective that chose the trees' number, the tune
 // side's criterion, comparable with the full model's.
-func ablateTrees(tune []*fitInstance, m *search.Model, group []int, opt FitOptions) (*search.Model, float64) {
+func ablateTrees(tune []*fitInstance, m *search.Model, group []int, opt Options) (*search.Model, float64) {
 	c := *m
 	c.Weights = append([]float64(nil), m.Weights...)
 	o := opt
@@ -717,9 +717,9 @@ func ablateTrees(tune []*fitInstance, m *search.Model, group []int, opt FitOptio
 }
 
 // WriteText writes the fit's figures as Markdown.
-func (r *FitReport) WriteText(w io.Writer) error {
+func (r *Report) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	row := func(name string, x LocMetrics) {
+	row := func(name string, x bench.LocMetrics) {
 		fmt.Fprintf(bw, "| %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f |\n",
 			name, x.N, x.F1, x.F5, x.F10, x.FMRR, x.S1, x.S5, x.S10, x.SMRR, x.Lines5)
 	}
@@ -739,12 +739,12 @@ func (r *FitReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(bw, "\n| default answer | n | gold file in results | in results or leads | gold symbol | leads only | empty | median tokens | mean results |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, a := range []struct {
 		n string
-		m AnswerMetrics
+		m bench.AnswerMetrics
 	}{{"tune", r.TuneAnswer}, {"holdout", r.HoldoutAnswer}} {
 		fmt.Fprintf(bw, "| %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %d | %.1f |\n", a.n, a.m.N, a.m.GoldFile, a.m.GoldFileOrLead,
 			a.m.GoldSymbol, a.m.NoResults, a.m.Empty, a.m.MedianTokens, a.m.MeanResults)
 	}
-	fmt.Fprintf(bw, "\nCalibration on holdout (top %d of each list; log loss %.3f):\n\n| predicted | n | mean predicted | observed |\n|---|---:|---:|---:|\n", LocDepth, r.HoldoutLogLoss)
+	fmt.Fprintf(bw, "\nCalibration on holdout (top %d of each list; log loss %.3f):\n\n| predicted | n | mean predicted | observed |\n|---|---:|---:|---:|\n", bench.LocDepth, r.HoldoutLogLoss)
 	for _, b := range r.Reliability {
 		if b.N > 0 {
 			fmt.Fprintf(bw, "| %.1f–%.1f | %d | %.3f | %.3f |\n", b.Lo, b.Hi, b.N, b.Predicted, b.Observed)
@@ -778,7 +778,7 @@ func (r *FitReport) WriteText(w io.Writer) error {
 }
 
 // WriteModel writes the fitted model as model.json, with provenance.
-func (r *FitReport) WriteModel(path, command string) error {
+func (r *Report) WriteModel(path, command string) error {
 	m := r.Model
 	m.Provenance = fmt.Sprintf("%s — fitted on %d tune fix commits and %d tune JSDoc questions; holdout (n=%d): file H@5 %.3f, symbol H@5 %.3f, symbol MRR %.3f; JSDoc holdout (n=%d): symbol H@10 %.3f",
 		command, r.TuneN, r.JSDocTuneN, r.HoldoutN, r.Holdout.F5, r.Holdout.S5, r.Holdout.SMRR, r.JSDocHoldoutN, r.JSDocHoldout.S10)
@@ -803,7 +803,7 @@ func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 // trees are then refit on every tune instance. Holding back whole
 // repositories, not instances, asks what the reported holdout asks: do the
 // trees carry over to code they have not seen.
-func boostTrees(tune []*fitInstance, m *search.Model, opt FitOptions) ([]ltr.Tree, float64) {
+func boostTrees(tune []*fitInstance, m *search.Model, opt Options) ([]ltr.Tree, float64) {
 	if opt.Bag {
 		return bagTrees(tune, m, opt)
 	}
@@ -835,7 +835,7 @@ func boostTrees(tune []*fitInstance, m *search.Model, opt FitOptions) ([]ltr.Tre
 // boostStopping boosts trees on fitPart, measuring the objective on
 // valPart every 10 trees and stopping 60 trees after its best; it returns
 // the trees up to the best number, that number and the objective there.
-func boostStopping(fitPart, valPart []*fitInstance, m *search.Model, opt FitOptions) ([]ltr.Tree, int, float64) {
+func boostStopping(fitPart, valPart []*fitInstance, m *search.Model, opt Options) ([]ltr.Tree, int, float64) {
 	bopt := ltr.BoostOptions{Trees: opt.Trees, Depth: opt.Depth, MinLeaf: opt.MinLeaf, Rate: opt.Rate}
 	best, bestN := objective(valPart, m, opt), 0
 	if opt.Log != nil {
@@ -867,14 +867,14 @@ func boostStopping(fitPart, valPart []*fitInstance, m *search.Model, opt FitOpti
 	return ts[:min(bestN, len(ts))], bestN, best
 }
 
-// bagTrees is boostTrees for FitOptions.Bag: the tune repositories and
+// bagTrees is boostTrees for Options.Bag: the tune repositories and
 // packages are dealt into opt.Folds folds (foldsOf); for each fold, trees
 // are boosted on the others and stopped at their best on it; the result
 // is the mean of these ensembles (each tree's values divided by the
 // number of folds, then all concatenated), so no one hold-back choice of
 // repositories decides the model. It returns the mean of the folds' best
 // objectives.
-func bagTrees(tune []*fitInstance, m *search.Model, opt FitOptions) ([]ltr.Tree, float64) {
+func bagTrees(tune []*fitInstance, m *search.Model, opt Options) ([]ltr.Tree, float64) {
 	folds := max(opt.Folds, 2)
 	fold := foldsOf(tune, folds)
 	o := opt
@@ -911,7 +911,7 @@ func bagTrees(tune []*fitInstance, m *search.Model, opt FitOptions) ([]ltr.Tree,
 // relevance as in Objective (the first symbol hit, discounted by size, and
 // the first file hit, weighing half each), the linear score as the base,
 // and weights that make fix commits and JSDoc questions halves.
-func rankQueries(set []*fitInstance, m *search.Model, opt FitOptions) []ltr.RankQuery {
+func rankQueries(set []*fitInstance, m *search.Model, opt Options) []ltr.RankQuery {
 	share, power, without := opt.share(), opt.sizePower(), opt.TreesWithout
 	var n [2]int
 	for _, fi := range set {

@@ -1,0 +1,68 @@
+// Package testkit holds the set-ups that tests of several packages share:
+// a tree of files written from a map, a git repository built state by
+// state. It is imported by tests only.
+package testkit
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// WriteTree writes files (slash paths relative to root), making their
+// folders.
+func WriteTree(t testing.TB, root string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// GitMirror makes a repository with one commit per state (each a full set
+// of files) and a bare clone of it named name in a new folder; it returns
+// that folder and the commits, oldest first. The test is skipped where git
+// is not installed.
+func GitMirror(t testing.TB, name string, states []map[string]string) (base string, commits []string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := filepath.Join(t.TempDir(), "work")
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run("init", "-q", "-b", "main")
+	for _, files := range states {
+		run("rm", "-rq", "--ignore-unmatch", ".")
+		WriteTree(t, dir, files)
+		run("add", "-A")
+		run("commit", "-qm", "state")
+		commits = append(commits, run("rev-parse", "HEAD"))
+	}
+	base = t.TempDir()
+	cmd := exec.Command("git", "clone", "-q", "--bare", dir, filepath.Join(base, name))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("clone: %v\n%s", err, out)
+	}
+	return base, commits
+}

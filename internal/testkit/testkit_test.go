@@ -1,0 +1,36 @@
+package testkit
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestWriteTree(t *testing.T) {
+	root := t.TempDir()
+	WriteTree(t, root, map[string]string{"a/b/c.ts": "export const c = 1;\n", "d.ts": ""})
+	for p, want := range map[string]string{"a/b/c.ts": "export const c = 1;\n", "d.ts": ""} {
+		got, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil || string(got) != want {
+			t.Errorf("%s: %q, %v; want %q", p, got, err, want)
+		}
+	}
+}
+
+// Each state is a whole tree: a file of the first state that the second
+// leaves out is gone from the second commit.
+func TestGitMirror(t *testing.T) {
+	base, commits := GitMirror(t, "o+r", []map[string]string{{"a.ts": "1", "b.ts": "2"}, {"a.ts": "3"}})
+	if len(commits) != 2 {
+		t.Fatalf("%d commits", len(commits))
+	}
+	out, err := exec.Command("git", "-C", filepath.Join(base, "o+r"), "ls-tree", "--name-only", commits[1]).CombinedOutput()
+	if err != nil {
+		t.Fatalf("ls-tree: %v\n%s", err, out)
+	}
+	if got := strings.Fields(string(out)); len(got) != 1 || got[0] != "a.ts" {
+		t.Errorf("second commit holds %v, want [a.ts]", got)
+	}
+}
