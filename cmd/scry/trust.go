@@ -18,7 +18,9 @@ func newTrustCmd() *cobra.Command {
 		Short: "Let a workspace's .scry.toml name programs, URLs and models, and use its own TypeScript",
 		Long: `A repository being indexed is not trusted: settings in its .scry.toml that run a
 program (tsgo), load a library or model (onnxRuntimeLib, dir) or choose where
-code and API keys are sent (provider, url) are ignored, and TypeScript
+code and API keys are sent (provider, url, the shared index's repos) are
+ignored, limits that protect the machine (maxFileSize, maxTokenBudget) may be
+lowered but not raised, and TypeScript
 installed in its node_modules is not run. Take them from flags, the
 environment or your own config (` + "`$XDG_CONFIG_HOME/scry/config.toml`" + `) instead,
 or trust the workspace: trust records its root and the hash of its current

@@ -118,6 +118,33 @@ func TestWorkspaceCannotRunProgramsOrTakeKeys(t *testing.T) {
 		t.Errorf("trusted: the embedding server saw %q", got)
 	}
 
+	// A pull changes the program .scry.toml names, not .scry.toml (issue
+	// 29 B.7): the decision no longer covers it, and doctor says why.
+	if err := os.Remove(marker); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "tools", "fake-tsc"), []byte("#!/bin/sh\n: > "+marker+"\necho 'Version 7.0.3'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, _ = runScry(t, "search", "--root", root, "--index", idx, "--embedder", "none", "alpha")
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the changed program was run under the old trust decision")
+	}
+	if !strings.Contains(out, "tools/fake-tsc, which .scry.toml names, changed") {
+		t.Errorf("search does not say the program changed:\n%s", out)
+	}
+	doc, _ = runScry(t, "doctor", "--root", root, "--index", idx)
+	if !strings.Contains(doc, "trust:     not trusted: tools/fake-tsc, named by .scry.toml, changed since `scry trust`") {
+		t.Errorf("doctor after the program changed:\n%s", doc)
+	}
+	if out, err = runScry(t, "trust", "--root", root); err != nil {
+		t.Fatalf("trust again: %v\n%s", err, out)
+	}
+	runScry(t, "search", "--root", root, "--index", idx, "--embedder", "none", "alpha")
+	if _, err := os.Stat(marker); err != nil {
+		t.Error("trusted again: the reviewed program was not used")
+	}
+
 	out, err = runScry(t, "trust", "--root", root, "--revoke")
 	if err != nil || !strings.Contains(out, "no longer trusted") {
 		t.Fatalf("trust --revoke: %v\n%s", err, out)

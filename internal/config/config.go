@@ -99,7 +99,7 @@ func Load(root string, getenv func(string) string) (Config, error) {
 	c.Origin.Trust = trust
 	before := make([]string, len(Sensitive))
 	for i, s := range Sensitive {
-		before[i] = *s.field(&c)
+		before[i] = s.get(&c)
 	}
 	path := filepath.Join(root, FileName)
 	md, found, err := decodeFile(path, &c)
@@ -112,16 +112,16 @@ func Load(root string, getenv func(string) string) (Config, error) {
 			if !md.IsDefined(s.path()...) {
 				continue
 			}
-			v := *s.field(&c)
+			v := s.get(&c)
 			switch {
 			case trust.Trusted:
 				c.Origin.Sources[s.Key] = SourceWorkspace
 				if err := s.absolute(&c, trust.Root, path); err != nil {
 					return c, err
 				}
-			case s.harmless != nil && s.harmless(v):
+			case s.harmless != nil && s.harmless(v, before[i]):
 			default:
-				*s.field(&c) = before[i]
+				s.set(&c, before[i])
 				c.Origin.Ignored = append(c.Origin.Ignored, Ignored{Key: s.Key, Value: v})
 			}
 		}

@@ -2,9 +2,13 @@ package config
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // Where a sensitive setting came from (Origin.Sources).
@@ -28,32 +32,44 @@ type Setting struct {
 	// IsPath: relative values are resolved against the directory of the
 	// file that gave them, never against the current directory.
 	IsPath bool
-	field  func(*Config) *string
+	// Limit: the setting bounds what scry spends on the user's machine
+	// (memory, tokens); a workspace may lower it without trust, not raise
+	// it.
+	Limit bool
+	// get and set read and write the value as text.
+	get func(*Config) string
+	set func(*Config, string)
 	// harmless accepts values a workspace may set without trust (choosing
-	// no model at all).
-	harmless func(string) bool
+	// no model at all, lowering a limit); before is the value in force
+	// before the workspace's file was read.
+	harmless func(v, before string) bool
 }
 
 func (s Setting) path() []string { return strings.Split(s.Key, ".") }
 
 // Value is the setting's value in c.
-func (s Setting) Value(c *Config) string { return *s.field(c) }
+func (s Setting) Value(c *Config) string { return s.get(c) }
 
 // absolute resolves a relative path value against dir (where the file that
 // set it lives).
 func (s Setting) absolute(c *Config, dir, file string) error {
-	p := s.field(c)
-	if !s.IsPath || *p == "" || filepath.IsAbs(*p) {
+	p := s.get(c)
+	if !s.IsPath || p == "" || filepath.IsAbs(p) {
 		return nil
 	}
-	if strings.HasPrefix(*p, "~") {
-		return fmt.Errorf("config %s: %s = %q: give an absolute path or one relative to the file", file, s.Key, *p)
+	if strings.HasPrefix(p, "~") {
+		return fmt.Errorf("config %s: %s = %q: give an absolute path or one relative to the file", file, s.Key, p)
 	}
-	*p = filepath.Join(dir, *p)
+	s.set(c, filepath.Join(dir, p))
 	return nil
 }
 
-func noModel(v string) bool {
+// text is a Setting's accessors for a string field.
+func text(field func(*Config) *string) (func(*Config) string, func(*Config, string)) {
+	return func(c *Config) string { return *field(c) }, func(c *Config, v string) { *field(c) = v }
+}
+
+func noModel(v, _ string) bool {
 	switch strings.ToLower(v) {
 	case "", "none", "builtin":
 		return true
@@ -63,20 +79,77 @@ func noModel(v string) bool {
 
 // Sensitive lists the settings a workspace may set only when trusted.
 var Sensitive = []Setting{
-	{Key: "tsgo", Env: "SCRY_TSGO", IsPath: true, field: func(c *Config) *string { return &c.TSGo }},
-	{Key: "embedding.provider", Env: "SCRY_EMBEDDER", field: func(c *Config) *string { return &c.Embedding.Provider }, harmless: noModel},
-	{Key: "embedding.url", Env: "SCRY_EMBED_URL", field: func(c *Config) *string { return &c.Embedding.URL }},
-	{Key: "embedding.dir", Env: "SCRY_EMBED_DIR", IsPath: true, field: func(c *Config) *string { return &c.Embedding.Dir }},
-	{Key: "embedding.onnxRuntimeLib", Env: "SCRY_ONNXRUNTIME_LIB", IsPath: true, field: func(c *Config) *string { return &c.Embedding.ONNXRuntimeLib }},
-	{Key: "reranker.provider", Env: "SCRY_RERANKER", field: func(c *Config) *string { return &c.Reranking.Provider }, harmless: noModel},
-	{Key: "reranker.url", Env: "SCRY_RERANK_URL", field: func(c *Config) *string { return &c.Reranking.URL }},
-	{Key: "reranker.dir", Env: "SCRY_RERANK_DIR", IsPath: true, field: func(c *Config) *string { return &c.Reranking.Dir }},
-	{Key: "backend", Env: "SCRY_BACKEND", field: func(c *Config) *string { return &c.Backend }, harmless: localBackend},
-	{Key: "weaviate.url", Env: "SCRY_WEAVIATE_URL", field: func(c *Config) *string { return &c.Weaviate.URL }},
+	pathSetting("tsgo", "SCRY_TSGO", func(c *Config) *string { return &c.TSGo }),
+	textSetting("embedding.provider", "SCRY_EMBEDDER", func(c *Config) *string { return &c.Embedding.Provider }, noModel),
+	textSetting("embedding.url", "SCRY_EMBED_URL", func(c *Config) *string { return &c.Embedding.URL }, nil),
+	pathSetting("embedding.dir", "SCRY_EMBED_DIR", func(c *Config) *string { return &c.Embedding.Dir }),
+	pathSetting("embedding.onnxRuntimeLib", "SCRY_ONNXRUNTIME_LIB", func(c *Config) *string { return &c.Embedding.ONNXRuntimeLib }),
+	textSetting("reranker.provider", "SCRY_RERANKER", func(c *Config) *string { return &c.Reranking.Provider }, noModel),
+	textSetting("reranker.url", "SCRY_RERANK_URL", func(c *Config) *string { return &c.Reranking.URL }, nil),
+	pathSetting("reranker.dir", "SCRY_RERANK_DIR", func(c *Config) *string { return &c.Reranking.Dir }),
+	textSetting("backend", "SCRY_BACKEND", func(c *Config) *string { return &c.Backend }, localBackend),
+	textSetting("weaviate.url", "SCRY_WEAVIATE_URL", func(c *Config) *string { return &c.Weaviate.URL }, nil),
+	// The tenant a push writes to chooses whose code is replaced: a
+	// repository naming another's tenant would overwrite it.
+	{Key: "weaviate.repos", Env: "SCRY_REPO",
+		get: func(c *Config) string { return strings.Join(c.Weaviate.Repos, ",") },
+		set: func(c *Config, v string) { c.Weaviate.Repos = splitList(v) }},
+	// Limits that protect the machine: a file of hundreds of megabytes
+	// costs tens of times its size in memory to index, and a large budget
+	// makes answers of hundreds of thousands of tokens.
+	{Key: "maxFileSize", Env: "SCRY_MAX_FILE_SIZE", Limit: true,
+		get: func(c *Config) string {
+			if c.MaxFileSize == 0 {
+				return ""
+			}
+			return strconv.FormatInt(c.MaxFileSize, 10)
+		},
+		set:      func(c *Config, v string) { c.MaxFileSize, _ = strconv.ParseInt(v, 10, 64) },
+		harmless: lower(workspace.DefaultMaxFileSize)},
+	{Key: "maxTokenBudget", Env: "SCRY_BUDGET", Limit: true,
+		get:      func(c *Config) string { return strconv.Itoa(c.Budget) },
+		set:      func(c *Config, v string) { c.Budget, _ = strconv.Atoi(v) },
+		harmless: lower(int64(Default().Budget))},
+}
+
+func textSetting(key, env string, field func(*Config) *string, harmless func(v, before string) bool) Setting {
+	get, set := text(field)
+	return Setting{Key: key, Env: env, get: get, set: set, harmless: harmless}
+}
+
+func pathSetting(key, env string, field func(*Config) *string) Setting {
+	s := textSetting(key, env, field, nil)
+	s.IsPath = true
+	return s
+}
+
+// lower accepts a limit no higher than the one in force before; "" or 0
+// is the default def, and a negative value is no limit at all.
+func lower(def int64) func(v, before string) bool {
+	eff := func(v string) (int64, bool) {
+		if v == "" {
+			return def, true
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		switch {
+		case err != nil:
+			return 0, false
+		case n == 0:
+			return def, true
+		case n < 0:
+			return math.MaxInt64, true
+		}
+		return n, true
+	}
+	return func(v, before string) bool {
+		n, ok := eff(v)
+		b, okb := eff(before)
+		return ok && okb && n <= b
+	}
 }
 
 // localBackend: a workspace may always keep its index local.
-func localBackend(v string) bool { return v == "" || strings.EqualFold(v, BackendSQLite) }
+func localBackend(v, _ string) bool { return v == "" || strings.EqualFold(v, BackendSQLite) }
 
 // Ignored is a sensitive setting an untrusted workspace tried to make.
 type Ignored struct {
@@ -127,7 +200,10 @@ func (o Origin) Notes() []string {
 	}
 	sort.Strings(keys)
 	why := "the workspace is not trusted"
-	if o.Trust.Stale {
+	switch {
+	case o.Trust.Stale && len(o.Trust.Changed) > 0:
+		why = strings.Join(o.Trust.Changed, ", ") + ", which .scry.toml names, changed since the workspace was trusted"
+	case o.Trust.Stale:
 		why = ".scry.toml changed since it was trusted"
 	}
 	return []string{fmt.Sprintf("ignoring %s in %s: %s; review the file and run `scry trust --root %s` to use them",

@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/scry-dev/scry/internal/workspace"
@@ -55,6 +57,12 @@ type TrustRecord struct {
 	Root         string    `json:"root"`
 	ConfigSHA256 string    `json:"config_sha256"`
 	TrustedAt    time.Time `json:"trusted_at"`
+	// Programs pins the files inside the workspace that its .scry.toml
+	// names as a program or library (tsgo = "tools/tsc"): their path
+	// relative to the root, slash-separated, and the SHA-256 of their
+	// content ("" when absent). A pull can change such a file without
+	// touching .scry.toml; trust covers the program the user saw.
+	Programs map[string]string `json:"programs,omitempty"`
 }
 
 // Trust is a workspace's trust state.
@@ -63,8 +71,13 @@ type Trust struct {
 	Root string
 	// Trusted: a record exists and the .scry.toml is the one trusted.
 	Trusted bool
-	// Stale: a record exists but .scry.toml changed since.
+	// Stale: a record exists but .scry.toml, or a program inside the
+	// workspace that it names, changed since.
 	Stale bool
+	// Changed lists the named programs (paths relative to the root) whose
+	// content changed since the decision; empty when .scry.toml itself
+	// changed.
+	Changed []string
 	// Record is the decision found (zero when none).
 	Record TrustRecord
 }
@@ -74,6 +87,8 @@ func (t Trust) String() string {
 	switch {
 	case t.Trusted:
 		return "trusted (scry trust, " + t.Record.TrustedAt.Format(time.DateOnly) + ")"
+	case t.Stale && len(t.Changed) > 0:
+		return "not trusted: " + strings.Join(t.Changed, ", ") + ", named by .scry.toml, changed since `scry trust` on " + t.Record.TrustedAt.Format(time.DateOnly) + "; review it and run `scry trust` again"
 	case t.Stale:
 		return "not trusted: .scry.toml changed since `scry trust` on " + t.Record.TrustedAt.Format(time.DateOnly) + "; review it and run `scry trust` again"
 	default:
@@ -106,6 +121,68 @@ func configHash(root string) (string, error) {
 	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:]), nil
+}
+
+// maxProgram bounds the read of a program pinned by trust (a TypeScript 7
+// binary is tens of megabytes).
+const maxProgram = 1 << 30
+
+// namedPrograms hashes the files inside the workspace that its .scry.toml
+// names in a path setting (tsgo, onnxRuntimeLib; model directories are
+// not pinned). A path outside the workspace is the user's machine, not the
+// repository's to change, and is not pinned — unless a symlink in the
+// workspace leads there, since the repository can re-point the link.
+func namedPrograms(root string) (map[string]string, error) {
+	var c Config
+	md, found, err := decodeFile(filepath.Join(root, FileName), &c)
+	if err != nil || !found {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, s := range Sensitive {
+		if !s.IsPath || !md.IsDefined(s.path()...) || s.get(&c) == "" {
+			continue
+		}
+		p := s.get(&c)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(root, p)
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		sum, err := hashProgram(p)
+		if err != nil {
+			return nil, err
+		}
+		if sum != "dir" {
+			out[filepath.ToSlash(rel)] = sum
+		}
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
+}
+
+// hashProgram is the SHA-256 of the file at p, "" when there is none, and
+// "dir" for a directory (a model directory: not pinned).
+func hashProgram(p string) (string, error) {
+	if fi, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	} else if err == nil && fi.IsDir() {
+		return "dir", nil
+	}
+	f, _, err := workspace.OpenRegular(p, maxProgram)
+	if err != nil {
+		return "", fmt.Errorf("trust: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("trust: read %s: %w", p, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func readTrust(userDir string) ([]TrustRecord, error) {
@@ -180,8 +257,22 @@ func CheckTrust(userDir, root string) (Trust, error) {
 		if err != nil {
 			return t, err
 		}
-		t.Trusted = h == r.ConfigSHA256
-		t.Stale = !t.Trusted
+		if h != r.ConfigSHA256 {
+			t.Stale = true
+			return t, nil
+		}
+		progs, err := namedPrograms(canon)
+		if err != nil {
+			return t, err
+		}
+		for rel, sum := range progs {
+			if pinned, ok := r.Programs[rel]; !ok || pinned != sum {
+				t.Changed = append(t.Changed, rel)
+			}
+		}
+		sort.Strings(t.Changed)
+		t.Stale = len(t.Changed) > 0
+		t.Trusted = !t.Stale
 		return t, nil
 	}
 	return t, nil
@@ -202,7 +293,11 @@ func TrustWorkspace(userDir, root string, now time.Time) (TrustRecord, error) {
 	if err != nil {
 		return TrustRecord{}, err
 	}
-	rec := TrustRecord{Root: canon, ConfigSHA256: h, TrustedAt: now.UTC()}
+	progs, err := namedPrograms(canon)
+	if err != nil {
+		return TrustRecord{}, err
+	}
+	rec := TrustRecord{Root: canon, ConfigSHA256: h, TrustedAt: now.UTC(), Programs: progs}
 	kept := recs[:0]
 	for _, r := range recs {
 		if r.Root != canon {

@@ -12,9 +12,11 @@ import (
 // load its own library, and receive the user's API key.
 const hostileConfig = `tsgo = "tools/fake-tsc"
 maxTokenBudget = 3000
+maxFileSize = -1
 backend = "weaviate"
 [weaviate]
 url = "http://127.0.0.1:9/collect"
+repos = ["victim"]
 [embedding]
 provider = "openai"
 url = "http://127.0.0.1:9/steal"
@@ -64,6 +66,8 @@ func TestUntrustedWorkspaceCannotNameProgramsOrURLs(t *testing.T) {
 		{"reranker.dir", c.Reranking.Dir},
 		{"backend", c.Backend},
 		{"weaviate.url", c.Weaviate.URL},
+		{"weaviate.repos", strings.Join(c.Weaviate.Repos, ",")},
+		{"maxFileSize", Sensitive[len(Sensitive)-2].Value(&c)},
 	}
 	for _, tt := range tests {
 		if tt.got != "" {
@@ -73,8 +77,9 @@ func TestUntrustedWorkspaceCannotNameProgramsOrURLs(t *testing.T) {
 			t.Errorf("%s: source %q, want default", tt.key, src)
 		}
 	}
-	if len(c.Origin.Ignored) != len(Sensitive) {
-		t.Errorf("ignored %v, want all %d sensitive settings listed", c.Origin.Ignored, len(Sensitive))
+	// All but maxTokenBudget = 3000, which lowers a limit.
+	if len(c.Origin.Ignored) != len(Sensitive)-1 {
+		t.Errorf("ignored %v, want all %d sensitive settings but the budget listed", c.Origin.Ignored, len(Sensitive)-1)
 	}
 	notes := strings.Join(c.Origin.Notes(), "\n")
 	for _, want := range []string{"tsgo", "embedding.url", "not trusted", "scry trust"} {
@@ -228,5 +233,196 @@ func TestHarmlessWorkspaceProviderChoice(t *testing.T) {
 	}
 	if c.Reranking.Provider != "builtin" || c.Embedding.Provider != "none" || len(c.Origin.Ignored) != 0 {
 		t.Errorf("harmless choices: %+v %+v ignored %v", c.Embedding, c.Reranking, c.Origin.Ignored)
+	}
+}
+
+// TestWorkspaceLimits is issue 29 B.3: a workspace may lower the limits
+// that protect the machine (maxFileSize, maxTokenBudget) but not raise
+// them unless trusted; the user's own settings and the environment may.
+func TestWorkspaceLimits(t *testing.T) {
+	tests := []struct {
+		name, file string
+		trusted    bool
+		userFile   string
+		env        map[string]string
+		wantSize   int64
+		wantBudget int
+		ignored    []string
+	}{
+		{name: "lowered", file: "maxFileSize = 1000\nmaxTokenBudget = 2000\n", wantSize: 1000, wantBudget: 2000},
+		{name: "default spelled out", file: "maxFileSize = 0\nmaxTokenBudget = 8000\n", wantSize: 0, wantBudget: 8000},
+		{name: "no size limit", file: "maxFileSize = -1\n", wantSize: 0, wantBudget: 8000, ignored: []string{"maxFileSize"}},
+		{name: "raised", file: "maxFileSize = 300000000\nmaxTokenBudget = 1000000\n", wantSize: 0, wantBudget: 8000, ignored: []string{"maxFileSize", "maxTokenBudget"}},
+		{name: "raised, trusted", file: "maxFileSize = -1\nmaxTokenBudget = 1000000\n", trusted: true, wantSize: -1, wantBudget: 1000000},
+		{name: "below the user's", file: "maxTokenBudget = 12000\n", userFile: "maxTokenBudget = 20000\n", wantBudget: 12000},
+		{name: "above the user's", file: "maxTokenBudget = 30000\n", userFile: "maxTokenBudget = 20000\n", wantBudget: 20000, ignored: []string{"maxTokenBudget"}},
+		{name: "environment", file: "maxTokenBudget = 30000\n", env: map[string]string{"SCRY_BUDGET": "50000", "SCRY_MAX_FILE_SIZE": "-1"}, wantSize: -1, wantBudget: 50000, ignored: []string{"maxTokenBudget"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := write(t, tt.file)
+			m, userDir := userEnv(t)
+			for k, v := range tt.env {
+				m[k] = v
+			}
+			if tt.userFile != "" {
+				if err := os.MkdirAll(userDir, 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(userDir, UserFileName), []byte(tt.userFile), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.trusted {
+				if _, err := TrustWorkspace(userDir, root, time.Now()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			c, err := Load(root, env(m))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.MaxFileSize != tt.wantSize || c.Budget != tt.wantBudget {
+				t.Errorf("maxFileSize %d, maxTokenBudget %d; want %d, %d", c.MaxFileSize, c.Budget, tt.wantSize, tt.wantBudget)
+			}
+			var ignored []string
+			for _, ig := range c.Origin.Ignored {
+				ignored = append(ignored, ig.Key)
+			}
+			if strings.Join(ignored, ",") != strings.Join(tt.ignored, ",") {
+				t.Errorf("ignored %v, want %v", ignored, tt.ignored)
+			}
+		})
+	}
+}
+
+// TestWorkspaceCannotChooseTenant is issue 29 B.2: which tenant a push
+// writes to chooses whose code is replaced, so a workspace names it only
+// when trusted.
+func TestWorkspaceCannotChooseTenant(t *testing.T) {
+	root := write(t, "[weaviate]\nrepos = [\"victim\"]\n")
+	m, userDir := userEnv(t)
+	m["SCRY_BACKEND"], m["SCRY_WEAVIATE_URL"] = "weaviate", "http://127.0.0.1:9"
+	c, err := Load(root, env(m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Weaviate.Repos) != 0 || len(c.Origin.Ignored) != 1 || c.Origin.Ignored[0].Key != "weaviate.repos" {
+		t.Errorf("untrusted: repos %v, ignored %v; want none taken and the setting reported", c.Weaviate.Repos, c.Origin.Ignored)
+	}
+	m["SCRY_REPO"] = "mine"
+	if c, err = Load(root, env(m)); err != nil || strings.Join(c.Weaviate.Repos, ",") != "mine" || c.Origin.Source("weaviate.repos") != SourceEnv {
+		t.Errorf("environment: repos %v from %s, %v", c.Weaviate.Repos, c.Origin.Source("weaviate.repos"), err)
+	}
+	delete(m, "SCRY_REPO")
+	if _, err := TrustWorkspace(userDir, root, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if c, err = Load(root, env(m)); err != nil || strings.Join(c.Weaviate.Repos, ",") != "victim" {
+		t.Errorf("trusted: repos %v, %v; want the workspace's", c.Weaviate.Repos, err)
+	}
+}
+
+// TestTrustPinsNamedPrograms is issue 29 B.7: trust covers the content of
+// the programs inside the workspace that .scry.toml names, not only the
+// file; a changed (or newly appearing, or re-pointed) program needs
+// trusting again. A program outside the workspace is the user's, not
+// pinned.
+func TestTrustPinsNamedPrograms(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "tsc")
+	tests := []struct {
+		name   string
+		config string
+		setup  func(t *testing.T, root string)
+		change func(t *testing.T, root string)
+		stale  []string
+	}{
+		{name: "program edited", config: `tsgo = "tools/fake-tsc"`,
+			setup:  func(t *testing.T, root string) { writeFile(t, root, "tools/fake-tsc", "#!/bin/sh\necho 1\n") },
+			change: func(t *testing.T, root string) { writeFile(t, root, "tools/fake-tsc", "#!/bin/sh\necho 2\n") },
+			stale:  []string{"tools/fake-tsc"}},
+		{name: "program appears", config: `tsgo = "tools/fake-tsc"`,
+			change: func(t *testing.T, root string) { writeFile(t, root, "tools/fake-tsc", "#!/bin/sh\n") },
+			stale:  []string{"tools/fake-tsc"}},
+		{name: "library edited", config: "[embedding]\nonnxRuntimeLib = \"lib/ort.so\"",
+			setup:  func(t *testing.T, root string) { writeFile(t, root, "lib/ort.so", "v1") },
+			change: func(t *testing.T, root string) { writeFile(t, root, "lib/ort.so", "v2") },
+			stale:  []string{"lib/ort.so"}},
+		{name: "link re-pointed", config: `tsgo = "tools/tsc"`,
+			setup: func(t *testing.T, root string) {
+				writeFile(t, root, "a", "a")
+				writeFile(t, root, "b", "b")
+				if err := os.Symlink(filepath.Join(root, "a"), filepath.Join(root, "tools", "tsc")); err != nil {
+					t.Fatal(err)
+				}
+			},
+			change: func(t *testing.T, root string) {
+				os.Remove(filepath.Join(root, "tools", "tsc"))
+				if err := os.Symlink(filepath.Join(root, "b"), filepath.Join(root, "tools", "tsc")); err != nil {
+					t.Fatal(err)
+				}
+			},
+			stale: []string{"tools/tsc"}},
+		{name: "program outside the workspace", config: "tsgo = \"" + outside + "\"",
+			setup:  func(t *testing.T, root string) { os.WriteFile(outside, []byte("1"), 0o755) },
+			change: func(t *testing.T, root string) { os.WriteFile(outside, []byte("2"), 0o755) }},
+		{name: "model directory", config: "[embedding]\ndir = \"models/e\"",
+			setup:  func(t *testing.T, root string) { writeFile(t, root, "models/e/model.onnx", "1") },
+			change: func(t *testing.T, root string) { writeFile(t, root, "models/e/model.onnx", "2") }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := write(t, tt.config+"\n")
+			if err := os.MkdirAll(filepath.Join(root, "tools"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if tt.setup != nil {
+				tt.setup(t, root)
+			}
+			m, userDir := userEnv(t)
+			if _, err := TrustWorkspace(userDir, root, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			if tr, err := CheckTrust(userDir, root); err != nil || !tr.Trusted {
+				t.Fatalf("just trusted: %+v, %v", tr, err)
+			}
+			tt.change(t, root)
+			c, err := Load(root, env(m))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := c.Origin.Trust
+			if strings.Join(tr.Changed, ",") != strings.Join(tt.stale, ",") || tr.Trusted != (len(tt.stale) == 0) || tr.Stale != (len(tt.stale) > 0) {
+				t.Fatalf("after the change: trusted %v, stale %v, changed %v; want changed %v", tr.Trusted, tr.Stale, tr.Changed, tt.stale)
+			}
+			if len(tt.stale) == 0 {
+				return
+			}
+			if c.TSGo != "" || c.Embedding.ONNXRuntimeLib != "" {
+				t.Errorf("a changed program is still used: tsgo %q, onnxRuntimeLib %q", c.TSGo, c.Embedding.ONNXRuntimeLib)
+			}
+			for _, said := range []string{tr.String(), strings.Join(c.Origin.Notes(), "")} {
+				if !strings.Contains(said, tt.stale[0]) || !strings.Contains(said, "changed since") {
+					t.Errorf("%q does not name the changed program", said)
+				}
+			}
+			if _, err := TrustWorkspace(userDir, root, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			if tr, err := CheckTrust(userDir, root); err != nil || !tr.Trusted {
+				t.Errorf("trusted again: %+v, %v", tr, err)
+			}
+		})
+	}
+}
+
+func writeFile(t *testing.T, root, rel, content string) {
+	t.Helper()
+	p := filepath.Join(root, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o755); err != nil {
+		t.Fatal(err)
 	}
 }

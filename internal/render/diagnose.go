@@ -31,7 +31,7 @@ func Diagnosis(d engine.Diagnosis, tools int) string {
 			c.Threshold, c.Budget, c.RerankWeight, c.VectorWeight, c.Candidates, c.CallDepth)
 	}
 	fmt.Fprintf(&b, "trust:     %s\n", d.Config.Origin.Trust)
-	fmt.Fprintln(&b, "settings that run or send something, and where each came from:")
+	fmt.Fprintln(&b, "settings a workspace needs trust for (they run or send something, or raise a limit), and where each came from:")
 	b.WriteString(Sensitive(d.Config, "           "))
 	models(&b, d)
 	fmt.Fprintf(&b, "typescript 7:\n%s\n", indentLines(d.TypeScript.String(), "  "))
@@ -130,7 +130,7 @@ func models(b *strings.Builder, d engine.Diagnosis) {
 	fmt.Fprintln(b, line)
 }
 
-// Sensitive lists where each setting that runs or sends something came
+// Sensitive lists where each setting a workspace needs trust for came
 // from (with its value when set), and what an untrusted workspace tried to
 // set, one per line.
 func Sensitive(cfg config.Config, indent string) string {
@@ -191,6 +191,6 @@ func shared(b *strings.Builder, d engine.Diagnosis) {
 	if d.ConfigErr != nil {
 		fmt.Fprintf(b, "config:    ERROR %v\n", d.ConfigErr)
 	}
-	fmt.Fprintln(b, "settings that run or send something, and where each came from:")
+	fmt.Fprintln(b, "settings a workspace needs trust for (they run or send something, or raise a limit), and where each came from:")
 	b.WriteString(Sensitive(d.Config, "           "))
 }
