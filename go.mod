@@ -24,6 +24,7 @@ require (
 	github.com/weaviate/weaviate v1.33.0-rc.1
 	github.com/weaviate/weaviate-go-client/v5 v5.5.0
 	github.com/yalue/onnxruntime_go v1.27.0
+	golang.org/x/net v0.42.0
 	golang.org/x/sync v0.24.0
 	golang.org/x/term v0.44.0
 	golang.org/x/text v0.27.0
@@ -70,7 +71,6 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.mongodb.org/mongo-driver v1.14.0 // indirect
 	golang.org/x/exp v0.0.0-20240808152545-0cdaa3abc0fa // indirect
-	golang.org/x/net v0.42.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/time v0.15.0 // indirect

@@ -3,8 +3,13 @@ package mcpserver
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // MaxNesting bounds how deeply a JSON-RPC message may nest. Real tool
@@ -13,9 +18,9 @@ import (
 // before it sees them.
 const MaxNesting = 256
 
-// Nesting returns the deepest nesting of arrays and objects in a JSON text
+// nesting returns the deepest nesting of arrays and objects in a JSON text
 // (strings are skipped), stopping early once it passes limit.
-func Nesting(b []byte, limit int) int {
+func nesting(b []byte, limit int) int {
 	depth, deepest := 0, 0
 	inString, escaped := false, false
 	for _, c := range b {
@@ -48,9 +53,9 @@ func Nesting(b []byte, limit int) int {
 	return deepest
 }
 
-// RequestID returns the "id" of a JSON-RPC message without decoding the
+// requestID returns the "id" of a JSON-RPC message without decoding the
 // rest of it (which may be too deep to decode), or nil.
-func RequestID(b []byte) json.RawMessage {
+func requestID(b []byte) json.RawMessage {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil
@@ -89,28 +94,49 @@ func RequestID(b []byte) json.RawMessage {
 	return nil
 }
 
-// TooDeepMethod is the method a too-deeply nested request is rewritten to:
-// the server answers it with "method not found", naming the problem, and
-// the session goes on.
-const TooDeepMethod = "rejected: message nested deeper than 256 levels"
+// tooDeep reports whether a JSON-RPC message nests deeper than
+// MaxNesting and, if so, the error answer both transports send: code
+// -32600 (invalid request) with the request's id (null for a notification
+// or when there is none to read).
+func tooDeep(msg []byte) (reply []byte, deep bool) {
+	if nesting(msg, MaxNesting) <= MaxNesting {
+		return nil, false
+	}
+	id := requestID(msg)
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,"message":"message nested deeper than %d levels"}}`, id, MaxNesting), true
+}
 
-// GuardReader filters newline-delimited JSON-RPC (the stdio transport):
-// a message nested deeper than MaxNesting is replaced by a request the
-// server refuses by name, or dropped if it is a notification.
-func GuardReader(r io.Reader) io.Reader {
+// ServeStdio serves srv over newline-delimited JSON-RPC on in and out (the
+// stdio transport). A message nested deeper than MaxNesting never reaches
+// the SDK's decoder: it is answered with the same error as over HTTP (a
+// notification is dropped: there is nothing to answer), and the session
+// goes on.
+func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer) error {
+	w := &lockedWriter{w: out}
+	return srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(guardReader(in, w)), Writer: nopCloser{w}})
+}
+
+// guardReader passes in's lines through, except those nested too deeply:
+// their answer goes to reply.
+func guardReader(r io.Reader, reply io.Writer) io.Reader {
 	pr, pw := io.Pipe()
 	go func() {
 		br := bufio.NewReaderSize(r, 64*1024)
 		for {
 			line, err := br.ReadBytes('\n')
 			if len(line) > 0 {
-				if Nesting(line, MaxNesting) > MaxNesting {
-					line = rewriteTooDeep(line)
-				}
-				if len(line) > 0 {
-					if _, werr := pw.Write(line); werr != nil {
-						return
+				if answer, deep := tooDeep(line); deep {
+					if requestID(line) != nil {
+						if _, werr := reply.Write(append(answer, '\n')); werr != nil {
+							pw.CloseWithError(werr)
+							return
+						}
 					}
+				} else if _, werr := pw.Write(line); werr != nil {
+					return
 				}
 			}
 			if err != nil {
@@ -122,11 +148,20 @@ func GuardReader(r io.Reader) io.Reader {
 	return pr
 }
 
-func rewriteTooDeep(line []byte) []byte {
-	id := RequestID(line)
-	if id == nil {
-		return nil // a notification: nothing to answer
-	}
-	out, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": TooDeepMethod})
-	return append(out, '\n')
+// lockedWriter lets the guard answer between the SDK's messages, never
+// inside one (the SDK writes each message with one Write).
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
 }
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// nopCloser keeps the transport from closing stdout.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
