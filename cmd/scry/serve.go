@@ -69,4 +69,3 @@ An address beyond loopback is refused without a token.`,
 	cmd.Flags().StringSliceVar(&tools, "tools", nil, "expose only these tools (comma-separated; env SCRY_TOOLS)")
 	return cmd
 }
-
