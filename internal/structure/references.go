@@ -130,9 +130,18 @@ func sortRefs(refs []SymbolRef) {
 	})
 }
 
-// references lists the compiler's references, declaration excluded.
+// references lists the compiler's references, declarations excluded.
+//
+// The compiler is asked with its declarations included because it counts
+// `import { x }` and `export { x } from` as declarations (of the importing
+// file's alias): asked without, a rename guided by the answer would miss
+// every import and public re-export. What is then dropped is what declares
+// the symbol itself (the target, overload signatures, merged declarations)
+// and the local name after `as`, so a renamed import counts once, at `x`.
 func (r *req) references(tg *target) (*References, error) {
-	locs, err := r.referencesAt(tg.path, tg.pos)
+	locs, err := r.refs.get("decl:"+posKey(tg.path, tg.pos), func() ([]tsls.Location, error) {
+		return r.c.srv.References(r.ctx, tg.path, tg.pos, true)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -140,11 +149,18 @@ func (r *req) references(tg *target) (*References, error) {
 	files := map[string]bool{}
 	for _, l := range locs {
 		path := l.Path()
+		if path == tg.path && l.Range.Start == tg.pos {
+			continue
+		}
 		txt, err := r.text(path)
 		if err != nil {
 			continue
 		}
-		row, col := txt.RowCol(txt.OffsetAt(l.Range.Start))
+		off := txt.OffsetAt(l.Range.Start)
+		if afterAs(txt.Bytes(), off) || r.declaresItself(l) {
+			continue
+		}
+		row, col := txt.RowCol(off)
 		line := strings.TrimSpace(txt.LineText(row))
 		if len(line) > 200 {
 			line = line[:200] + "…"
@@ -169,4 +185,48 @@ func (r *req) references(tg *target) (*References, error) {
 	})
 	out.Count = len(out.Sites)
 	return out, nil
+}
+
+// afterAs reports whether the identifier at off is the local name of a
+// renamed import or export (`x as y`): the same reference as the `x`
+// before it.
+func afterAs(src []byte, off int) bool {
+	toks := lex(src, lineStartBefore(src, off), off)
+	n := len(toks)
+	return n > 0 && toks[n-1].kind == tIdent && toks[n-1].text(src) == "as" &&
+		(n < 2 || !isPunct(src, toks[n-2], "."))
+}
+
+// declaresItself reports whether a reference the compiler returned with
+// declarations included is a declaration of the symbol (the name after
+// `function`, `class`, `interface` … or a class or interface member's
+// name) rather than a use or an import/export specifier.
+func (r *req) declaresItself(l tsls.Location) bool {
+	path := l.Path()
+	txt, err := r.text(path)
+	if err != nil {
+		return false
+	}
+	src, off := txt.Bytes(), txt.OffsetAt(l.Range.Start)
+	if kw := declKeyword(src, off); kw != "" {
+		return kw != "type" || !typeOnlySpecifier(src, off)
+	}
+	syms, err := r.symbols(path)
+	if err != nil {
+		return false
+	}
+	// Only members: the outline also lists object-literal properties, and
+	// a shorthand `{ x }` is a use of x.
+	d, parent := findDecl(syms, l.Range.Start)
+	return d != nil && d.SelectionRange.Start == l.Range.Start &&
+		parent != nil && (parent.Kind == tsls.KindClass || parent.Kind == tsls.KindInterface)
+}
+
+// typeOnlySpecifier reports whether the name at off follows `type` inside
+// import or export braces (`import { type T }`, `export { a, type T }`):
+// a use, not a type alias.
+func typeOnlySpecifier(src []byte, off int) bool {
+	toks := lex(src, lineStartBefore(src, off), off)
+	n := len(toks)
+	return n >= 2 && toks[n-1].text(src) == "type" && (isPunct(src, toks[n-2], "{") || isPunct(src, toks[n-2], ","))
 }

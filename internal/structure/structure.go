@@ -189,10 +189,10 @@ type IncomingCaller struct {
 	IncomingCallers []IncomingCaller `json:"incomingCallers"`
 }
 
-// References lists where a symbol is used. The declaration itself is
-// excluded (DeclarationExcluded), and so are plain `import { x }` bindings,
-// which the compiler counts as declarations of the importing file's alias;
-// renamed imports (`import { x as y }`) count once at `x`.
+// References lists where a symbol is used. Its own declarations are
+// excluded (DeclarationExcluded); imports and re-exports (`import { x }`,
+// `export { x } from`) are uses and are listed, a renamed one
+// (`import { x as y }`) once, at `x`.
 type References struct {
 	Count               int      `json:"count"`
 	Files               []string `json:"files"`

@@ -1,0 +1,79 @@
+package structure_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/structure"
+)
+
+// writeProject writes a small project into a new directory and returns
+// its root.
+func writeProject(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, src := range files {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// sites lists references as "file:line" in their order.
+func sites(r *structure.References) string {
+	var out []string
+	for _, s := range r.Sites {
+		out = append(out, fmt.Sprintf("%s:%d", s.File, s.Line))
+	}
+	return strings.Join(out, " ")
+}
+
+// TestReferencesIncludeImportsAndReExports: a rename guided by the
+// references must see every import, re-export, use through an `export *`
+// barrel, type position and JSX element, not only the calls.
+func TestReferencesIncludeImportsAndReExports(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"tsconfig.json": `{"compilerOptions":{"strict":true,"jsx":"preserve"},"include":["**/*.ts","**/*.tsx"]}`,
+		"a.ts": "export function helper(x: number): number {\n  return x + 1;\n}\n" +
+			"export interface Opts { n: number }\n" +
+			"export function Button(p: { label: string }) { return null as any; }\n",
+		"b.ts":      "import { helper } from './a';\n\nexport function useIt() {\n  return helper(2);\n}\n",
+		"index.ts":  "export { helper } from './a';\nexport { helper as plusOne } from './a';\n",
+		"barrel.ts": "export * from './a';\n",
+		"d.ts":      "import { helper as h, type Opts } from './barrel';\nexport const v = h(3);\nexport function take(o: Opts): Opts { return o; }\n",
+		"e.tsx":     "import { Button } from './a';\nexport const el = <Button label=\"x\" />;\n",
+	})
+	res := structure.NewCompiler(startServer(t, root))
+	for _, tc := range []struct {
+		file, decl, name, want string
+	}{
+		// b.ts: the import and the call; d.ts: the renamed import through
+		// the barrel (once) and the call; index.ts: both re-exports.
+		{"a.ts", "function helper", "helper", "b.ts:1 b.ts:4 d.ts:1 d.ts:2 index.ts:1 index.ts:2"},
+		{"a.ts", "interface Opts", "Opts", "d.ts:1 d.ts:3 d.ts:3"},
+		{"a.ts", "function Button", "Button", "e.tsx:1 e.tsx:2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := query{File: tc.file, Decl: tc.decl, Symbol: tc.name}
+			md, err := res.Metadata(context.Background(), targetOf(t, root, q), structure.Options{Sections: structure.SecReferences})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sites(md.References); got != tc.want {
+				t.Errorf("references of %s = %s\nwant %s", tc.name, got, tc.want)
+			}
+			if md.References.Count != len(md.References.Sites) {
+				t.Errorf("count %d for %d sites", md.References.Count, len(md.References.Sites))
+			}
+		})
+	}
+}
