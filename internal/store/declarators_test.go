@@ -116,3 +116,50 @@ func TestEveryDeclaratorByPrefixAndFuzzy(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclarationsSharingALine: `export const a = 1; export function f()
+// {}` is one "statement" chunk named "a, f" (siblings never share a
+// line); each declaration is found by its own name, with its own kind, by
+// every kind of lookup, and a name that is not a declaration is not.
+func TestDeclarationsSharingALine(t *testing.T) {
+	s := openTemp(t)
+	line := fn("src/x.ts", "a, sameLine", 1, "")
+	line.NodeKind = "statement"
+	line.FullSource = "export const a = 1; export function sameLine() {}"
+	mixed := fn("src/y.ts", "import:./x, K", 1, "")
+	mixed.NodeKind = "statement"
+	mixed.FullSource = "import './x'; export class K {}"
+	mustReplace(t, s, rec("src/x.ts"), line)
+	mustReplace(t, s, rec("src/y.ts"), mixed)
+	type found struct{ name, kind string }
+	tests := []struct {
+		q    SymbolQuery
+		want []found
+	}{
+		{SymbolQuery{Name: "sameLine"}, []found{{"sameLine", "function"}}},
+		{SymbolQuery{Name: "a"}, []found{{"a", "const"}}},
+		{SymbolQuery{Name: "K"}, []found{{"K", "class"}}},
+		{SymbolQuery{Name: "same", Match: MatchPrefix}, []found{{"sameLine", "function"}}},
+		{SymbolQuery{Name: "smln", Match: MatchFuzzy}, []found{{"sameLine", "function"}}},
+		{SymbolQuery{Name: "import", Match: MatchPrefix}, nil},
+		{SymbolQuery{Name: "sameLine", Kinds: []string{"function"}}, []found{{"sameLine", "function"}}},
+		{SymbolQuery{Name: "sameLine", Kinds: []string{"class"}}, nil},
+	}
+	for _, tt := range tests {
+		cs, err := s.FindSymbols(tt.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []found
+		for _, c := range cs {
+			got = append(got, found{c.Name, c.NodeKind})
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("FindSymbols(%+v) = %v, want %v", tt.q, got, tt.want)
+		}
+	}
+	byName, err := s.ChunksByName("sameLine")
+	if err != nil || len(byName) != 1 || byName[0].Name != "sameLine" || byName[0].NodeKind != "function" {
+		t.Errorf("ChunksByName(sameLine) = %+v, %v", byName, err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -218,16 +219,19 @@ func (s *Store) ChunksByName(name string) ([]chunk.Chunk, error) {
 
 // nameIs is the SQL condition (over chunks c) for a chunk named name. A
 // statement declaring several variables (`export const A = 1, B = 2`) is
-// one chunk named "A, B"; each of its declarators is found by its own name
-// too. The second branch scans only the name index (a covering scan, names
-// and row ids), and only names holding ", " can match.
+// one chunk named "A, B", and so are declarations sharing a line
+// (`export const a = 1; export function f() {}`, a "statement" named
+// "a, f", since siblings never share a line); each of its declarators is
+// found by its own name too. The second branch scans only the name index
+// (a covering scan, names and row ids), and only names holding ", " can
+// match.
 func nameIs(name string) (string, []any) {
 	if name == "" || strings.Contains(name, ", ") {
 		return "c.name = ?", []any{name}
 	}
 	return `(c.name = ? OR (c.seq IN (SELECT seq FROM chunks INDEXED BY chunks_by_name
 		WHERE instr(name, ', ') > 0 AND instr(', ' || name || ', ', ', ' || ? || ', ') > 0)
-		AND c.node_kind IN ('const', 'variable')))`, []any{name, name}
+		AND c.node_kind IN (` + multiKinds + `)))`, []any{name, name}
 }
 
 // asDeclarator names each shared multi-declarator chunk found by one of its
@@ -244,8 +248,37 @@ func asDeclarator(cs []chunk.Chunk, name string) []chunk.Chunk {
 			c.Breadcrumb = strings.TrimSuffix(c.Breadcrumb, c.Name) + name
 		}
 		c.Name = name
+		if c.NodeKind == "statement" {
+			c.NodeKind = declaratorKind(c.FullSource, name)
+		}
 	}
 	return cs
+}
+
+// multiKinds are the kinds of a chunk whose name lists several declared
+// names: one statement's declarators, or declarations sharing a line.
+const multiKinds = `'const', 'variable', 'statement'`
+
+// declaratorKeyword finds the keyword that declares a name in a line of
+// several declarations.
+var declaratorKeyword = regexp.MustCompile(`\b(function\s*\*?|class|interface|type|enum|namespace|module|const|let|var)\s+([\p{L}\p{N}_$]+)`)
+
+// declaratorKind is the kind of the declaration of name in the source of
+// declarations sharing a line: the keyword written before it, else
+// "variable" (a later declarator of `const a = 1, b = 2`).
+func declaratorKind(src, name string) string {
+	for _, m := range declaratorKeyword.FindAllStringSubmatch(src, -1) {
+		if m[2] != name {
+			continue
+		}
+		switch kw := strings.TrimSpace(strings.TrimSuffix(m[1], "*")); kw {
+		case "let", "var":
+			return "variable"
+		default:
+			return kw
+		}
+	}
+	return "variable"
 }
 
 // Files returns every file record keyed by path, for sync diffing.

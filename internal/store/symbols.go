@@ -2,10 +2,12 @@ package store
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/ident"
 )
 
 // SymbolMatch selects how FindSymbols compares names.
@@ -56,7 +58,7 @@ func (s *Store) FindSymbols(q SymbolQuery) ([]chunk.Chunk, error) {
 		// A statement declaring several names ("A, B") matches when any
 		// of them starts with the prefix; it is split below.
 		where = append(where, `((c.name >= ? AND c.name < ?) OR (c.seq IN (SELECT seq FROM chunks INDEXED BY chunks_by_name
-			WHERE instr(name, ', ') > 0 AND instr(', ' || name, ', ' || ?) > 0) AND c.node_kind IN ('const', 'variable')))`)
+			WHERE instr(name, ', ') > 0 AND instr(', ' || name, ', ' || ?) > 0) AND c.node_kind IN (`+multiKinds+`)))`)
 		args = append(args, q.Name, q.Name+"\U0010FFFF", q.Name)
 	case MatchFuzzy:
 		// Subsequence matching happens below, over the candidates that
@@ -67,10 +69,14 @@ func (s *Store) FindSymbols(q SymbolQuery) ([]chunk.Chunk, error) {
 		return nil, fmt.Errorf("store: find symbols: unknown match %q (exact, prefix or fuzzy)", q.Match)
 	}
 	if !q.IncludeStatements {
-		where = append(where, "c.node_kind NOT IN ("+statementKinds+")")
+		// Declarations sharing a line are one "statement" chunk named
+		// after them all ("a, f").
+		where = append(where, "(c.node_kind NOT IN ("+statementKinds+") OR (c.node_kind = 'statement' AND instr(c.name, ', ') > 0))")
 	}
 	if len(q.Kinds) > 0 {
-		where = append(where, "c.node_kind IN ("+placeholders(len(q.Kinds))+")")
+		// A line of declarations holds kinds of its own: filtered by
+		// them once split below.
+		where = append(where, "(c.node_kind IN ("+placeholders(len(q.Kinds))+") OR (c.node_kind = 'statement' AND instr(c.name, ', ') > 0))")
 		for _, k := range q.Kinds {
 			args = append(args, k)
 		}
@@ -113,6 +119,9 @@ func (s *Store) FindSymbols(q SymbolQuery) ([]chunk.Chunk, error) {
 	if q.Match == MatchExact || q.Match == "" {
 		out = asDeclarator(out, q.Name)
 	}
+	if len(q.Kinds) > 0 {
+		out = slices.DeleteFunc(out, func(c chunk.Chunk) bool { return !slices.Contains(q.Kinds, c.NodeKind) })
+	}
 	return out, nil
 }
 
@@ -129,7 +138,9 @@ func byDeclarator(cs []chunk.Chunk, keep func(name string) bool) []chunk.Chunk {
 			continue
 		}
 		for _, name := range strings.Split(c.Name, ", ") {
-			if keep(name) {
+			// A line of declarations may hold an import or expression
+			// too ("import:./a, f"): only declared names are symbols.
+			if keep(name) && ident.Is(name) {
 				out = append(out, asDeclarator([]chunk.Chunk{c}, name)...)
 			}
 		}
@@ -138,9 +149,9 @@ func byDeclarator(cs []chunk.Chunk, keep func(name string) bool) []chunk.Chunk {
 }
 
 // multiDeclarator reports whether c is one statement declaring several
-// variables.
+// variables, or several declarations sharing a line.
 func multiDeclarator(c chunk.Chunk) bool {
-	return strings.Contains(c.Name, ", ") && (c.NodeKind == "const" || c.NodeKind == "variable")
+	return strings.Contains(c.Name, ", ") && (c.NodeKind == "const" || c.NodeKind == "variable" || c.NodeKind == "statement")
 }
 
 // sortByName orders prefix matches as the query does: the exact name

@@ -1,0 +1,72 @@
+package engine_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/engine"
+)
+
+// writeWorkspace writes a small project into a new directory and returns
+// its root.
+func writeWorkspace(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for rel, text := range files {
+		path := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// TestDeclarationsSharingALine: two declarations on one line are one chunk
+// (siblings never share a line), yet each is found by its name, with its
+// own kind, and answers info and references, from either source.
+func TestDeclarationsSharingALine(t *testing.T) {
+	root := writeWorkspace(t, map[string]string{
+		"tsconfig.json": `{"compilerOptions": {"strict": true}}`,
+		"x.ts":          "export const a = 1; export function sameLine(): number { return a; }\n",
+		"y.ts":          "import { sameLine } from './x';\nexport const v = sameLine();\n",
+	})
+	ctx := context.Background()
+	bothSources(t, ctx, root, func(t *testing.T, e *engine.Engine, approximate bool) {
+		syms, err := e.Symbols("sameLine")
+		if err != nil || len(syms) != 1 {
+			t.Fatalf("Symbols(sameLine) = %v, %v", syms, err)
+		}
+		if d := syms[0].Declaration; d.Name != "sameLine" || d.Kind != "function" || d.Line != 1 {
+			t.Errorf("declaration = %+v, want function sameLine on line 1", d)
+		}
+		refs, err := e.References(ctx, syms[0], 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var inY int
+		for _, s := range refs.Sites {
+			if s.File == "y.ts" {
+				inY++
+			}
+		}
+		if inY != 2 {
+			t.Errorf("references in y.ts = %d, want the import and the call: %+v", inY, refs.Sites)
+		}
+		info, err := e.Info(ctx, syms[0], 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Structure.Approximate != approximate || !approximate && len(info.Structure.CalledBy) != 1 {
+			t.Errorf("info: approximate %v, called by %+v", info.Structure.Approximate, info.Structure.CalledBy)
+		}
+		found, err := e.FindSymbols(ctx, engine.SymbolQuery{Name: "sameLine", Kinds: []string{"function"}})
+		if err != nil || len(found) != 1 || found[0].Name != "sameLine" {
+			t.Errorf("find symbol sameLine = %+v, %v", found, err)
+		}
+	})
+}
