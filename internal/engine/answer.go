@@ -130,7 +130,7 @@ func (e *Engine) searchIn(ctx context.Context, rd *weaviate.Reader, req search.R
 	budget := req.Params.Budget
 	leadsOnly := func(resp search.Response) (Answer, error) {
 		return fitLeads(req.Query, budget, resp, 1, func(leads []graph.Lead) (Answer, error) {
-			in := graph.Input{Query: req.Query, Budget: budget, Threshold: req.Params.Threshold, Leads: leads}
+			in := graph.Input{Query: req.Query, Budget: budget, Threshold: req.Params.Threshold, Leads: leads, Lookup: resp.Symbol != nil}
 			g, n := graph.Render(in)
 			return Answer{Graph: g, Tokens: n, Budget: budget}, nil
 		})
@@ -139,6 +139,10 @@ func (e *Engine) searchIn(ctx context.Context, rd *weaviate.Reader, req search.R
 		return leadsOnly(resp)
 	}
 	results := resp.Results
+	// An exact lookup (`symbol = …`) obeys the budget too: the matches it
+	// leaves out are named as leads, a match larger than the whole budget
+	// as one over it.
+	matches := resp.Results
 	snaps := &snapshotCache{texts: map[string]string{}, shared: rd}
 	// The compiler describes the results while snapshots are built and
 	// fitted to the budget: the two wait on different processes. A result
@@ -163,7 +167,7 @@ func (e *Engine) searchIn(ctx context.Context, rd *weaviate.Reader, req search.R
 		d, err := e.describeAll(dctx, all, callDepth, &wanted)
 		done <- described{d, err}
 	}(results)
-	if budget > 0 && resp.Symbol == nil {
+	if budget > 0 {
 		n, err := e.fitSnapshots(ctx, results, snaps, budget)
 		if err != nil {
 			return Answer{}, err
@@ -180,6 +184,9 @@ func (e *Engine) searchIn(ctx context.Context, rd *weaviate.Reader, req search.R
 		approx = approx || descs[r.Chunk.ID].Approximate
 	}
 	finish := func(ans Answer, n int) Answer {
+		if resp.Symbol != nil {
+			resp.Leads = lookupLeads(matches[n:], budget)
+		}
 		resp.Results = results[:n]
 		ans.Response = resp
 		ans.Approximate = approx
@@ -189,7 +196,7 @@ func (e *Engine) searchIn(ctx context.Context, rd *weaviate.Reader, req search.R
 	// come first), then as many leads follow as the budget still holds.
 	withLeads := func(ans Answer, n int) (Answer, error) {
 		ans = finish(ans, n)
-		if budget <= 0 || resp.Symbol != nil {
+		if budget <= 0 {
 			return ans, nil
 		}
 		if ans.Tokens > budget {
@@ -200,8 +207,8 @@ func (e *Engine) searchIn(ctx context.Context, rd *weaviate.Reader, req search.R
 			for _, r := range ans.Response.Results {
 				over = append(over, search.Lead{Chunk: r.Chunk, Probability: r.Score, OverBudget: true, Tokens: ans.Tokens})
 			}
-			lr := resp
-			lr.Results, lr.Leads = nil, append(over, resp.Leads...)
+			lr := ans.Response
+			lr.Results, lr.Leads = nil, append(over, ans.Response.Leads...)
 			return leadsOnly(lr)
 		}
 		shown := ans.Response
@@ -212,15 +219,14 @@ func (e *Engine) searchIn(ctx context.Context, rd *weaviate.Reader, req search.R
 		})
 	}
 	var noLeads []graph.Lead
-	if budget <= 0 || resp.Symbol != nil {
+	if budget <= 0 {
 		noLeads = graphLeads(resp.Leads)
 	}
 	ans, err := e.render(req.Query, results, descs, snaps, budget, noLeads)
 	if err != nil {
 		return Answer{}, err
 	}
-	// Symbol lookups answer exactly what was asked, whatever its size.
-	if budget <= 0 || ans.Tokens <= budget || len(results) <= 1 || resp.Symbol != nil {
+	if budget <= 0 || ans.Tokens <= budget || len(results) <= 1 {
 		return withLeads(ans, len(results))
 	}
 	// Over budget (snapshots add the imports and fields each symbol needs):
@@ -245,6 +251,20 @@ func (e *Engine) searchIn(ctx context.Context, rd *weaviate.Reader, req search.R
 		}
 	}
 	return withLeads(best, bestN)
+}
+
+// lookupLeads names the matches of an exact lookup that the budget left
+// out.
+func lookupLeads(left []search.Result, budget int) []search.Lead {
+	var out []search.Lead
+	for _, r := range left {
+		n := r.Tokens
+		if n == 0 {
+			n = tokens.Count(r.Chunk.FullSource)
+		}
+		out = append(out, search.Lead{Chunk: r.Chunk, Probability: r.Score, Tokens: n, OverBudget: budget > 0 && n > budget})
+	}
+	return out
 }
 
 // fitLeads renders an answer with as many of resp's leads, best first, as

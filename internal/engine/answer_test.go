@@ -31,6 +31,11 @@ func TestSearchAnswersWithLeads(t *testing.T) {
 			[]string{"larger than the token budget", "over the 150 budget"}},
 		{"budget too small for a lead", "validateToken", 0.5, 1, false,
 			[]string{"the token budget 1 is too small for an answer: the smallest useful one takes"}},
+		// An exact lookup obeys the budget too (it once answered a
+		// 549,669-token symbol for a budget of 100).
+		{"symbol over budget", "symbol = validateToken", 0.5, 150, false,
+			[]string{"The symbol asked for is larger than the token budget", "over the 150 budget"}},
+		{"symbol within budget", "symbol = validateToken", 0.5, 8000, true, []string{"validateToken"}},
 	}
 	for _, tt := range tests {
 		ans, err := eng.Search(context.Background(), engine.Query{Text: tt.query, Threshold: &tt.threshold, Budget: tt.budget, CallDepth: 1})
@@ -61,7 +66,7 @@ func TestSearchAnswersWithLeads(t *testing.T) {
 func TestSearchKeepsItsBudget(t *testing.T) {
 	eng := openProject(t)
 	ctx := context.Background()
-	for _, q := range []string{"where are JWT tokens validated", "validateToken", "where are tokens refreshed"} {
+	for _, q := range []string{"where are JWT tokens validated", "validateToken", "where are tokens refreshed", "symbol = validateToken"} {
 		for _, budget := range []int{1, 20, 60, 120, 250, 500, 1000, 3000} {
 			ans, err := eng.Search(ctx, engine.Query{Text: q, Budget: budget, CallDepth: 1})
 			if err != nil {

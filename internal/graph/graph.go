@@ -34,6 +34,9 @@ type Input struct {
 	// Threshold is the relevance threshold the results had to pass, said
 	// when leads stand in for results.
 	Threshold float64 `json:"threshold,omitempty"`
+	// Lookup: the query named its symbol (`symbol = …`), so a match over
+	// the budget is not asked for by name again.
+	Lookup bool `json:"lookup,omitempty"`
 }
 
 // Lead is a candidate named instead of shown.

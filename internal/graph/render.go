@@ -113,9 +113,12 @@ func (m *model) body() string {
 // line each, so that the next question can ask for one of them by name.
 func leadLines(in Input) string {
 	var b strings.Builder
-	if in.Leads[0].OverBudget {
+	switch {
+	case in.Leads[0].OverBudget && in.Lookup:
+		b.WriteString("The symbol asked for is larger than the token budget; raise the budget, or ask for its structure (info, callers, refs) instead of its source:")
+	case in.Leads[0].OverBudget:
 		b.WriteString("The best matches are larger than the token budget; ask for one by name (symbol = …) or raise the budget:")
-	} else {
+	default:
 		fmt.Fprintf(&b, "No result is confident (none reaches the relevance threshold %.2f). Best leads:", in.Threshold)
 	}
 	writeLeads(&b, in)
