@@ -107,13 +107,19 @@ func (r *req) symbolsNamed(name string) ([]tsls.SymbolInformation, error) {
 	})
 }
 
+// hoverCode is the declaration at p as the compiler prints it, with the
+// literal types its own file does not hold widened (withholdLiterals).
 func (r *req) hoverCode(path string, p tsls.Position) (string, error) {
 	return r.hover.get(posKey(path, p), func() (string, error) {
 		h, err := r.c.srv.Hover(r.ctx, path, p)
 		if err != nil {
 			return "", err
 		}
-		return h.Code(), nil
+		txt, err := r.text(path)
+		if err != nil {
+			return "", err
+		}
+		return withholdLiterals(h.Code(), txt.Bytes()), nil
 	})
 }
 

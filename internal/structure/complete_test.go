@@ -77,3 +77,42 @@ func TestReferencesIncludeImportsAndReExports(t *testing.T) {
 		})
 	}
 }
+
+// TestTypeTextFromOutsideTheRootIsWithheld: a constant imported from a file
+// outside the workspace root must not print its value through the literal
+// type the compiler infers for a declaration inside it; a literal the
+// declaration's own file holds is still printed.
+func TestTypeTextFromOutsideTheRootIsWithheld(t *testing.T) {
+	base := writeProject(t, map[string]string{
+		"other/src/secrets.ts": "export const API_KEY = \"sk-live-4f9a1c\";\nexport const PORT = 48151;\n",
+		"ws/app/tsconfig.json": `{"compilerOptions":{"strict":true},"include":["**/*.ts"]}`,
+		"ws/app/src/k.ts": "import { API_KEY, PORT } from \"../../../other/src/secrets\";\n" +
+			"export const k = API_KEY;\nexport const port = PORT;\nexport const local = \"visible-here\";\n" +
+			"export function key() { return API_KEY; }\n",
+	})
+	root := filepath.Join(base, "ws", "app")
+	res := structure.NewCompiler(startServer(t, root))
+	for _, tc := range []struct {
+		decl, name, want string
+	}{
+		{"const k", "k", "string"},
+		{"const port", "port", "number"},
+		{"function key", "key", "string"},
+		{"const local", "local", `"visible-here"`},
+	} {
+		q := query{File: "src/k.ts", Decl: tc.decl, Symbol: tc.name}
+		md, err := res.Metadata(context.Background(), targetOf(t, root, q), structure.Options{Sections: structure.SecSignature | structure.SecTypeFlows})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := encode(t, md)
+		for _, secret := range []string{"sk-live-4f9a1c", "48151"} {
+			if strings.Contains(text, secret) {
+				t.Errorf("%s: the value %q from outside the root is printed:\n%s", tc.name, secret, text)
+			}
+		}
+		if !strings.Contains(md.Signature, tc.want) {
+			t.Errorf("%s: signature %q, want it to show %s", tc.name, md.Signature, tc.want)
+		}
+	}
+}
