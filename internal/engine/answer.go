@@ -15,7 +15,6 @@ import (
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/snapshot"
 	"github.com/scry-dev/scry/internal/tokens"
-	"github.com/scry-dev/scry/internal/weaviate"
 )
 
 // Answer is what a search returns to an agent: the connection graph, then
@@ -88,21 +87,20 @@ func (e *Engine) Search(ctx context.Context, q Query) (Answer, error) {
 		callDepth = e.cfg.CallDepth
 	}
 	req := search.Request{Query: q.Text, Paths: q.Paths, Languages: q.Languages, Params: e.params(q)}
-	if e.shared != nil {
-		rd, err := e.sharedReader(ctx, q.Repos)
-		if err != nil {
-			return Answer{}, err
-		}
-		// The shared index has no workspace to sync: its file texts are
-		// the versions its chunks came from.
-		return e.searchIn(ctx, rd, req, callDepth)
+	v, err := e.View(ctx, q.Repos)
+	if err != nil {
+		return Answer{}, err
 	}
 	for attempt := 0; ; attempt++ {
-		ans, err := e.search(ctx, req, callDepth)
+		ans, err := searchIn(ctx, v, req, callDepth)
 		if !errors.Is(err, snapshot.ErrStale) || attempt == maxStaleRetries {
 			return ans, err
 		}
-		if _, serr := e.Sync(ctx); serr != nil {
+		resynced, serr := v.Resync(ctx)
+		if !resynced {
+			return ans, err
+		}
+		if serr != nil {
 			return ans, errors.Join(err, serr)
 		}
 	}
@@ -112,18 +110,9 @@ func (e *Engine) Search(ctx context.Context, q Query) (Answer, error) {
 // changing under it; the last error then says so.
 const maxStaleRetries = 3
 
-func (e *Engine) search(ctx context.Context, req search.Request, callDepth int) (Answer, error) {
-	return e.searchIn(ctx, nil, req, callDepth)
-}
-
-// searchIn answers from the shared index's reader rd, or from the local
-// index when rd is nil.
-func (e *Engine) searchIn(ctx context.Context, rd *weaviate.Reader, req search.Request, callDepth int) (Answer, error) {
-	pl := search.Pipeline{Store: e.store, Reranker: e.reranker, Hybrid: e.neural.Hybrid()}
-	if rd != nil {
-		pl = search.Pipeline{Store: rd, Reranker: e.reranker, Hybrid: e.neural.SharedHybrid(rd)}
-	}
-	resp, err := pl.Search(ctx, req)
+// searchIn answers a request from a view.
+func searchIn(ctx context.Context, v View, req search.Request, callDepth int) (Answer, error) {
+	resp, err := v.Search(ctx, req)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -143,7 +132,7 @@ func (e *Engine) searchIn(ctx context.Context, rd *weaviate.Reader, req search.R
 	// leaves out are named as leads, a match larger than the whole budget
 	// as one over it.
 	matches := resp.Results
-	snaps := &snapshotCache{texts: map[string]string{}, shared: rd}
+	snaps := &snapshotCache{texts: map[string]string{}, view: v}
 	// The compiler describes the results while snapshots are built and
 	// fitted to the budget: the two wait on different processes. A result
 	// the budget then drops costs a description nobody reads.
@@ -159,16 +148,11 @@ func (e *Engine) searchIn(ctx context.Context, rd *weaviate.Reader, req search.R
 	var wanted atomic.Int64
 	wanted.Store(int64(len(results)))
 	go func(all []search.Result) {
-		if rd != nil {
-			d, err := e.describeAllShared(dctx, rd, all, callDepth)
-			done <- described{d, err}
-			return
-		}
-		d, err := e.describeAll(dctx, all, callDepth, &wanted)
+		d, err := v.DescribeAll(dctx, all, callDepth, &wanted)
 		done <- described{d, err}
 	}(results)
 	if budget > 0 {
-		n, err := e.fitSnapshots(ctx, results, snaps, budget)
+		n, err := fitSnapshots(ctx, results, snaps, budget)
 		if err != nil {
 			return Answer{}, err
 		}
@@ -213,7 +197,7 @@ func (e *Engine) searchIn(ctx context.Context, rd *weaviate.Reader, req search.R
 		}
 		shown := ans.Response
 		return fitLeads(req.Query, budget, shown, 0, func(leads []graph.Lead) (Answer, error) {
-			a, err := e.render(req.Query, shown.Results, descs, snaps, budget, leads)
+			a, err := renderAnswer(req.Query, shown.Results, descs, snaps, budget, leads)
 			a.Approximate = approx
 			return a, err
 		})
@@ -222,7 +206,7 @@ func (e *Engine) searchIn(ctx context.Context, rd *weaviate.Reader, req search.R
 	if budget <= 0 {
 		noLeads = graphLeads(resp.Leads)
 	}
-	ans, err := e.render(req.Query, results, descs, snaps, budget, noLeads)
+	ans, err := renderAnswer(req.Query, results, descs, snaps, budget, noLeads)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -239,7 +223,7 @@ func (e *Engine) searchIn(ctx context.Context, rd *weaviate.Reader, req search.R
 			return Answer{}, err
 		}
 		mid := (lo + hi) / 2
-		a, err := e.render(req.Query, results[:mid], descs, snaps, budget, nil)
+		a, err := renderAnswer(req.Query, results[:mid], descs, snaps, budget, nil)
 		if err != nil {
 			return Answer{}, err
 		}
@@ -361,7 +345,7 @@ func (e *Engine) describeAll(ctx context.Context, results []search.Result, callD
 // fitSnapshots returns how many best-first results have snapshots that fit
 // in the budget on their own (at least one), by bisection: the snapshots'
 // size only grows with more results.
-func (e *Engine) fitSnapshots(ctx context.Context, results []search.Result, snaps *snapshotCache, budget int) (int, error) {
+func fitSnapshots(ctx context.Context, results []search.Result, snaps *snapshotCache, budget int) (int, error) {
 	size := func(n int) (int, error) {
 		// Each round parses and counts whole files: a cancelled call
 		// (an agent gave up) stops here rather than finishing the answer.
@@ -379,7 +363,7 @@ func (e *Engine) fitSnapshots(ctx context.Context, results []search.Result, snap
 		}
 		total := 0
 		for _, f := range files {
-			text, err := e.snapshotOf(snaps, f, targets[f])
+			text, err := snaps.of(f, targets[f])
 			if err != nil {
 				return 0, err
 			}
@@ -431,11 +415,10 @@ func (e *Engine) describeUncached(ctx context.Context, c chunk.Chunk, callDepth 
 // answer to the budget asks for the same ones again.
 type snapshotCache struct {
 	texts map[string]string
-	// shared: snapshots come from the shared index's file texts.
-	shared *weaviate.Reader
+	view  View
 }
 
-func (e *Engine) snapshotOf(c *snapshotCache, file string, targets []snapshot.Target) (string, error) {
+func (c *snapshotCache) of(file string, targets []snapshot.Target) (string, error) {
 	key := file
 	for _, t := range targets {
 		key += fmt.Sprintf("|%d-%d", t.StartLine, t.EndLine)
@@ -443,19 +426,7 @@ func (e *Engine) snapshotOf(c *snapshotCache, file string, targets []snapshot.Ta
 	if text, ok := c.texts[key]; ok {
 		return text, nil
 	}
-	if c.shared != nil {
-		text, err := sharedSnapshot(c.shared, file, targets)
-		if err != nil {
-			return "", err
-		}
-		c.texts[key] = text
-		return text, nil
-	}
-	abs, _, err := e.root.Resolve(file)
-	if err != nil {
-		return "", fmt.Errorf("snapshot %s: %w", file, err)
-	}
-	text, err := e.parsed.build(file, abs, e.readFile, targets)
+	text, err := c.view.Snapshot(file, targets)
 	if err != nil {
 		return "", err
 	}
@@ -463,7 +434,7 @@ func (e *Engine) snapshotOf(c *snapshotCache, file string, targets []snapshot.Ta
 	return text, nil
 }
 
-func (e *Engine) render(query string, results []search.Result, descs map[string]graph.Result, snaps *snapshotCache, budget int, leads []graph.Lead) (Answer, error) {
+func renderAnswer(query string, results []search.Result, descs map[string]graph.Result, snaps *snapshotCache, budget int, leads []graph.Lead) (Answer, error) {
 	ans := Answer{Budget: budget}
 	type fileGroup struct {
 		file    string
@@ -488,7 +459,7 @@ func (e *Engine) render(query string, results []search.Result, descs map[string]
 	var texts []string
 	prev := 1.0
 	for _, g := range groups {
-		text, err := e.snapshotOf(snaps, g.file, g.targets)
+		text, err := snaps.of(g.file, g.targets)
 		if err != nil {
 			return ans, err
 		}

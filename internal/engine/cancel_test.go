@@ -38,12 +38,12 @@ func TestFitSnapshotsHonoursCancellation(t *testing.T) {
 		results = append(results, search.Result{Chunk: c})
 	}
 	// A live context fits (the test's premise: there is work to stop).
-	if n, err := e.fitSnapshots(ctx, results, &snapshotCache{texts: map[string]string{}}, 40); err != nil || n < 1 {
+	if n, err := fitSnapshots(ctx, results, &snapshotCache{texts: map[string]string{}, view: localView{e}}, 40); err != nil || n < 1 {
 		t.Fatalf("fitSnapshots = %d, %v", n, err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if n, err := e.fitSnapshots(cancelled, results, &snapshotCache{texts: map[string]string{}}, 40); !errors.Is(err, context.Canceled) {
+	if n, err := fitSnapshots(cancelled, results, &snapshotCache{texts: map[string]string{}, view: localView{e}}, 40); !errors.Is(err, context.Canceled) {
 		t.Fatalf("fitSnapshots with a cancelled context = %d, %v; want context.Canceled", n, err)
 	}
 }

@@ -97,8 +97,7 @@ func (e *Engine) findSymbols(ctx context.Context, q SymbolQuery) ([]chunk.Chunk,
 	}
 	prm := search.DefaultParams()
 	prm.Threshold, prm.Budget, prm.Candidates = 0, 0, max(40, q.Limit*3)
-	pl := search.Pipeline{Store: e.store, Reranker: e.reranker, Hybrid: e.neural.Hybrid()}
-	resp, err := pl.Search(ctx, search.Request{Query: q.Name, Paths: q.Paths, Languages: q.Languages, Params: prm})
+	resp, err := localView{e}.Search(ctx, search.Request{Query: q.Name, Paths: q.Paths, Languages: q.Languages, Params: prm})
 	if err != nil {
 		return nil, err
 	}
