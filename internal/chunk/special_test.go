@@ -80,8 +80,8 @@ func TestHostileInputs(t *testing.T) {
 			for _, ch := range cs {
 				maxDepth = max(maxDepth, ch.Depth)
 			}
-			if maxDepth != 99 {
-				t.Errorf("deep.ts: max depth %d, want 99", maxDepth)
+			if maxDepth != parse.MaxDepth {
+				t.Errorf("deep.ts: max depth %d, want parse.MaxDepth (%d)", maxDepth, parse.MaxDepth)
 			}
 		case "big-class.ts":
 			if len(cs) != 12501 {
@@ -94,6 +94,53 @@ func TestHostileInputs(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestDeepNestsChunkInBoundedSize: 20,000 nested functions (429 KB) or
+// 10,000 nested callbacks used to make one chunk per level, each holding
+// the source of every level below it — gigabytes of chunks. Chunks now
+// stop at parse.MaxDepth, the deepest holding the rest of the nest, so the
+// chunks' sources add up to at most MaxDepth+1 times the file, and the
+// structural rules still hold.
+func TestDeepNestsChunkInBoundedSize(t *testing.T) {
+	nest := func(n int, open, body, close string) []byte {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, open, i)
+		}
+		b.WriteString(body)
+		b.WriteString(strings.Repeat(close, n))
+		return []byte(b.String())
+	}
+	tests := []struct {
+		name string
+		src  []byte
+	}{
+		{"functions.ts", nest(20000, "function n%d() {\n", "return 1;\n", "}\n")},
+		{"callbacks.ts", nest(10000, "f(() => { // %d\n", "g();\n", "});\n")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cs := checkStructural(t, tt.name, tt.src)
+			// One a level down to parse.MaxDepth; a callback on the very
+			// lines of its statement folds into it.
+			if len(cs) > parse.MaxDepth+1 || len(cs) < parse.MaxDepth {
+				t.Errorf("%d chunks, want one a level down to parse.MaxDepth (%d)", len(cs), parse.MaxDepth)
+			}
+			total, deepest := 0, 0
+			for _, c := range cs {
+				total += len(c.FullSource) + len(c.EmbeddingText)
+				deepest = max(deepest, c.Depth)
+			}
+			if limit := 2 * (parse.MaxDepth + 1) * len(tt.src); total > limit {
+				t.Errorf("chunks hold %d bytes of text for a %d-byte file (limit %d)", total, len(tt.src), limit)
+			}
+			last := cs[len(cs)-1]
+			if last.Depth < parse.MaxDepth-1 || !strings.Contains(last.FullSource, "g();") && !strings.Contains(last.FullSource, "return 1;") {
+				t.Errorf("deepest chunk %q at depth %d does not hold the innermost code", last.Name, last.Depth)
+			}
+		})
 	}
 }
 

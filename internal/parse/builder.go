@@ -27,6 +27,12 @@ type builder struct {
 	cands      []candidate
 	kids       unsafe.Pointer // childNodes' buffer, of nkids nodes, in C memory
 	nkids      int
+	// level is how many declarations deep the builder is (nested and
+	// namespace bodies); none are looked for below MaxDepth.
+	level int
+	// scanned counts the candidates nested looked at: the work a deep nest
+	// costs, which tests hold linear in the file.
+	scanned int
 }
 
 // line returns the 1-based line holding byte offset off.

@@ -50,7 +50,7 @@ func (b *builder) declaration(n *sitter.Node, mods []string) *Symbol {
 		s = b.newSymbol(n, name, k)
 		if body := b.child(n, "body"); body != nil {
 			s.BodyStartByte = int(body.StartByte())
-			s.Children = b.statements(b.namedChildren(body), name, 0)
+			s.Children = b.namespaceBody(body, name)
 		}
 	case kAmbient:
 		// declare function/const/module/global ...
@@ -67,7 +67,7 @@ func (b *builder) declaration(n *sitter.Node, mods []string) *Symbol {
 			for _, c := range b.namedChildren(n) {
 				if b.kindOf(&c) == kStatementBlock {
 					s.BodyStartByte = int(c.StartByte())
-					s.Children = b.statements(b.namedChildren(&c), "global", 0)
+					s.Children = b.namespaceBody(&c, "global")
 				}
 			}
 			s.Modifiers = append(s.Modifiers, "declare")
@@ -95,6 +95,17 @@ func (b *builder) declaration(n *sitter.Node, mods []string) *Symbol {
 
 // function builds a function-like symbol from a declaration, expression or
 // method node.
+// namespaceBody is the symbols of a namespace's (or a global block's)
+// statements; none below MaxDepth, like nested.
+func (b *builder) namespaceBody(body *sitter.Node, name string) []*Symbol {
+	if b.level >= MaxDepth {
+		return nil
+	}
+	b.level++
+	defer func() { b.level-- }()
+	return b.statements(b.namedChildren(body), name, 0)
+}
+
 func (b *builder) function(n *sitter.Node, name, k string) *Symbol {
 	s := b.newSymbol(n, name, k)
 	b.functionModifiers(n, s)

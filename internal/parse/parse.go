@@ -141,5 +141,12 @@ func parseWhole(path string, src []byte, lang string) (*File, error) {
 		b.countErrors(root)
 		f.ErrorNodes = b.errors
 	}
+	if testBuilder != nil {
+		testBuilder(b)
+	}
 	return f, nil
 }
+
+// testBuilder, when set (by tests), is handed each file's builder once it
+// is done, to read its work counters.
+var testBuilder func(*builder)

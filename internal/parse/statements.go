@@ -135,6 +135,11 @@ func setDepth(syms []*Symbol, parent string, depth int) {
 	for _, s := range syms {
 		s.Depth = depth
 		s.ParentName = parent
+		if depth >= MaxDepth {
+			// The deepest symbol keeps what nests inside it in its own
+			// source (see MaxDepth).
+			s.Children = nil
+		}
 		// Children can come from several places (statements, members,
 		// nested functions inside an error region): order them and keep
 		// siblings off each other's lines whatever their origin.

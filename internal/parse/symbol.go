@@ -33,6 +33,15 @@ const (
 	KindCall        = "call-signature"
 )
 
+// MaxDepth is the deepest a symbol nests (a root symbol is at depth 0). A
+// declaration at depth MaxDepth has no child symbols: whatever nests inside
+// it stays in its source, as part of its chunk. Real code nests far less
+// (6 levels at most in rxjs, effect and date-fns); the limit is what keeps a
+// file of thousands of nested functions linear to parse and chunk, since
+// every chunk holds the whole source of its descendants (architecture.md,
+// rule 1).
+const MaxDepth = 16
+
 // Symbol is one node of the symbol tree.
 type Symbol struct {
 	Name       string

@@ -133,25 +133,42 @@ func (b *builder) collect(root *sitter.Node) {
 // field initialiser): named functions, classes, function-valued variables and
 // multi-line callbacks. Each becomes a child symbol whose own children come
 // from the candidates inside it.
+//
+// Below MaxDepth levels of nesting it finds nothing: the declarations
+// there stay part of their ancestor's source (see MaxDepth).
 func (b *builder) nested(n *sitter.Node) []*Symbol {
-	if n == nil {
+	if n == nil || b.level >= MaxDepth {
 		return nil
 	}
+	b.level++
+	defer func() { b.level-- }()
 	start, end, id := int(n.StartByte()), int(n.EndByte()), n.Id()
-	i := sort.Search(len(b.cands), func(i int) bool { return b.cands[i].start >= start })
+	i := b.candidateAt(0, start)
 	var out []*Symbol
-	taken := -1
-	for ; i < len(b.cands) && b.cands[i].start < end; i++ {
+	for i < len(b.cands) && b.cands[i].start < end {
 		c := &b.cands[i]
-		if c.start < taken || c.end > end || c.node.Id() == id {
+		b.scanned++
+		if c.end > end || c.node.Id() == id {
+			i++
 			continue
 		}
 		if s := b.nestedSymbol(&c.node, c.kind); s != nil {
 			out = append(out, s)
-			taken = c.end
+			// The candidates inside this one are its own children's
+			// business: jump past them rather than step over each, which
+			// made every level of a deep nest rescan all the levels below.
+			i = b.candidateAt(i+1, c.end)
+			continue
 		}
+		i++
 	}
 	return mergeSameLine(out)
+}
+
+// candidateAt is the index of the first candidate from index from on that
+// starts at or after byte off (candidates are in preorder, so sorted by start).
+func (b *builder) candidateAt(from, off int) int {
+	return from + sort.Search(len(b.cands)-from, func(i int) bool { return b.cands[from+i].start >= off })
 }
 
 // childNodes returns n's children, or its named children only, as
