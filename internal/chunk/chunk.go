@@ -1,5 +1,5 @@
 // Package chunk turns a parsed symbol tree into chunks (docs/architecture.md, rule 1):
-// one chunk per symbol at every level, body-bearing children collapsed to
+// one chunk per symbol at every level down to parse.MaxDepth, body-bearing children collapsed to
 // signature stubs in the embedding text, and every root statement its own chunk.
 package chunk
 
