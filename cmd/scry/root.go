@@ -2,6 +2,8 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/scry-dev/scry/internal/benchcmd"
 )
 
 func newRootCmd() *cobra.Command {
@@ -15,6 +17,6 @@ complete, with their structural connections, inside a token budget.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(newChunksCmd(), newIndexCmd(), newSearchCmd(), newServeCmd(), newSetupCmd(), newDoctorCmd(), newTrustCmd(),
-		newInfoCmd(), newRefsCmd(), newCallsCmd(), newCallersCmd(), newImplsCmd(), newDefCmd(), newImportersCmd(), newBenchCmd())
+		newInfoCmd(), newRefsCmd(), newCallsCmd(), newCallersCmd(), newImplsCmd(), newDefCmd(), newImportersCmd(), benchcmd.Command())
 	return root
 }

@@ -1,4 +1,7 @@
-package main
+// Package benchcmd is the `scry bench` command: the benchmarks of
+// internal/bench and the ranker fitter of internal/fit, as the CLI runs
+// them.
+package benchcmd
 
 import (
 	"bufio"
@@ -22,7 +25,8 @@ func defaultBenchCorpus() string {
 	return ".cache/bench-corpus"
 }
 
-func newBenchCmd() *cobra.Command {
+// Command is `scry bench` with its subcommands.
+func Command() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench",
 		Short: "Measure retrieval quality and speed on pinned npm packages",
