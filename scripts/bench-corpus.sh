@@ -20,7 +20,6 @@ PACKAGES=(
   effect@3.10.0
   immer@10.1.1
   # the tune set of JSDoc questions (bench quality --set tune)
-  mongoose@9.12.1
   luxon@3.7.2
   mathjs@15.2.0
   fp-ts@2.16.11

@@ -61,8 +61,6 @@ var QualityPackages = []Package{
 // lodash-es), and none is a repository of the localization benchmark.
 // Each ships its documented code in one form only.
 var QualityTunePackages = []Package{
-	// lib/ is the library's own CommonJS source; types/ repeats the JSDoc.
-	{Name: "mongoose", Version: "9.12.1", Include: []string{"lib/**/*.js"}},
 	// src/ is the ESM source; build/ holds bundles of the same code.
 	{Name: "luxon", Version: "3.7.2", Include: []string{"src/**/*.js"}},
 	// lib/esm is one of three builds of the same source.

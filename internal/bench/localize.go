@@ -35,6 +35,12 @@ type Instance struct {
 	GoldFiles          []string     `json:"gold_files"`
 	GoldSymbols        []GoldSymbol `json:"gold_symbols"`
 	MentionsGoldSymbol bool         `json:"mentions_gold_symbol"`
+	// An agent question (Split QuestionSplit) has a category, the files
+	// that answer it best among GoldFiles, and the directory under the
+	// repository that is indexed (GoldFiles are relative to it).
+	Category string   `json:"category,omitempty"`
+	Relevant []string `json:"relevant,omitempty"`
+	Root     string   `json:"root,omitempty"`
 }
 
 // GoldSymbol is a callable the fix changed.

@@ -35,7 +35,7 @@ by scripts/bench-corpus.sh (an npm prefix: --corpus DIR holds node_modules/).
 They print figures; they never pass or fail on them.`,
 		Args: cobra.NoArgs,
 	}
-	cmd.AddCommand(newBenchQualityCmd(), newBenchSpeedCmd(), newBenchLocalizeCmd(), newBenchFitCmd())
+	cmd.AddCommand(newBenchQualityCmd(), newBenchSpeedCmd(), newBenchLocalizeCmd(), newBenchQuestionsCmd(), newBenchFitCmd())
 	return cmd
 }
 

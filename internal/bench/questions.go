@@ -1,0 +1,558 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/scry-dev/scry/internal/embed"
+	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/tokens"
+	"github.com/scry-dev/scry/internal/workspace"
+)
+
+// The questions benchmark: questions of the kinds agents ask (a bare name,
+// "how does X work", a behaviour in the domain's words), each labelled
+// with the files that answer it, over pinned revisions of public
+// repositories (the directory's README gives the form and the scoring).
+
+// QuestionSplit is the split of every question instance: the set is small,
+// so it is not split but cross-validated by repository.
+const QuestionSplit = "questions"
+
+// QuestionRepo is one repository of the set (repos.json).
+type QuestionRepo struct {
+	Name          string `json:"name"`
+	Language      string `json:"language"`
+	Repo          string `json:"repo"`
+	Revision      string `json:"revision"`
+	BenchmarkRoot string `json:"benchmark_root"`
+}
+
+// question is one line of a repository's question file.
+type question struct {
+	Query     string   `json:"query"`
+	Relevant  []string `json:"relevant"`
+	Secondary []string `json:"secondary"`
+	Category  string   `json:"category"`
+}
+
+// LoadQuestions reads a questions directory (repos.json and one
+// <name>.json per repository) into instances: the query, the revision as
+// base commit, the relevant and secondary files as gold files (paths
+// relative to the benchmark root, where the index is built) with the
+// relevant ones also in Relevant.
+func LoadQuestions(dir string) ([]QuestionRepo, []Instance, error) {
+	var repos []QuestionRepo
+	if err := readJSON(filepath.Join(dir, "repos.json"), &repos); err != nil {
+		return nil, nil, err
+	}
+	var out []Instance
+	for _, r := range repos {
+		if r.Name == "" || r.Repo == "" || r.Revision == "" || strings.Contains(r.Name, "/") {
+			return nil, nil, fmt.Errorf("bench: questions %s: a repository needs a plain name, repo and revision", dir)
+		}
+		var qs []question
+		if err := readJSON(filepath.Join(dir, r.Name+".json"), &qs); err != nil {
+			return nil, nil, err
+		}
+		root := strings.Trim(path.Clean("/"+r.BenchmarkRoot), "/")
+		rel := func(p string) (string, error) {
+			p = path.Clean(p)
+			if root == "" {
+				return p, nil
+			}
+			if !strings.HasPrefix(p, root+"/") {
+				return "", fmt.Errorf("bench: questions %s: %s lies outside the benchmark root %s", r.Name, p, root)
+			}
+			return strings.TrimPrefix(p, root+"/"), nil
+		}
+		for i, q := range qs {
+			if strings.TrimSpace(q.Query) == "" || len(q.Relevant) == 0 {
+				return nil, nil, fmt.Errorf("bench: questions %s #%d: needs a query and a relevant file", r.Name, i+1)
+			}
+			in := Instance{ID: fmt.Sprintf("%s-%03d", r.Name, i+1), Repo: r.Repo, Split: QuestionSplit, BaseCommit: r.Revision,
+				Query: q.Query, Category: q.Category, Root: root}
+			for k, list := range [][]string{q.Relevant, q.Secondary} {
+				for _, f := range list {
+					p, err := rel(f)
+					if err != nil {
+						return nil, nil, err
+					}
+					if k == 0 {
+						in.Relevant = append(in.Relevant, p)
+					}
+					in.GoldFiles = append(in.GoldFiles, p)
+				}
+			}
+			out = append(out, in)
+		}
+	}
+	return repos, out, nil
+}
+
+func readJSON(p string, v any) error {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("bench: %s: %w", p, err)
+	}
+	return nil
+}
+
+// isQuestion says whether an instance is an agent question.
+func (in *Instance) isQuestion() bool { return in.Split == QuestionSplit }
+
+// NDCG10 scores a ranked list of files (one entry per result, repeats
+// allowed) as the questions benchmark does: each gold file is a target of
+// gain 1 ranked where its first result is; DCG over the targets in the top
+// 10 over the ideal DCG of min(10, targets).
+func NDCG10(gold []string, files []string) float64 {
+	if len(gold) == 0 {
+		return 0
+	}
+	want := map[string]bool{}
+	for _, g := range gold {
+		want[g] = true
+	}
+	dcg := 0.0
+	for i, f := range files {
+		if i == 10 {
+			break
+		}
+		if want[f] {
+			dcg += 1 / math.Log2(float64(i)+2)
+			delete(want, f) // repeats of a file gain nothing
+		}
+	}
+	ideal := 0.0
+	for i := range min(10, len(gold)) {
+		ideal += 1 / math.Log2(float64(i)+2)
+	}
+	return dcg / ideal
+}
+
+// Question systems, as the report names them.
+const (
+	QGrep   = "grep"
+	QBM25   = "bm25-chunks"
+	QScry   = "scry"
+	QHybrid = "scry-hybrid"
+)
+
+// QuestionAnswer is what the default answer (gate, budget, leads) holds
+// for one question.
+type QuestionAnswer struct {
+	Results int `json:"results"`
+	Leads   int `json:"leads"`
+	Tokens  int `json:"tokens"` // the results' source
+	// RelevantInResults: a relevant file (not only a secondary one) holds
+	// a full result; TargetInResults: a relevant or secondary file does.
+	RelevantInResults bool `json:"relevant_in_results"`
+	TargetInResults   bool `json:"target_in_results"`
+	// RelevantInAnswer: a relevant file holds a result or is named by a
+	// lead.
+	RelevantInAnswer bool `json:"relevant_in_answer"`
+}
+
+// QuestionResult is one question's outcome.
+type QuestionResult struct {
+	ID       string             `json:"id"`
+	Repo     string             `json:"repo"`
+	Category string             `json:"category"`
+	NDCG     map[string]float64 `json:"ndcg10"`
+	Answer   QuestionAnswer     `json:"answer"`
+	// HybridAnswer is the default answer with the embedder (zero without).
+	HybridAnswer QuestionAnswer `json:"hybrid_answer"`
+}
+
+// QuestionOptions configure RunQuestions.
+type QuestionOptions struct {
+	Repos     []QuestionRepo
+	Instances []Instance
+	Mirrors   string // holds the bare git mirrors (MirrorDir)
+	Work      string // trees and indexes are kept here between runs
+	Params    search.Params
+	Model     *search.Model // nil: search.DefaultModel
+	// Dump, when set, receives one JSON line per question with its
+	// candidates' features and gold labels, for `scry bench fit`.
+	Dump io.Writer
+	// Embedder, when set, adds the hybrid system (vector neighbours joined
+	// to the candidates); DumpHybrid dumps its candidates.
+	Embedder   embed.Embedder
+	DumpHybrid bool
+	Log        io.Writer
+}
+
+// RunQuestions indexes each repository's benchmark root at its revision
+// and answers its questions with every system.
+func RunQuestions(ctx context.Context, opt QuestionOptions) ([]QuestionResult, error) {
+	log := logger{opt.Log, time.Now()}
+	if opt.Params == (search.Params{}) {
+		opt.Params = search.DefaultParams()
+	}
+	m := opt.Model
+	if m == nil {
+		m = search.DefaultModel
+	}
+	var out []QuestionResult
+	for _, repo := range opt.Repos {
+		var ins []*Instance
+		for i := range opt.Instances {
+			if opt.Instances[i].Repo == repo.Repo {
+				ins = append(ins, &opt.Instances[i])
+			}
+		}
+		if len(ins) == 0 {
+			continue
+		}
+		t0 := time.Now()
+		st, tree, err := questionIndex(ctx, opt, repo)
+		if err != nil {
+			return out, err
+		}
+		files, contents, err := tree.Files()
+		if err != nil {
+			st.Close()
+			return out, err
+		}
+		files, contents = underRoot(files, contents, ins[0].Root)
+		grep := NewGrep(files, contents)
+		var hybrid *search.Hybrid
+		if opt.Embedder != nil {
+			if hybrid, err = syncVectors(ctx, st, opt.Embedder); err != nil {
+				st.Close()
+				return out, err
+			}
+		}
+		log.printf("%s %.12s: %d files under %s indexed in %.1fs", repo.Repo, repo.Revision, len(files), ins[0].Root, time.Since(t0).Seconds())
+		for _, in := range ins {
+			r, err := answerQuestion(ctx, st, in, grep, m, hybrid, opt)
+			if err != nil {
+				st.Close()
+				return out, fmt.Errorf("bench: %s: %w", in.ID, err)
+			}
+			out = append(out, r)
+		}
+		st.Close()
+	}
+	return out, nil
+}
+
+// questionIndex materialises a repository at its revision and indexes its
+// benchmark root afresh.
+func questionIndex(ctx context.Context, opt QuestionOptions, repo QuestionRepo) (*store.Store, *Tree, error) {
+	gitDir, err := MirrorDir(opt.Mirrors, repo.Repo)
+	if err != nil {
+		return nil, nil, err
+	}
+	slug := strings.ReplaceAll(repo.Repo, "/", "+")
+	tree, err := NewTree(gitDir, filepath.Join(opt.Work, slug, "tree"))
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := tree.Checkout(ctx, repo.Revision); err != nil {
+		return nil, nil, err
+	}
+	dbPath := filepath.Join(opt.Work, slug, "questions.db")
+	for _, p := range []string{dbPath, dbPath + "-wal", dbPath + "-shm"} {
+		os.Remove(p)
+	}
+	st, err := store.Open(dbPath)
+	if err != nil {
+		return nil, nil, fmt.Errorf("bench: %w", err)
+	}
+	root, err := workspace.NewRoot(filepath.Join(tree.Dir, filepath.FromSlash(strings.Trim(path.Clean("/"+repo.BenchmarkRoot), "/"))))
+	if err != nil {
+		st.Close()
+		return nil, nil, fmt.Errorf("bench: %w", err)
+	}
+	ix := index.New(root, st, index.Options{Workspace: workspace.Options{MaxFileSize: BenchMaxFileSize}})
+	if _, err := ix.Sync(ctx); err != nil {
+		st.Close()
+		return nil, nil, fmt.Errorf("bench: index %s: %w", repo.Repo, err)
+	}
+	return st, tree, nil
+}
+
+// underRoot keeps the files under root, relative to it.
+func underRoot(files []string, contents [][]byte, root string) ([]string, [][]byte) {
+	if root == "" {
+		return files, contents
+	}
+	var fs []string
+	var cs [][]byte
+	for i, f := range files {
+		if rest, ok := strings.CutPrefix(f, root+"/"); ok {
+			fs = append(fs, rest)
+			cs = append(cs, contents[i])
+		}
+	}
+	return fs, cs
+}
+
+func answerQuestion(ctx context.Context, st *store.Store, in *Instance, grep *Grep, m *search.Model, hybrid *search.Hybrid, opt QuestionOptions) (QuestionResult, error) {
+	res := QuestionResult{ID: in.ID, Repo: in.Repo, Category: in.Category, NDCG: map[string]float64{}}
+	res.NDCG[QGrep] = NDCG10(in.GoldFiles, grep.Rank(in.Query, 10))
+	first, err := firstStage(st, in.Query, 10)
+	if err != nil {
+		return res, err
+	}
+	res.NDCG[QBM25] = NDCG10(in.GoldFiles, resultFiles(first))
+	p := &search.Pipeline{Store: st, Model: opt.Model}
+	req := search.Request{Query: in.Query, Params: opt.Params}
+	cands, err := p.Gather(ctx, req)
+	if err != nil {
+		return res, err
+	}
+	ranked := search.ApplyModel(m, cands)
+	res.NDCG[QScry] = NDCG10(in.GoldFiles, resultFiles(ranked))
+	results, leads, err := p.Answer(ranked, opt.Params)
+	if err != nil {
+		return res, err
+	}
+	res.Answer = questionAnswerOf(in, results, leads)
+	if hybrid != nil {
+		hp := &search.Pipeline{Store: st, Model: opt.Model, Hybrid: hybrid}
+		hc, err := hp.Gather(ctx, req)
+		if err != nil {
+			return res, err
+		}
+		hr := search.ApplyModel(m, hc)
+		res.NDCG[QHybrid] = NDCG10(in.GoldFiles, resultFiles(hr))
+		results, leads, err := hp.Answer(hr, opt.Params)
+		if err != nil {
+			return res, err
+		}
+		res.HybridAnswer = questionAnswerOf(in, results, leads)
+		if opt.DumpHybrid {
+			p, cands = hp, hc
+		}
+	}
+	if opt.Dump != nil {
+		if err := p.Hydrate(cands.Results); err != nil {
+			return res, err
+		}
+		if err := dumpInstance(opt.Dump, in, cands); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+func resultFiles(rs []search.Result) []string {
+	out := make([]string, 0, min(len(rs), 10))
+	for _, r := range rs {
+		if len(out) == 10 {
+			break
+		}
+		out = append(out, r.Chunk.RelativePath)
+	}
+	return out
+}
+
+func questionAnswerOf(in *Instance, results []search.Result, leads []search.Lead) QuestionAnswer {
+	relevant, target := map[string]bool{}, map[string]bool{}
+	for _, f := range in.Relevant {
+		relevant[f] = true
+	}
+	for _, f := range in.GoldFiles {
+		target[f] = true
+	}
+	a := QuestionAnswer{Results: len(results), Leads: len(leads)}
+	for _, r := range results {
+		t := r.Tokens
+		if t == 0 {
+			t = tokens.Count(r.Chunk.FullSource)
+		}
+		a.Tokens += t
+		a.RelevantInResults = a.RelevantInResults || relevant[r.Chunk.RelativePath]
+		a.TargetInResults = a.TargetInResults || target[r.Chunk.RelativePath]
+	}
+	a.RelevantInAnswer = a.RelevantInResults
+	for _, l := range leads {
+		a.RelevantInAnswer = a.RelevantInAnswer || relevant[l.Chunk.RelativePath]
+	}
+	return a
+}
+
+// QuestionReport is the questions benchmark's report.
+type QuestionReport struct {
+	Systems []string `json:"systems"`
+	// Repos and Categories are NDCG@10 means per system; Overall is the
+	// mean of the repository means.
+	Repos      map[string]map[string]float64 `json:"repos"`
+	Categories map[string]map[string]float64 `json:"categories"`
+	Overall    map[string]float64            `json:"overall"`
+	Answer     QuestionAnswerMetrics         `json:"answer"`
+	// AnswerByCategory is Answer per category.
+	AnswerByCategory map[string]QuestionAnswerMetrics `json:"answer_by_category"`
+	HybridAnswer     *QuestionAnswerMetrics           `json:"hybrid_answer,omitempty"`
+	Results          []QuestionResult                 `json:"results"`
+}
+
+// QuestionAnswerMetrics summarise default answers.
+type QuestionAnswerMetrics struct {
+	N                 int     `json:"n"`
+	RelevantInResults float64 `json:"relevant_in_results"`
+	TargetInResults   float64 `json:"target_in_results"`
+	LeadsOnly         float64 `json:"leads_only"`
+	RelevantInAnswer  float64 `json:"relevant_in_answer"`
+	MedianResults     int     `json:"median_results"`
+	MedianTokens      int     `json:"median_tokens"`
+}
+
+func summarizeQuestionAnswers(as []QuestionAnswer) QuestionAnswerMetrics {
+	m := QuestionAnswerMetrics{N: len(as)}
+	if len(as) == 0 {
+		return m
+	}
+	var res, toks []int
+	for _, a := range as {
+		m.RelevantInResults += b2f(a.RelevantInResults)
+		m.TargetInResults += b2f(a.TargetInResults)
+		m.LeadsOnly += b2f(a.Results == 0)
+		m.RelevantInAnswer += b2f(a.RelevantInAnswer)
+		res = append(res, a.Results)
+		toks = append(toks, a.Tokens)
+	}
+	n := float64(len(as))
+	m.RelevantInResults /= n
+	m.TargetInResults /= n
+	m.LeadsOnly /= n
+	m.RelevantInAnswer /= n
+	sort.Ints(res)
+	sort.Ints(toks)
+	m.MedianResults, m.MedianTokens = res[len(res)/2], toks[len(toks)/2]
+	return m
+}
+
+func b2f(x bool) float64 {
+	if x {
+		return 1
+	}
+	return 0
+}
+
+// NewQuestionReport groups results by repository and category.
+func NewQuestionReport(results []QuestionResult) *QuestionReport {
+	r := &QuestionReport{Repos: map[string]map[string]float64{}, Categories: map[string]map[string]float64{},
+		Overall: map[string]float64{}, AnswerByCategory: map[string]QuestionAnswerMetrics{}, Results: results}
+	r.Systems = []string{QGrep, QBM25, QScry}
+	if len(results) > 0 {
+		if _, ok := results[0].NDCG[QHybrid]; ok {
+			r.Systems = append(r.Systems, QHybrid)
+		}
+	}
+	means := func(key func(QuestionResult) string) map[string]map[string]float64 {
+		sum, n := map[string]map[string]float64{}, map[string]int{}
+		for _, x := range results {
+			k := key(x)
+			if sum[k] == nil {
+				sum[k] = map[string]float64{}
+			}
+			for s, v := range x.NDCG {
+				sum[k][s] += v
+			}
+			n[k]++
+		}
+		for k, m := range sum {
+			for s := range m {
+				m[s] /= float64(n[k])
+			}
+		}
+		return sum
+	}
+	r.Repos = means(func(x QuestionResult) string { return x.Repo })
+	r.Categories = means(func(x QuestionResult) string { return x.Category })
+	for _, m := range r.Repos {
+		for s, v := range m {
+			r.Overall[s] += v / float64(len(r.Repos))
+		}
+	}
+	var as, hs []QuestionAnswer
+	byCat := map[string][]QuestionAnswer{}
+	for _, x := range results {
+		as = append(as, x.Answer)
+		hs = append(hs, x.HybridAnswer)
+		byCat[x.Category] = append(byCat[x.Category], x.Answer)
+	}
+	r.Answer = summarizeQuestionAnswers(as)
+	for c, a := range byCat {
+		r.AnswerByCategory[c] = summarizeQuestionAnswers(a)
+	}
+	if slicesContain(r.Systems, QHybrid) {
+		h := summarizeQuestionAnswers(hs)
+		r.HybridAnswer = &h
+	}
+	return r
+}
+
+func slicesContain(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// WriteText writes the report as Markdown tables.
+func (r *QuestionReport) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Agent questions (NDCG@10, %d questions)\n\n", len(r.Results))
+	fmt.Fprintf(&b, "| set |")
+	for _, s := range r.Systems {
+		fmt.Fprintf(&b, " %s |", s)
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---:|", len(r.Systems)) + "\n")
+	row := func(name string, m map[string]float64) {
+		fmt.Fprintf(&b, "| %s |", name)
+		for _, s := range r.Systems {
+			fmt.Fprintf(&b, " %.3f |", m[s])
+		}
+		b.WriteString("\n")
+	}
+	row("**overall** (mean of repositories)", r.Overall)
+	for _, c := range sortedKeys(r.Categories) {
+		row("category "+c, r.Categories[c])
+	}
+	for _, k := range sortedKeys(r.Repos) {
+		row(k, r.Repos[k])
+	}
+	b.WriteString("\n### Default answers\n\n| set | n | relevant file in full results | relevant or secondary in full results | leads only | relevant in results or leads | median results | median tokens |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	arow := func(name string, a QuestionAnswerMetrics) {
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %d | %d |\n", name, a.N, pct(a.RelevantInResults), pct(a.TargetInResults),
+			pct(a.LeadsOnly), pct(a.RelevantInAnswer), a.MedianResults, a.MedianTokens)
+	}
+	arow("all", r.Answer)
+	for _, c := range sortedKeys(r.AnswerByCategory) {
+		arow("category "+c, r.AnswerByCategory[c])
+	}
+	if r.HybridAnswer != nil {
+		arow("all, hybrid", *r.HybridAnswer)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
