@@ -358,6 +358,8 @@ var AblationGroups = []struct {
 	{"name rarity (index-time usage prior)", []int{search.FRare}},
 	{"semantic similarity (built-in model)", []int{search.FSemantic, search.FSemanticRel, search.FFileSemantic}},
 	{"term frequency (not divided by length)", []int{search.FTermFreq}},
+	{"the whole query names the chunk", []int{search.FWholeName}},
+	{"types files and type questions", []int{search.FTypesFile, search.FQueryTypes}},
 	{"query descriptors (length, prose, code)", []int{search.FQueryTerms, search.FQueryProse, search.FQueryCode}},
 	{"file diversity penalty", []int{search.NumFeatures}},
 }

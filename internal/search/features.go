@@ -54,6 +54,8 @@ const (
 	FSemanticRel         // … over the best candidate's
 	FFileSemantic        // the best of the chunk's file, over the best candidate's
 	FTermFreq            // Σ idf·log(1+tf) of the query terms in the chunk's text, over the best candidate's: not divided by its length
+	FWholeName           // the whole query is the chunk's name or its path of names (a bare identifier asked for: "StateManager", "Router.navigate")
+	FTypesFile           // the chunk's file holds types by its name (types.ts, interfaces.ts, a types/ directory, a declaration file)
 	// Query descriptors: the same for every candidate of a query, so a
 	// linear score ignores them, but the trees use them to weigh the other
 	// features differently for a sentence of prose and for a terse subject
@@ -61,6 +63,7 @@ const (
 	FQueryTerms // distinct query terms (÷ 12, at most 1)
 	FQueryProse // share of the query's words that are function words ("the", "of", "to")
 	FQueryCode  // words written as code (÷ 3, at most 1)
+	FQueryTypes // the query asks about types, interfaces or definitions
 	NumFeatures
 )
 
@@ -73,8 +76,8 @@ var FeatureNames = [NumFeatures]string{
 	"defines", "defines_code", "parent_named", "base_ident", "file_cov", "file_best", "file_count",
 	"test", "aux", "decl", "noncode", "statement", "callable", "typedecl", "container", "lines",
 	"exported", "depth", "rare", "file_sum", "stem_name", "expanded",
-	"semantic", "semantic_rel", "file_semantic", "term_freq",
-	"query_terms", "query_prose", "query_code",
+	"semantic", "semantic_rel", "file_semantic", "term_freq", "whole_name", "types_file",
+	"query_terms", "query_prose", "query_code", "query_types",
 }
 
 // QueryFeatures computes the query descriptors (FQueryTerms…) of a query;
@@ -100,7 +103,62 @@ func QueryFeatures(q string) [NumQueryFeatures]float64 {
 		out[1] = float64(stops) / float64(words)
 	}
 	out[2] = math.Min(1, float64(code)/3)
+	for _, t := range queryTerms(q) {
+		if typeWords[t] {
+			out[3] = 1
+		}
+	}
 	return out
+}
+
+// typeWords are the query terms (as terms.Query writes them) that ask
+// about types rather than behaviour.
+var typeWords = map[string]bool{
+	"type": true, "types": true, "typed": true, "typing": true, "typings": true, "interfac": true, "interface": true, "interfaces": true,
+	"definit": true, "definition": true, "definitions": true, "declar": true, "declaration": true, "declarations": true, "shape": true, "schema": true,
+}
+
+// wholeName is the query as one identifier or path of identifiers
+// ("StateManager", "Router.navigate", "A > b", "`useStore`"), in the
+// compound form of its last part and the parts before it; ok is false for
+// a query of several words.
+func wholeName(q string) (name string, parents []string, ok bool) {
+	q = strings.TrimSpace(strings.Trim(strings.TrimSpace(q), "`'\"()"))
+	q = strings.TrimSuffix(q, "()")
+	if q == "" {
+		return "", nil, false
+	}
+	var parts []string
+	for _, seg := range strings.Split(strings.ReplaceAll(q, ">", "."), ".") {
+		seg = strings.TrimSpace(seg)
+		if seg == "" || strings.ContainsFunc(seg, unicode.IsSpace) {
+			return "", nil, false
+		}
+		for _, r := range seg {
+			if !(r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+				return "", nil, false
+			}
+		}
+		parts = append(parts, compound(seg))
+	}
+	return parts[len(parts)-1], parts[:len(parts)-1], true
+}
+
+// isTypesPath says whether a file holds types by its name.
+func isTypesPath(p string) bool {
+	if isDeclPath(p) {
+		return true
+	}
+	switch strings.ToLower(stem(p)) {
+	case "types", "type", "typings", "interfaces", "interface", "definitions", "defs", "model", "models":
+		return true
+	}
+	for _, seg := range strings.Split(strings.ToLower(path.Dir(p)), "/") {
+		if seg == "types" || seg == "typings" || seg == "interfaces" || seg == "@types" {
+			return true
+		}
+	}
+	return false
 }
 
 // Features is one candidate's feature vector.
@@ -117,6 +175,11 @@ type queryInfo struct {
 	words map[string]bool
 	// code are the words written as code.
 	code map[string]bool
+	// whole is the query as one name (see wholeName): its last part and
+	// the parts before it; wholeOK says the query is one.
+	whole        string
+	wholeParents []string
+	wholeOK      bool
 	// wants records the query asking for what is otherwise demoted.
 	wantsTests, wantsAux, wantsImports, wantsComments bool
 	descriptors                                       [NumQueryFeatures]float64
@@ -169,6 +232,7 @@ func newQueryInfoTerms(q string, qterms []string, st store.TermStats) queryInfo 
 	qi := queryInfo{terms: qterms, idf: map[string]float64{}, pos: map[string]int{}, words: map[string]bool{}, code: map[string]bool{},
 		descriptors: QueryFeatures(q)}
 	qi.initials = terms.InitialsOf(qi.terms)
+	qi.whole, qi.wholeParents, qi.wholeOK = wholeName(q)
 	for i, t := range qi.terms {
 		qi.pos[t] = i
 	}
@@ -506,6 +570,12 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		if b := compound(stem(c.RelativePath)); len(b) >= 3 && qi.words[b] {
 			f[FBaseIdent] = 1
 		}
+		if qi.wholeOK && compound(c.Name) == qi.whole && endsWith(parents, qi.wholeParents) {
+			f[FWholeName] = 1
+		}
+		if isTypesPath(c.RelativePath) {
+			f[FTypesFile] = 1
+		}
 		f[FFileCov] = qi.coverage(fa.cov)
 		f[FFileBest] = clamp01(fa.best)
 		f[FFileCount] = math.Log(float64(fa.n)+1) / logCands
@@ -561,6 +631,22 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		}
 	}
 	return out
+}
+
+// endsWith says whether the enclosing names end with the names a query
+// path writes before its last part (compound forms); a query without
+// parents matches any.
+func endsWith(parents, want []string) bool {
+	if len(want) > len(parents) {
+		return false
+	}
+	off := len(parents) - len(want)
+	for i, w := range want {
+		if compound(parents[off+i]) != w {
+			return false
+		}
+	}
+	return true
 }
 
 // parentNames are the enclosing symbols' names from a breadcrumb
