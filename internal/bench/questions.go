@@ -112,8 +112,8 @@ func readJSON(p string, v any) error {
 	return nil
 }
 
-// isQuestion says whether an instance is an agent question.
-func (in *Instance) isQuestion() bool { return in.Split == QuestionSplit }
+// IsQuestion says whether an instance is an agent question.
+func (in *Instance) IsQuestion() bool { return in.Split == QuestionSplit }
 
 // NDCG10 scores a ranked list of files (one entry per result, repeats
 // allowed) as the questions benchmark does: each gold file is a target of
@@ -323,7 +323,7 @@ func answerQuestion(ctx context.Context, st *store.Store, in *Instance, grep *Gr
 	if err != nil {
 		return res, err
 	}
-	res.Answer = questionAnswerOf(in, results, leads)
+	res.Answer = QuestionAnswerOf(in, results, leads)
 	if hybrid != nil {
 		hp := &search.Pipeline{Store: st, Model: opt.Model, Hybrid: hybrid}
 		hc, err := hp.Gather(ctx, req)
@@ -336,7 +336,7 @@ func answerQuestion(ctx context.Context, st *store.Store, in *Instance, grep *Gr
 		if err != nil {
 			return res, err
 		}
-		res.HybridAnswer = questionAnswerOf(in, results, leads)
+		res.HybridAnswer = QuestionAnswerOf(in, results, leads)
 		if opt.DumpHybrid {
 			p, cands = hp, hc
 		}
@@ -363,7 +363,8 @@ func resultFiles(rs []search.Result) []string {
 	return out
 }
 
-func questionAnswerOf(in *Instance, results []search.Result, leads []search.Lead) QuestionAnswer {
+// QuestionAnswerOf says what a default answer holds for a question.
+func QuestionAnswerOf(in *Instance, results []search.Result, leads []search.Lead) QuestionAnswer {
 	relevant, target := map[string]bool{}, map[string]bool{}
 	for _, f := range in.Relevant {
 		relevant[f] = true

@@ -141,7 +141,8 @@ func newBenchFitCmd() *cobra.Command {
 	var leads int
 	var keepLinear bool
 	var trees, depth, minLeaf int
-	var rate, jsdocShare, sizePower float64
+	var rate, jsdocShare, questionShare, sizePower float64
+	var leaveOneOut bool
 	var treesWithout []int
 	var fitLinear []string
 	var folds int
@@ -154,8 +155,9 @@ func newBenchFitCmd() *cobra.Command {
 bench to report), fits the ranker's feature weights and file diversity
 penalty by coordinate ascent on the tune instances only (objective: mean of
 symbol and file NDCG@10, fix commits and JSDoc questions weighing half each
-when both are given), fits the logistic calibration of the score on the tune
-fix commits, and reports the fitted model on the holdout instances, with an
+when both are given), fits the logistic calibration of the score on every tune
+instance (the probability that a result lies in a file that answers the
+question, each kind weighing its share), and reports the fitted model on the holdout instances, with an
 ablation of each feature group when --ablate is given. --out writes the model
 (the shipped one is internal/search/model.json).`,
 		Args: cobra.MinimumNArgs(1),
@@ -169,14 +171,14 @@ ablation of each feature group when --ablate is given. --out writes the model
 				return err
 			}
 			r, err := fit.Fit(set, fit.Options{Seed: seed, Passes: passes, Ablate: ablate, FileRelevance: fileRel, Leads: leads,
-				KeepLinear: keepLinear, FitLinear: free, Trees: trees, JSDocShare: jsdocShare, TreesWithout: treesWithout, Depth: depth, MinLeaf: minLeaf, Rate: rate,
+				KeepLinear: keepLinear, FitLinear: free, Trees: trees, JSDocShare: jsdocShare, QuestionShare: questionShare, LeaveOneOut: leaveOneOut, TreesWithout: treesWithout, Depth: depth, MinLeaf: minLeaf, Rate: rate,
 				SizePower: noneAsNegative(sizePower), Folds: folds, Bag: bag, Log: cmd.ErrOrStderr()})
 			if err != nil {
 				return err
 			}
 			if out != "" {
-				command := fmt.Sprintf("scry bench localize --dump LOC; scry bench quality --set tune --dump JSDOC; scry bench fit LOC JSDOC --seed %d --passes %d --file-relevance=%v --keep-linear=%v --trees %d --depth %d --min-leaf %d --rate %g --jsdoc-share %g --size-power %g --bag=%v --folds %d",
-					seed, passes, fileRel, keepLinear, trees, depth, minLeaf, rate, jsdocShare, sizePower, bag, folds)
+				command := fmt.Sprintf("scry bench localize --dump LOC; scry bench quality --set tune --dump JSDOC; scry bench queries --dump QUESTIONS; scry bench fit LOC JSDOC QUESTIONS --seed %d --passes %d --file-relevance=%v --keep-linear=%v --trees %d --depth %d --min-leaf %d --rate %g --jsdoc-share %g --question-share %g --size-power %g --bag=%v --folds %d",
+					seed, passes, fileRel, keepLinear, trees, depth, minLeaf, rate, jsdocShare, questionShare, sizePower, bag, folds)
 				if len(fitLinear) > 0 {
 					command += " --fit-linear " + strings.Join(fitLinear, ",")
 				}
@@ -203,6 +205,8 @@ ablation of each feature group when --ablate is given. --out writes the model
 	cmd.Flags().Float64Var(&sizePower, "size-power", fit.DefaultSizePower, "power of the size discount of a symbol hit in the objective (0: none)")
 	cmd.Flags().IntVar(&folds, "folds", 0, "also report the fit cross-validated on tune over this many folds of repositories (and the number of bags with --bag)")
 	cmd.Flags().BoolVar(&bag, "bag", false, "fit the trees as the mean of --folds ensembles, each stopped on the fold it left out")
+	cmd.Flags().Float64Var(&questionShare, "question-share", fit.DefaultQuestionShare, "the agent questions' share of the objective (scry bench queries --dump); the rest is divided by --jsdoc-share")
+	cmd.Flags().BoolVar(&leaveOneOut, "leave-one-out", true, "report the agent questions of each repository scored by a model fitted without that repository")
 	cmd.Flags().Float64Var(&jsdocShare, "jsdoc-share", fit.DefaultJSDocShare, "the JSDoc questions' share of the objective when fix commits are given too")
 	return cmd
 }

@@ -98,6 +98,10 @@ func LoadDump(path string) ([]*fitInstance, error) {
 				symHit = bench.SymbolHit(bench.Span{File: c.File, StartLine: c.StartLine, EndLine: c.EndLine, Name: c.Name},
 					bench.Span{File: g.File, StartLine: g.StartLine, EndLine: g.EndLine, Name: g.Name})
 			}
+			if fi.in.IsQuestion() {
+				// A question is labelled with files only.
+				symHit = sc.FileRank == 1
+			}
 			fi.symRel = append(fi.symRel, symHit)
 			fi.fileRel = append(fi.fileRel, sc.FileRank == 1)
 		}
@@ -140,6 +144,13 @@ func (fi *fitInstance) score(m *search.Model) bench.LocScore {
 
 // answer simulates the default answer with the pipeline's own selection.
 func (fi *fitInstance) answer(m *search.Model, prm search.Params) bench.LocAnswer {
+	results, leads := fi.selectAnswer(m, prm)
+	return bench.AnswerOf(&fi.in, results, leads)
+}
+
+// selectAnswer ranks and calibrates the candidates by a model and selects
+// the default answer from them as the pipeline does.
+func (fi *fitInstance) selectAnswer(m *search.Model, prm search.Params) ([]search.Result, []search.Lead) {
 	order := fi.ranked(m, len(fi.feats))
 	scores := scoresOfOrder(order)
 	probs := m.RankedProbabilities(scores, func(k int) *search.Features { return &fi.feats[order[k].Index] })
@@ -150,8 +161,7 @@ func (fi *fitInstance) answer(m *search.Model, prm search.Params) bench.LocAnswe
 		r.Score = probs[i]
 		rs[i] = r
 	}
-	results, leads := search.SelectAnswer(rs, prm)
-	return bench.AnswerOf(&fi.in, results, leads)
+	return search.SelectAnswer(rs, prm)
 }
 
 // dcg is the gain of a hit at 1-based rank r: 1/log2(r+1) within the top
@@ -178,32 +188,96 @@ func Objective(set []*fitInstance, m *search.Model) float64 {
 // both kinds are present.
 const DefaultJSDocShare = 0.5
 
-// objective is Objective with the JSDoc questions weighing share and the
-// fix commits 1 − share when both kinds are present, whatever their
-// numbers: the ranker serves both kinds.
+// DefaultQuestionShare is the agent questions' share of the objective when
+// they are present; the fix commits and JSDoc questions share the rest.
+const DefaultQuestionShare = 0.4
+
+// The kinds of instance the fit serves.
+const (
+	kindFix = iota
+	kindJSDoc
+	kindQuestion
+	numKinds
+)
+
+func (fi *fitInstance) kind() int {
+	switch {
+	case fi.in.IsQuestion():
+		return kindQuestion
+	case fi.isJSDoc():
+		return kindJSDoc
+	}
+	return kindFix
+}
+
+// kindShares are the kinds' shares of the objective: the questions
+// weighing their share, the rest divided between fix commits and JSDoc
+// questions as the JSDoc share says, renormalised over the kinds present,
+// whatever their numbers: one ranker serves every kind.
+func kindShares(n [numKinds]int, opt Options) [numKinds]float64 {
+	q, js := opt.questionShare(), opt.share()
+	w := [numKinds]float64{(1 - js) * (1 - q), js * (1 - q), q}
+	total := 0.0
+	for k := range w {
+		if n[k] == 0 {
+			w[k] = 0
+		}
+		total += w[k]
+	}
+	for k := range w {
+		if total > 0 {
+			w[k] /= total
+		}
+	}
+	return w
+}
+
+func kindCounts(set []*fitInstance) [numKinds]int {
+	var n [numKinds]int
+	for _, fi := range set {
+		n[fi.kind()]++
+	}
+	return n
+}
+
+// objective is Objective over every kind of instance, each weighing its
+// share (kindShares). A fix commit or JSDoc question gains the mean of its
+// symbol and file NDCG@10; an agent question its files' NDCG@10, as the
+// questions benchmark scores it.
 func objective(set []*fitInstance, m *search.Model, opt Options) float64 {
-	share, power := opt.share(), opt.sizePower()
+	power := opt.sizePower()
 	if len(set) == 0 {
 		return 0
 	}
-	var sum [2]float64
-	var n [2]int
+	var sum [numKinds]float64
+	n := kindCounts(set)
 	for _, fi := range set {
-		sym, file := fi.gains(m, power)
-		g := 0
-		if fi.isJSDoc() {
-			g = 1
+		k := fi.kind()
+		if k == kindQuestion {
+			sum[k] += fi.ndcg(m)
+			continue
 		}
-		sum[g] += 0.5*sym + 0.5*file
-		n[g]++
+		sym, file := fi.gains(m, power)
+		sum[k] += 0.5*sym + 0.5*file
 	}
-	switch {
-	case n[0] == 0:
-		return sum[1] / float64(n[1])
-	case n[1] == 0:
-		return sum[0] / float64(n[0])
+	w := kindShares(n, opt)
+	out := 0.0
+	for k := range sum {
+		if n[k] > 0 {
+			out += w[k] * sum[k] / float64(n[k])
+		}
 	}
-	return (1-share)*sum[0]/float64(n[0]) + share*sum[1]/float64(n[1])
+	return out
+}
+
+// ndcg is an agent question's NDCG@10 under a model.
+func (fi *fitInstance) ndcg(m *search.Model) float64 {
+	order := fi.ranked(m, 10)
+	files := make([]string, len(order))
+	for i, o := range order {
+		files[i] = fi.results[o.Index].Chunk.RelativePath
+	}
+	return bench.NDCG10(fi.in.GoldFiles, files)
 }
 
 // gains are an instance's symbol gain (discounted by size to the given
@@ -255,6 +329,9 @@ type Options struct {
 	// JSDocShare is the JSDoc questions' share of the objective (0 means
 	// DefaultJSDocShare).
 	JSDocShare float64
+	// QuestionShare is the agent questions' share (0 means
+	// DefaultQuestionShare).
+	QuestionShare float64
 	// TreesWithout names features the trees may not split on (an
 	// ablation: the trees see them as 0, a constant no split can use).
 	TreesWithout []int
@@ -267,6 +344,10 @@ type Options struct {
 	// it (Report.CrossValidated), a tune-side figure for choosing
 	// between fit settings that is not the fitted data's own.
 	Folds int
+	// LeaveOneOut reports the agent questions of each repository scored by
+	// a model fitted (as Fit fits, calibration included) without that
+	// repository's questions and fix commits.
+	LeaveOneOut bool
 	// Bag fits the trees as the mean of Folds ensembles, each boosted
 	// without one fold and stopped at its best on it (bagTrees), instead
 	// of one ensemble whose number is chosen on a fixed quarter.
@@ -286,6 +367,13 @@ func (o Options) sizePower() float64 {
 		return 0
 	}
 	return o.SizePower
+}
+
+func (o Options) questionShare() float64 {
+	if o.QuestionShare <= 0 {
+		return DefaultQuestionShare
+	}
+	return o.QuestionShare
 }
 
 func (o Options) share() float64 {
@@ -331,6 +419,10 @@ type Report struct {
 	CrossValidated, CrossValidatedJSDoc bench.LocMetrics `json:"-"`
 	Reliability                         []Bin            `json:"-"`
 	HoldoutLogLoss                      float64          `json:"-"`
+	// Agent questions: with the starting model, and each repository's
+	// scored by a model fitted and calibrated without that repository
+	// (its fix commits and questions both left out).
+	QuestionsStart, QuestionsLOO *bench.QuestionReport `json:"-"`
 }
 
 // Bin is one bucket of a reliability table: predicted against observed.
@@ -436,21 +528,29 @@ func fitSomeWeights(tune []*fitInstance, start *search.Model, free []int, opt Op
 	return withParams(start, x)
 }
 
-// calibrate fits P(relevant | score) on the tune split's top bench.LocDepth
-// candidates, relevant meaning the candidate overlaps a gold symbol.
-func calibrate(tune []*fitInstance, m *search.Model, fileLevel bool) []float64 {
+// calibrate fits P(relevant | score) on the top LocDepth candidates of
+// every instance given, relevant meaning the candidate lies in a file that
+// answers it (fileLevel; a gold or labelled file) or overlaps a gold
+// symbol. Each kind of instance weighs its share of the objective, so the
+// probability means the same for a bare name, a question and a fix.
+func calibrate(tune []*fitInstance, m *search.Model, fileLevel bool, opt Options) []float64 {
 	var xs [][]float64
 	var y []bool
+	var weights []float64
+	n := kindCounts(tune)
+	shares := kindShares(n, opt)
 	for _, fi := range tune {
 		order := fi.ranked(m, bench.LocDepth)
 		scores := scoresOfOrder(order)
+		w := shares[fi.kind()] / float64(n[fi.kind()]) * float64(len(tune))
 		for k, o := range order {
 			in := search.CalibrationInputs(scores, k, &fi.feats[o.Index], m.LoneMargin)
 			xs = append(xs, in[:])
 			y = append(y, fi.relevant(o.Index, fileLevel))
+			weights = append(weights, w)
 		}
 	}
-	w, b := ltr.LogisticN(xs, y)
+	w, b := ltr.LogisticNWeighted(xs, y, weights)
 	return append(w, b)
 }
 
@@ -520,16 +620,20 @@ func reliability(set []*fitInstance, m *search.Model, fileLevel bool) ([]Bin, fl
 // Fit learns the ranker's weights and calibration on the dump's tune
 // instances and reports them on its holdout instances.
 func Fit(set []*fitInstance, opt Options) (*Report, error) {
-	tune, hold := split(set, "tune"), split(set, "holdout")
+	tune, hold, questions := split(set, "tune"), split(set, "holdout"), split(set, bench.QuestionSplit)
 	if len(tune) == 0 {
 		return nil, fmt.Errorf("bench: fit: the dump has no tune instances")
 	}
-	// The weights are fitted on every tune instance, fix commits and JSDoc
-	// questions alike; the calibration and the answer figures on fix
-	// commits only, so that a probability keeps one meaning.
+	// The weights, trees and calibration are fitted on every tune
+	// instance — fix commits, JSDoc questions and agent questions alike,
+	// each kind weighing its share — so that one probability means
+	// "relevant to the question" whatever kind of question it is. The
+	// agent questions are all fitted on; their figures are reported left
+	// out one repository at a time (Options.LeaveOneOut).
 	locTune, jsTune, jsHold := byKind(tune, false), byKind(tune, true), split(set, bench.JSDocHoldout)
+	tune = append(tune, questions...)
 	if len(locTune) == 0 {
-		return nil, fmt.Errorf("bench: fit: the dumps have no tune fix commits to calibrate on")
+		return nil, fmt.Errorf("bench: fit: the dumps have no tune fix commits")
 	}
 	start := opt.Start
 	if start == nil {
@@ -544,10 +648,13 @@ func Fit(set []*fitInstance, opt Options) (*Report, error) {
 	r := &Report{TuneN: len(locTune), HoldoutN: len(hold), JSDocTuneN: len(jsTune), JSDocHoldoutN: len(jsHold)}
 	r.StartTune, r.StartHoldout = scoresOf(locTune, start), scoresOf(hold, start)
 	r.StartJSDocTune, r.StartJSDocHoldout = scoresOf(jsTune, start), scoresOf(jsHold, start)
+	if len(questions) > 0 {
+		r.QuestionsStart = questionFigures(questions, func(string) *search.Model { return start }, opt.Params)
+	}
 	m, heldBack := fitModel(tune, start, opt)
 	r.HeldBack = heldBack
-	m.LoneMargin = round4(medianMargin(locTune, m))
-	m.Calibration = calibrate(locTune, m, opt.FileRelevance)
+	m.LoneMargin = round4(medianMargin(tune, m))
+	m.Calibration = calibrate(tune, m, opt.FileRelevance, opt)
 	// Rounded before anything is measured, so the figures are those of the
 	// model as written to model.json.
 	for i := range m.Weights {
@@ -562,9 +669,9 @@ func Fit(set []*fitInstance, opt Options) (*Report, error) {
 	for i := range m.Calibration {
 		m.Calibration[i] = round4(m.Calibration[i])
 	}
-	m.Relevance = "the result overlaps code that a fix changed (gold symbols of the localization benchmark's tune split)"
+	m.Relevance = "the result overlaps the code that answers the question (gold symbols of fix commits and JSDoc questions, files of agent questions)"
 	if opt.FileRelevance {
-		m.Relevance = "the result lies in a file that a fix changed (gold files of the localization benchmark's tune split)"
+		m.Relevance = "the result lies in a file that answers the question (files a fix changed, the documented function's file, the files labelled relevant or secondary for an agent question)"
 	}
 	r.Model = *m
 	r.Tune, r.Holdout = scoresOf(locTune, m), scoresOf(hold, m)
@@ -577,6 +684,10 @@ func Fit(set []*fitInstance, opt Options) (*Report, error) {
 		return bench.SummarizeAnswers(as)
 	}
 	r.TuneAnswer, r.HoldoutAnswer = answers(locTune), answers(hold)
+	if len(questions) > 0 && opt.LeaveOneOut {
+		models := leaveOneOut(tune, questions, start, opt)
+		r.QuestionsLOO = questionFigures(questions, func(repo string) *search.Model { return models[repo] }, opt.Params)
+	}
 	r.Reliability, r.HoldoutLogLoss = reliability(hold, m, opt.FileRelevance)
 	if opt.Folds > 1 {
 		r.Folds = opt.Folds
@@ -635,6 +746,72 @@ func crossValidate(tune []*fitInstance, start *search.Model, opt Options) (loc, 
 	return bench.SummarizeLoc(slices.Concat(scores...)), bench.SummarizeLoc(slices.Concat(jsScores...))
 }
 
+// leaveOneOut fits, for each repository of the agent questions, a model
+// (weights or trees as Fit fits them, margin and calibration) on the tune
+// instances of every other repository and package. Two fits run side by
+// side; each is deterministic, so the figures are too.
+func leaveOneOut(tune, questions []*fitInstance, start *search.Model, opt Options) map[string]*search.Model {
+	var repos []string
+	seen := map[string]bool{}
+	for _, fi := range questions {
+		if !seen[fi.in.Repo] {
+			seen[fi.in.Repo] = true
+			repos = append(repos, fi.in.Repo)
+		}
+	}
+	o := opt
+	o.Log = nil
+	models := make([]*search.Model, len(repos))
+	sem := make(chan struct{}, 2)
+	var wg sync.WaitGroup
+	for i, repo := range repos {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			var train []*fitInstance
+			for _, fi := range tune {
+				if fi.in.Repo != repo {
+					train = append(train, fi)
+				}
+			}
+			m, _ := fitModel(train, start, o)
+			m.LoneMargin = medianMargin(train, m)
+			m.Calibration = calibrate(train, m, o.FileRelevance, o)
+			models[i] = m
+			if opt.Log != nil {
+				fmt.Fprintf(opt.Log, "leave-one-out: %s done (%d trees)\n", repo, len(m.Trees))
+			}
+		})
+	}
+	wg.Wait()
+	out := map[string]*search.Model{}
+	for i, repo := range repos {
+		out[repo] = models[i]
+	}
+	return out
+}
+
+// questionFigures scores agent questions as the questions benchmark does,
+// each ranked and answered by the model for its repository.
+func questionFigures(questions []*fitInstance, model func(repo string) *search.Model, prm search.Params) *bench.QuestionReport {
+	if prm == (search.Params{}) {
+		prm = search.DefaultParams()
+	}
+	rs := make([]bench.QuestionResult, len(questions))
+	for i, fi := range questions {
+		m := model(fi.in.Repo)
+		rs[i] = bench.QuestionResult{ID: fi.in.ID, Repo: fi.in.Repo, Category: fi.in.Category,
+			NDCG: map[string]float64{bench.QScry: fi.ndcg(m)}, Answer: fi.questionAnswer(m, prm)}
+	}
+	return bench.NewQuestionReport(rs)
+}
+
+// questionAnswer simulates an agent question's default answer.
+func (fi *fitInstance) questionAnswer(m *search.Model, prm search.Params) bench.QuestionAnswer {
+	results, leads := fi.selectAnswer(m, prm)
+	return bench.QuestionAnswerOf(&fi.in, results, leads)
+}
+
 // fitModel is Fit's model before calibration: the linear weights fitted
 // from start (or kept), then the trees, with the held-back objective that
 // chose them (NaN without trees).
@@ -671,6 +848,9 @@ func foldParts(set []*fitInstance, fold map[string]int, k int) (in, out []*fitIn
 
 // foldsOf assigns each repository (and JSDoc package) of set to a fold.
 func foldsOf(set []*fitInstance, folds int) map[string]int {
+	// A repository's fix commits and agent questions are one name, so
+	// they always fall in one fold: a fold asks about code the fit has not
+	// seen.
 	var names [2][]string
 	seen := map[string]bool{}
 	for _, fi := range set {
@@ -771,6 +951,15 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(bw, "| %s | %.4f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f | %.3f | %.3f |\n", a.Off, a.HeldBack, a.Tune.S5, x.F1, x.F5, x.S1, x.S5, x.S10, x.SMRR, x.Lines5, j.S10, j.SMRR)
 		}
 	}
+	for _, q := range []struct {
+		name string
+		r    *bench.QuestionReport
+	}{{"starting model", r.QuestionsStart}, {"leave one repository out (each repository scored by a model fitted without it)", r.QuestionsLOO}} {
+		if q.r != nil {
+			fmt.Fprintf(bw, "\n### Agent questions, %s\n\n", q.name)
+			q.r.WriteText(bw)
+		}
+	}
 	fmt.Fprintf(bw, "\nWeights:\n\n| feature | weight |\n|---|---:|\n")
 	for i, n := range r.Model.Features {
 		fmt.Fprintf(bw, "| %s | %.3f |\n", n, r.Model.Weights[i])
@@ -784,6 +973,10 @@ func (r *Report) WriteModel(path, command string) error {
 	m := r.Model
 	m.Provenance = fmt.Sprintf("%s — fitted on %d tune fix commits and %d tune JSDoc questions; holdout (n=%d): file H@5 %.3f, symbol H@5 %.3f, symbol MRR %.3f; JSDoc holdout (n=%d): symbol H@10 %.3f",
 		command, r.TuneN, r.JSDocTuneN, r.HoldoutN, r.Holdout.F5, r.Holdout.S5, r.Holdout.SMRR, r.JSDocHoldoutN, r.JSDocHoldout.S10)
+	if q := r.QuestionsLOO; q != nil {
+		m.Provenance += fmt.Sprintf("; agent questions (n=%d, fitted on; leave one repository out): NDCG@10 %.3f, relevant file in full results %.3f, leads only %.3f",
+			q.Answer.N, q.Overall[bench.QScry], q.Answer.RelevantInResults, q.Answer.LeadsOnly)
+	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return fmt.Errorf("bench: fit: %w", err)
@@ -914,26 +1107,25 @@ func bagTrees(tune []*fitInstance, m *search.Model, opt Options) ([]ltr.Tree, fl
 // the first file hit, weighing half each), the linear score as the base,
 // and weights that make fix commits and JSDoc questions halves.
 func rankQueries(set []*fitInstance, m *search.Model, opt Options) []ltr.RankQuery {
-	share, power, without := opt.share(), opt.sizePower(), opt.TreesWithout
-	var n [2]int
-	for _, fi := range set {
-		if fi.isJSDoc() {
-			n[1]++
-		} else {
-			n[0]++
-		}
-	}
+	power, without := opt.sizePower(), opt.TreesWithout
+	n := kindCounts(set)
+	shares := kindShares(n, opt)
 	qs := make([]ltr.RankQuery, 0, len(set))
 	for _, fi := range set {
-		g := 0
-		if fi.isJSDoc() {
-			g = 1
+		g := fi.kind()
+		q := ltr.RankQuery{Weight: shares[g] / float64(n[g]), KindWeights: []float64{0.5, 0.5}}
+		if g == kindQuestion {
+			// Each target file is a kind of its own, weighing 1/ideal DCG:
+			// first-hit DCG over them is the benchmark's NDCG@10.
+			ideal := 0.0
+			for i := range min(10, len(fi.in.GoldFiles)) {
+				ideal += 1 / math.Log2(float64(i)+2)
+			}
+			q.KindWeights = make([]float64, len(fi.in.GoldFiles))
+			for k := range q.KindWeights {
+				q.KindWeights[k] = 1 / ideal
+			}
 		}
-		w := (1 - share) / float64(n[g])
-		if g == 1 {
-			w = share / float64(n[g])
-		}
-		q := ltr.RankQuery{Weight: w, KindWeights: []float64{0.5, 0.5}}
 		for i := range fi.feats {
 			x := fi.feats[i][:]
 			if len(without) > 0 {
@@ -947,6 +1139,16 @@ func rankQueries(set []*fitInstance, m *search.Model, opt Options) []ltr.RankQue
 			file := 0.0
 			if fi.fileRel[i] {
 				file = 1
+			}
+			if g == kindQuestion {
+				gains := make([]float64, len(fi.in.GoldFiles))
+				for k, f := range fi.in.GoldFiles {
+					if fi.results[i].Chunk.RelativePath == f {
+						gains[k] = 1
+					}
+				}
+				q.Gains = append(q.Gains, gains)
+				continue
 			}
 			q.Gains = append(q.Gains, []float64{fi.symGain(i, power), file})
 		}

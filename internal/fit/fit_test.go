@@ -321,3 +321,108 @@ func TestObjectiveBalancesKinds(t *testing.T) {
 		}
 	}
 }
+
+// Agent questions from `scry bench queries --dump` are a kind of their
+// own: labelled by file, scored by NDCG@10, and reported left out one
+// repository at a time.
+func TestFitOnAQuestionsDump(t *testing.T) {
+	mirrors, commits := testkit.GitMirror(t, "acme+widgets", []map[string]string{{"src/token.ts": tokenTS, "src/cart.ts": cartTS}})
+	dir := t.TempDir()
+	write := func(name string, v any) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("repos.json", []bench.QuestionRepo{{Name: "widgets", Repo: "acme/widgets", Revision: commits[0], BenchmarkRoot: "src"}})
+	write("widgets.json", []map[string]any{
+		{"query": "TokenService", "relevant": []string{"src/token.ts"}, "category": "symbol"},
+		{"query": "removing items from a cart", "relevant": []string{"src/cart.ts"}, "category": "semantic"},
+	})
+	repos, ins, err := bench.LoadQuestions(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var qdump, ldump bytes.Buffer
+	if _, err := bench.RunQuestions(context.Background(), bench.QuestionOptions{Repos: repos, Instances: ins, Mirrors: mirrors, Work: t.TempDir(), Dump: &qdump}); err != nil {
+		t.Fatal(err)
+	}
+	loc := []bench.Instance{{ID: "acme__other-1", Repo: "acme/other", Split: "tune", BaseCommit: commits[0], Date: "2024-01-01",
+		Query: "validateToken accepts expired tokens", GoldFiles: []string{"src/token.ts"},
+		GoldSymbols: []bench.GoldSymbol{{File: "src/token.ts", Name: "validateToken", StartLine: 5, EndLine: 8}}}}
+	otherMirrors, _ := testkit.GitMirror(t, "acme+other", []map[string]string{{"src/token.ts": tokenTS, "src/cart.ts": cartTS}})
+	if _, err := bench.RunLocalize(context.Background(), bench.LocalizeOptions{Instances: loc, Mirrors: otherMirrors, Work: t.TempDir(), Dump: &ldump}); err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for name, b := range map[string][]byte{"q.jsonl": qdump.Bytes(), "l.jsonl": ldump.Bytes()} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	set, err := LoadDumps(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := kindCounts(set)
+	if n[kindQuestion] != 2 || n[kindFix] != 1 {
+		t.Fatalf("kinds %v", n)
+	}
+	for _, fi := range set {
+		if fi.kind() != kindQuestion {
+			continue
+		}
+		if got := fi.ndcg(search.DefaultModel); got != 1 {
+			t.Errorf("%s: NDCG@10 %.3f, want 1", fi.in.ID, got)
+		}
+		for i, r := range fi.results {
+			if fi.fileRel[i] != (r.Chunk.RelativePath == fi.in.GoldFiles[0]) || fi.symRel[i] != fi.fileRel[i] {
+				t.Errorf("%s: candidate in %s labelled file %v symbol %v", fi.in.ID, r.Chunk.RelativePath, fi.fileRel[i], fi.symRel[i])
+			}
+		}
+	}
+	r, err := Fit(set, Options{KeepLinear: true, Trees: 5, Depth: 2, MinLeaf: 1, LeaveOneOut: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.QuestionsStart == nil || r.QuestionsLOO == nil || r.QuestionsLOO.Answer.N != 2 {
+		t.Fatalf("question figures: start %v, left out %v", r.QuestionsStart, r.QuestionsLOO)
+	}
+	if !strings.Contains(r.Model.Relevance, "answers the question") {
+		t.Errorf("relevance %q", r.Model.Relevance)
+	}
+	var text strings.Builder
+	if err := r.WriteText(&text); err != nil || !strings.Contains(text.String(), "leave one repository out") {
+		t.Errorf("report: %v\n%s", err, text.String())
+	}
+}
+
+// The objective weighs each kind by its share, whatever their numbers: an
+// agent question gains its NDCG@10.
+func TestObjectiveWeighsQuestions(t *testing.T) {
+	q := func(hit bool) *fitInstance {
+		file := "b.ts"
+		if hit {
+			file = "a.ts"
+		}
+		return &fitInstance{in: bench.Instance{ID: "q", Repo: "o/r", Split: bench.QuestionSplit, GoldFiles: []string{"a.ts"}},
+			feats: []search.Features{{}}, mirror: []string{""}, symRel: []bool{hit}, fileRel: []bool{hit},
+			results: []search.Result{{Chunk: chunk.Chunk{ID: "0", RelativePath: file}}}}
+	}
+	set := []*fitInstance{q(true), q(false), q(false), q(false)}
+	if got := Objective(set, search.DefaultModel); math.Abs(got-0.25) > 1e-9 {
+		t.Errorf("questions alone: objective %.3f, want 0.25", got)
+	}
+	w := kindShares([numKinds]int{1, 1, 1}, Options{})
+	if math.Abs(w[kindQuestion]-DefaultQuestionShare) > 1e-9 || math.Abs(w[kindFix]+w[kindJSDoc]+w[kindQuestion]-1) > 1e-9 {
+		t.Errorf("shares %v", w)
+	}
+	if w := kindShares([numKinds]int{1, 0, 1}, Options{}); math.Abs(w[kindFix]+w[kindQuestion]-1) > 1e-9 || w[kindJSDoc] != 0 {
+		t.Errorf("shares without JSDoc questions %v", w)
+	}
+}

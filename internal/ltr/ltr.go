@@ -153,6 +153,13 @@ func LogLoss(probs []float64, labels []bool) float64 {
 // a small ridge on w (for stability when classes are separable). It
 // returns w and b.
 func LogisticN(xs [][]float64, labels []bool) (w []float64, b float64) {
+	return LogisticNWeighted(xs, labels, nil)
+}
+
+// LogisticNWeighted is LogisticN with a weight per example (nil: all 1):
+// examples of several sets can count each set as a whole, whatever its
+// size.
+func LogisticNWeighted(xs [][]float64, labels []bool, weights []float64) (w []float64, b float64) {
 	if len(xs) == 0 {
 		return nil, 0
 	}
@@ -176,13 +183,17 @@ func LogisticN(xs [][]float64, labels []bool) (w []float64, b float64) {
 			if labels[i] {
 				y = 1
 			}
-			wgt := p * (1 - p)
+			ew := 1.0
+			if weights != nil {
+				ew = weights[i]
+			}
+			wgt := ew * p * (1 - p)
 			for a := 0; a < n; a++ {
 				xa := 1.0
 				if a < d {
 					xa = x[a]
 				}
-				g[a] += (y - p) * xa
+				g[a] += ew * (y - p) * xa
 				for c := 0; c < n; c++ {
 					xc := 1.0
 					if c < d {

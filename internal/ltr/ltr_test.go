@@ -135,3 +135,28 @@ func TestLogisticNRecoversParameters(t *testing.T) {
 		t.Fatalf("b = %v, want %v", b, b0)
 	}
 }
+
+// A weight of 2 on an example fits as two copies of it would.
+func TestLogisticNWeightedCountsCopies(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var xs, twice [][]float64
+	var y, ytwice []bool
+	var weights []float64
+	for i := 0; i < 2000; i++ {
+		x := []float64{rng.NormFloat64()}
+		lab := rng.Float64() < 1/(1+math.Exp(-(1.5*x[0]-0.3)))
+		w := 1.0
+		if i%3 == 0 {
+			w = 2
+			twice = append(twice, x)
+			ytwice = append(ytwice, lab)
+		}
+		xs, y, weights = append(xs, x), append(y, lab), append(weights, w)
+		twice, ytwice = append(twice, x), append(ytwice, lab)
+	}
+	wa, ba := LogisticNWeighted(xs, y, weights)
+	wb, bb := LogisticN(twice, ytwice)
+	if math.Abs(wa[0]-wb[0]) > 1e-6 || math.Abs(ba-bb) > 1e-6 {
+		t.Fatalf("weighted fit (%v, %v) differs from the fit on copies (%v, %v)", wa, ba, wb, bb)
+	}
+}
