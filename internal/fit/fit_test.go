@@ -350,10 +350,10 @@ func TestFitOnAQuestionsDump(t *testing.T) {
 	if _, err := bench.RunQuestions(context.Background(), bench.QuestionOptions{Repos: repos, Instances: ins, Mirrors: mirrors, Work: t.TempDir(), Dump: &qdump}); err != nil {
 		t.Fatal(err)
 	}
-	loc := []bench.Instance{{ID: "acme__other-1", Repo: "acme/other", Split: "tune", BaseCommit: commits[0], Date: "2024-01-01",
+	otherMirrors, otherCommits := testkit.GitMirror(t, "acme+other", []map[string]string{{"src/token.ts": tokenTS, "src/cart.ts": cartTS}})
+	loc := []bench.Instance{{ID: "acme__other-1", Repo: "acme/other", Split: "tune", BaseCommit: otherCommits[0], Date: "2024-01-01",
 		Query: "validateToken accepts expired tokens", GoldFiles: []string{"src/token.ts"},
 		GoldSymbols: []bench.GoldSymbol{{File: "src/token.ts", Name: "validateToken", StartLine: 5, EndLine: 8}}}}
-	otherMirrors, _ := testkit.GitMirror(t, "acme+other", []map[string]string{{"src/token.ts": tokenTS, "src/cart.ts": cartTS}})
 	if _, err := bench.RunLocalize(context.Background(), bench.LocalizeOptions{Instances: loc, Mirrors: otherMirrors, Work: t.TempDir(), Dump: &ldump}); err != nil {
 		t.Fatal(err)
 	}
