@@ -190,6 +190,10 @@ type queryInfo struct {
 	// query's vector under it; nil: those features stay 0.
 	sem  *builtin.Model
 	qvec []float32
+	// embedderSims: the semantic features read each candidate's cosine
+	// under the configured embedder (Result.Similarity, 0 beyond its
+	// nearest neighbours) instead of the built-in model's.
+	embedderSims bool
 }
 
 // withSemantic sets the model of the semantic features and embeds the
@@ -510,7 +514,11 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 				qi.countTerms(featureText(c.EmbeddingText), counts)
 				masks[i] = chunkMasks{all: name.or(header).or(qi.maskOf(counts)), name: name, header: header}
 				tfs[i] = qi.termFrequency(counts)
-				sims[i] = qi.similarity(&sc, c.EmbeddingText)
+				if qi.embedderSims {
+					sims[i] = max(0, cands[i].Similarity)
+				} else {
+					sims[i] = qi.similarity(&sc, c.EmbeddingText)
+				}
 			}
 		}(w)
 	}

@@ -115,10 +115,28 @@ func (p *Pipeline) gather(ctx context.Context, req Request) (Candidates, error) 
 	}
 	qi := newQueryInfoTerms(req.Query, qterms, st)
 	qi.codeMarked(req.Query)
-	qi.withSemantic(p.semantic(), req.subject())
+	if p.Hybrid != nil && p.Hybrid.Index != nil && anyVectorRank(cands) {
+		// The configured embedder's similarity is the semantic signal:
+		// a user's model knows more than the built-in one, and a question
+		// that shares no word with its answer is found by it alone.
+		qi.embedderSims = true
+	} else {
+		qi.withSemantic(p.semantic(), req.subject())
+	}
 	out.Results = cands
 	out.Features = featurize(&qi, cands, nameCount, st.Chunks)
 	return out, ctx.Err()
+}
+
+// anyVectorRank says whether the query was embedded and searched: some
+// candidate came from the vector side.
+func anyVectorRank(cands []Result) bool {
+	for _, c := range cands {
+		if c.VectorRank > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Expansion: the symbols of the files the first stage favours most join

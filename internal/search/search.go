@@ -82,9 +82,10 @@ type Result struct {
 	// BM25F and vector lists that Join or Retrieve combined (0: not in
 	// that list, or no vector side: a lexical search leaves both 0);
 	// Similarity is its cosine to the query's vector (0 when not a vector
-	// candidate). They record where a candidate came from; the shipped
-	// ranker does not read them (a feature for the vector rank was tried
-	// and did not help: BENCHMARKS.md).
+	// candidate). With a local vector index, Similarity is what the
+	// semantic features read in place of the built-in model's cosine; the
+	// ranks record where a candidate came from (a feature for the vector
+	// rank was tried and did not help: BENCHMARKS.md).
 	LexicalRank, VectorRank int
 	Similarity              float64
 	Tokens                  int // tokens of the chunk's full source

@@ -1,0 +1,127 @@
+package search_test
+
+import (
+	"context"
+	"encoding/json"
+	"hash/fnv"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/embed"
+	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/vector"
+)
+
+// conceptServer is an OpenAI-compatible /v1/embeddings server whose
+// vectors know one concept no word spells twice: a text about zebras and
+// the question "striped horse-like animals of the savanna" point the same
+// way, every other text somewhere by the hash of its words. Only real
+// vector retrieval can connect the two.
+func conceptServer(t *testing.T) *httptest.Server {
+	const dim = 32
+	vec := func(text string) []float32 {
+		v := make([]float32, dim)
+		l := strings.ToLower(text)
+		if strings.Contains(l, "zebra") || strings.Contains(l, "striped horse") {
+			v[0] = 1
+		}
+		for _, w := range strings.Fields(l) {
+			h := fnv.New32a()
+			h.Write([]byte(w))
+			v[1+int(h.Sum32()%(dim-1))] += 0.05
+		}
+		var n float64
+		for _, x := range v {
+			n += float64(x * x)
+		}
+		for i := range v {
+			v[i] /= float32(math.Sqrt(n))
+		}
+		return v
+	}
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Input []string `json:"input"`
+		}
+		if r.URL.Path != "/v1/embeddings" || json.NewDecoder(r.Body).Decode(&req) != nil {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		type item struct {
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		}
+		var out struct {
+			Data []item `json:"data"`
+		}
+		for i, in := range req.Input {
+			out.Data = append(out.Data, item{Index: i, Embedding: vec(in)})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(out)
+	}))
+}
+
+// With an embedder configured, its similarity is a ranking signal: a
+// question that shares no word with its answer ranks the vector-nearest
+// chunk first.
+func TestEmbedderSimilarityRanks(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"src/herd.ts":  "export function countZebras(herd: string[]): number {\n  return herd.filter((a) => a === 'zebra').length;\n}\n",
+		"src/cart.ts":  "export function addItem(cart: string[], item: string): string[] {\n  return [...cart, item];\n}\n",
+		"src/token.ts": "export function validateToken(token: string): boolean {\n  return token.length > 0;\n}\n",
+		"src/clock.ts": "export function now(): number {\n  return Date.now();\n}\n",
+	}
+	for p, text := range files {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := indexDir(t, dir)
+	srv := conceptServer(t)
+	defer srv.Close()
+	ctx := context.Background()
+	emb, err := embed.NewOpenAI(ctx, embed.Config{URL: srv.URL + "/v1", Model: "concepts"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := index.EmbedPending(ctx, st, emb, index.EmbedOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ix, _, err := vector.Load(st, emb.ModelID(), emb.Dim(), vector.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := "striped horse-like animals of the savanna"
+	pl := search.Pipeline{Store: st, Hybrid: &search.Hybrid{Embedder: emb, Index: ix}}
+	ranked, err := pl.Rank(ctx, search.Request{Query: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ranked) == 0 || ranked[0].Chunk.Name != "countZebras" {
+		for i, r := range ranked {
+			t.Logf("%d. %s (similarity %.3f, score %.3f)", i+1, r.Chunk.Name, r.Similarity, r.Score)
+		}
+		t.Fatalf("the vector-nearest chunk is not first")
+	}
+	// Without the embedder the question finds nothing of the sort.
+	lexical, err := (&search.Pipeline{Store: st}).Rank(ctx, search.Request{Query: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range lexical {
+		if r.Chunk.Name == "countZebras" {
+			t.Fatalf("the lexical pipeline found countZebras: the test proves nothing")
+		}
+	}
+}
