@@ -343,6 +343,11 @@ func (r *req) callers(n *callNode) ([]*callNode, error) {
 				return nil, err
 			}
 		}
+		var split []*callNode
+		for _, c := range nodes {
+			split = append(split, r.splitTopLevel(c)...)
+		}
+		nodes = split
 		sortByLocation(nodes)
 		return nodes, nil
 	})

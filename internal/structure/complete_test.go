@@ -116,3 +116,36 @@ func TestTypeTextFromOutsideTheRootIsWithheld(t *testing.T) {
 		}
 	}
 }
+
+// TestCallersInAnonymousFunctionsAreNamed: the compiler gives calls inside
+// unbound anonymous functions to the file's top level; three `perform`
+// arrows calling the same function must read as three callers, named by
+// what holds them and at their own lines, not one "(top level)".
+func TestCallersInAnonymousFunctionsAreNamed(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"tsconfig.json": `{"compilerOptions":{"strict":true},"include":["*.ts"]}`,
+		"run.ts":        "export function run(n: number): number {\n  return n;\n}\n",
+		"tasks.ts": "import { run } from './run';\n\n" +
+			"export const tasks = [\n" +
+			"  { name: 'a', perform: () => run(1) },\n" +
+			"  {\n    name: 'b',\n    perform: () => {\n      return run(2);\n    },\n  },\n];\n" +
+			"export const other = { perform: async (x: number): Promise<number> => run(x), skip: 1 };\n" +
+			"run(4);\n" +
+			"export const handler = function () { return run(5); };\n" +
+			"[1].map(() => run(7));\n" +
+			"export const obj = { method(a: number) { if (a) { return run(a); } return 0; } };\n",
+	})
+	res := structure.NewCompiler(startServer(t, root))
+	md, err := res.Metadata(context.Background(), targetOf(t, root, query{File: "run.ts", Decl: "function run", Symbol: "run"}), structure.Options{Sections: structure.SecIncoming})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range md.IncomingCallers {
+		got = append(got, fmt.Sprintf("%s@%d%v", c.QualifiedName(), c.Line, c.CallSites))
+	}
+	want := "tasks.perform@4[4] tasks.perform@7[8] other.perform@12[12] (top level)@13[13] handler@14[14] map() callback@15[15] obj.method@16[16]"
+	if strings.Join(got, " ") != want {
+		t.Errorf("callers of run:\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+}

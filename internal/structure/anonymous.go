@@ -1,0 +1,327 @@
+package structure
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/scry-dev/scry/internal/tsls"
+)
+
+// The compiler's call hierarchy gives a call inside an anonymous function
+// that is not bound to a variable (`perform: () => run()` in an object or
+// array, a callback argument) to the file's top level. Three different
+// `perform` arrows calling the same function then read as one
+// "(top level)" caller. splitTopLevel gives each such function a caller of
+// its own, named by what holds it: the property key, the variable, or the
+// call it is an argument of ("map() callback"), qualified by the
+// declaration around it (`tasks.perform`), at the function's own line.
+
+// splitTopLevel splits a top-level caller's sites by the anonymous function
+// around each; the sites outside any stay with the top level. It returns
+// the callers in place of n.
+func (r *req) splitTopLevel(n *callNode) []*callNode {
+	if !n.module || len(n.sites) == 0 {
+		return []*callNode{n}
+	}
+	txt, err := r.text(n.sitesPath)
+	if err != nil {
+		return []*callNode{n}
+	}
+	src := txt.Bytes()
+	toks := lex(src, 0, len(src))
+	syms, _ := r.symbols(n.sitesPath)
+	var top []tsls.Range
+	byKey := map[string]*callNode{}
+	var out []*callNode
+	for _, site := range n.sites {
+		off := txt.OffsetAt(site.Start)
+		k := sort.Search(len(toks), func(i int) bool { return toks[i].start >= off })
+		name, start, ok := anonymousAround(src, toks, k)
+		if !ok {
+			top = append(top, site)
+			continue
+		}
+		startPos := txt.PositionAt(toks[start].start)
+		container := containerAt(syms, startPos, name)
+		line := txt.Line(startPos)
+		key := nodeKey(n.sitesPath, container+"."+name, startPos.Line)
+		c := byKey[key]
+		if c == nil {
+			c = &callNode{
+				ref: SymbolRef{Name: name, Kind: "function", File: n.ref.File, Line: line, Container: container},
+				key: key, path: n.sitesPath, sel: startPos, sitesPath: n.sitesPath,
+				module: true, viaRefs: n.viaRefs,
+			}
+			byKey[key] = c
+			out = append(out, c)
+		}
+		c.sites = append(c.sites, site)
+	}
+	if len(out) == 0 {
+		return []*callNode{n}
+	}
+	if len(top) > 0 {
+		n.sites = top
+		n.ref.Line = txt.Line(top[0].Start)
+		out = append([]*callNode{n}, out...)
+	}
+	return out
+}
+
+// anonymousAround finds the innermost function expression around the token
+// toks[k] (an arrow, or `function (…) {…}`, or an object method
+// `name(…) {…}`), scanning back through the brackets. It returns the name
+// of the function and the index of its first token.
+func anonymousAround(src []byte, toks []token, k int) (name string, start int, ok bool) {
+	depth := 0
+	// left: a "," or ";" at this depth was passed, so an arrow further
+	// back ended before the site (`{ a: () => x, b: run() }`).
+	left := false
+	for j := min(k, len(toks)) - 1; j >= 0; j-- {
+		t := toks[j]
+		if t.kind != tPunct {
+			continue
+		}
+		switch s := t.text(src); s {
+		case ")", "]", "}":
+			depth++
+		case "(", "[", "{":
+			if depth > 0 {
+				depth--
+				continue
+			}
+			if s == "{" {
+				if st, nameTok, isFn := functionBody(src, toks, j); isFn {
+					if nameTok >= 0 {
+						return toks[nameTok].text(src), st, true
+					}
+					return contextName(src, toks, st), st, true
+				}
+			}
+			left = false
+		case "=>":
+			if depth == 0 && !left {
+				st := arrowStart(src, toks, j)
+				return contextName(src, toks, st), st, true
+			}
+		case ",", ";":
+			if depth == 0 {
+				left = true
+			}
+		}
+	}
+	return "", 0, false
+}
+
+// notFunctions are the words before `(…) {` that open a block, not a
+// function.
+var notFunctions = map[string]bool{
+	"if": true, "for": true, "while": true, "switch": true, "catch": true, "with": true,
+}
+
+// functionBody reports whether the "{" at toks[j] opens a function's body:
+// after "=>", or after the parameters of `function [name](…)` or of an
+// object method `name(…)`. start is the function's first token; nameTok
+// the index of its own name (-1 when it has none).
+func functionBody(src []byte, toks []token, j int) (start, nameTok int, ok bool) {
+	p := j - 1
+	if p < 0 {
+		return 0, -1, false
+	}
+	if isPunct(src, toks[p], "=>") {
+		return arrowStart(src, toks, p), -1, true
+	}
+	// A return type: `function (…): T {`.
+	if c := returnTypeColon(src, toks, p); c > 0 {
+		p = c - 1
+	}
+	if !isPunct(src, toks[p], ")") {
+		return 0, -1, false
+	}
+	open := matchBack(src, toks, p)
+	if open <= 0 {
+		return 0, -1, false
+	}
+	before := toks[open-1]
+	if before.kind != tIdent {
+		return 0, -1, false
+	}
+	w := before.text(src)
+	switch {
+	case w == "function":
+		return withAsync(src, toks, open-1), -1, true
+	case open >= 2 && toks[open-2].kind == tIdent && toks[open-2].text(src) == "function":
+		// A named function expression: its own name.
+		return withAsync(src, toks, open-2), open - 1, true
+	case open >= 2 && isPunct(src, toks[open-2], "*") && open >= 3 && toks[open-3].text(src) == "function":
+		return withAsync(src, toks, open-3), open - 1, true
+	case notFunctions[w]:
+		return 0, -1, false
+	}
+	// `name(…) {`: a method of an object literal.
+	return open - 1, open - 1, true
+}
+
+// arrowStart is the first token of the arrow function whose "=>" is at
+// toks[a]: its parameter list or single parameter, and `async`.
+func arrowStart(src []byte, toks []token, a int) int {
+	p := a - 1
+	if p < 0 {
+		return a
+	}
+	if c := returnTypeColon(src, toks, p); c > 0 {
+		p = c - 1 // a return type: `(…): Promise<T> =>`
+	}
+	switch {
+	case isPunct(src, toks[p], ")"):
+		if open := matchBack(src, toks, p); open >= 0 {
+			return withAsync(src, toks, open)
+		}
+	case toks[p].kind == tIdent:
+		return withAsync(src, toks, p)
+	}
+	return a
+}
+
+// returnTypeColon finds, scanning back from toks[p] over a type (brackets
+// and angle brackets nest), the ":" of a return type written right after a
+// parameter list: the index of the ":" when toks before it is ")", else
+// -1. The scan stops after a few dozen tokens: types are short.
+func returnTypeColon(src []byte, toks []token, p int) int {
+	depth := 0
+	for j := p; j >= 0 && j > p-64; j-- {
+		t := toks[j]
+		if t.kind != tPunct {
+			continue
+		}
+		switch s := t.text(src); s {
+		case ")", "]", "}", ">":
+			depth++
+		case "(", "[", "{", "<":
+			depth--
+			if depth < 0 {
+				return -1
+			}
+		case ":":
+			if depth == 0 {
+				if j > 0 && isPunct(src, toks[j-1], ")") {
+					return j
+				}
+				return -1
+			}
+		case "=>", ",", ";", "=":
+			if depth == 0 {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+func withAsync(src []byte, toks []token, i int) int {
+	if i > 0 && toks[i-1].kind == tIdent && toks[i-1].text(src) == "async" {
+		return i - 1
+	}
+	return i
+}
+
+// matchBack returns the index of the opener matching the closer at toks[i],
+// or -1.
+func matchBack(src []byte, toks []token, i int) int {
+	depth := 0
+	for j := i; j >= 0; j-- {
+		if toks[j].kind != tPunct {
+			continue
+		}
+		switch toks[j].text(src) {
+		case ")", "]", "}":
+			depth++
+		case "(", "[", "{":
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// contextName names the function expression starting at toks[st] by what
+// holds it: `key: fn` → key, `x = fn` → x, `f(…, fn)` → "f() callback".
+func contextName(src []byte, toks []token, st int) string {
+	if st == 0 {
+		return "(anonymous function)"
+	}
+	b := toks[st-1]
+	switch {
+	case isPunct(src, b, ":") && st >= 2 && (toks[st-2].kind == tIdent || toks[st-2].kind == tString):
+		return strings.Trim(toks[st-2].text(src), `"'`+"`")
+	case isPunct(src, b, "=") && st >= 2 && toks[st-2].kind == tIdent:
+		return toks[st-2].text(src)
+	case isPunct(src, b, "(") || isPunct(src, b, ","):
+		if open := enclosingOpen(src, toks, st-1); open > 0 && isPunct(src, toks[open], "(") {
+			if callee := calleeBefore(src, toks, open); callee != "" {
+				return callee + "() callback"
+			}
+		}
+	}
+	return "(anonymous function)"
+}
+
+// enclosingOpen returns the index of the unmatched opener at or before
+// toks[i], or -1.
+func enclosingOpen(src []byte, toks []token, i int) int {
+	depth := 0
+	for j := i; j >= 0; j-- {
+		if toks[j].kind != tPunct {
+			continue
+		}
+		switch toks[j].text(src) {
+		case ")", "]", "}":
+			depth++
+		case "(", "[", "{":
+			if depth == 0 {
+				return j
+			}
+			depth--
+		}
+	}
+	return -1
+}
+
+// calleeBefore is the dotted name called by the "(" at toks[open]
+// (`items.map`), or "".
+func calleeBefore(src []byte, toks []token, open int) string {
+	var parts []string
+	j := open - 1
+	for j >= 0 && toks[j].kind == tIdent {
+		parts = append([]string{toks[j].text(src)}, parts...)
+		if j == 0 || !isPunct(src, toks[j-1], ".") && !isPunct(src, toks[j-1], "?.") {
+			break
+		}
+		j -= 2
+	}
+	return strings.Join(parts, ".")
+}
+
+// containerAt is the innermost declaration in the outline around p other
+// than the function itself (named name): `tasks` for a `perform` arrow in
+// `const tasks = [{ perform: () => … }]`; "" at the top level.
+func containerAt(syms []tsls.DocumentSymbol, p tsls.Position, name string) string {
+	best := ""
+	var walk func(list []tsls.DocumentSymbol)
+	walk = func(list []tsls.DocumentSymbol) {
+		for i := range list {
+			s := &list[i]
+			if !s.Range.Contains(p) {
+				continue
+			}
+			if s.SelectionRange.Start != s.SelectionRange.End && s.Name != name && s.Kind != tsls.KindFile && s.Kind != tsls.KindModule {
+				best = s.Name
+			}
+			walk(s.Children)
+		}
+	}
+	walk(syms)
+	return best
+}
