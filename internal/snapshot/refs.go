@@ -2,6 +2,8 @@ package snapshot
 
 import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/scry-dev/scry/internal/ident"
 )
 
 // region is a byte range whose references are resolved: a target, or a
@@ -95,7 +97,7 @@ func (r *resolver) include(q request) []span {
 		return []span{d.lineSpan(s, e)}
 	}
 	total := 0
-	imports := true
+	imports, types := true, true
 	for _, b := range q.bindings {
 		u := q.module.units[b.unit]
 		if contains(&u.node, q.pos) {
@@ -109,17 +111,93 @@ func (r *resolver) include(q request) []span {
 		if b.class != declImport {
 			imports = false
 		}
+		if b.class != declType {
+			types = false
+		}
 		total += u.end - u.start + 1
 	}
-	if !imports && total > MaxDependencyLines {
+	// A type a target names itself (in an overload signature, say) is
+	// what a reader needs to call it: it is kept up to MaxTypeLines.
+	limit := MaxDependencyLines
+	if types && !q.transitive {
+		limit = MaxTypeLines
+	}
+	if !imports && total > limit {
 		return nil
 	}
 	out := make([]span, 0, len(q.bindings))
 	for _, b := range q.bindings {
 		u := q.module.units[b.unit]
+		if b.class == declImport && u.end > u.start {
+			if spans := d.importLines(&u.node, d.nameAt(q.pos)); spans != nil {
+				out = append(out, spans...)
+				continue
+			}
+		}
 		out = append(out, d.lineSpan(u.start, u.end))
 	}
 	return out
+}
+
+// nameAt is the identifier starting at byte offset pos.
+func (d *doc) nameAt(pos int) string {
+	end := pos
+	for end < len(d.src) && (ident.PartByte(d.src[end]) || d.src[end] >= 0x80) {
+		end++
+	}
+	return string(d.src[pos:end])
+}
+
+// importLines are the lines of an import statement written over several
+// lines that a use of name needs: its first and last line and the line of
+// name's specifier (a large file's imports otherwise fill the answer with
+// specifiers the shown code never uses). They are the file's own lines and
+// still a valid import: one specifier per line ends with a comma or the
+// closing brace. nil when n is not such an import or name is not found.
+func (d *doc) importLines(n *sitter.Node, name string) []span {
+	if d.kind(n) != kImport || name == "" {
+		return nil
+	}
+	start, end := d.lines(n)
+	at := -1
+	for _, c := range n.NamedChildren(d.cursor) {
+		if d.kind(&c) != kImportClause {
+			continue
+		}
+		for _, part := range c.NamedChildren(d.cursor) {
+			switch d.kind(&part) {
+			case kIdentifier:
+				if d.text(&part) == name {
+					at, _ = d.lines(&part)
+				}
+			case kNamespaceImport:
+				if id := firstNamed(d, &part, kIdentifier); id != nil && d.text(id) == name {
+					at, _ = d.lines(&part)
+				}
+			case kNamedImports:
+				for _, spec := range part.NamedChildren(d.cursor) {
+					if d.kind(&spec) != kImportSpecifier {
+						continue
+					}
+					local := d.g.child(&spec, fAlias)
+					if local == nil {
+						local = d.g.child(&spec, fName)
+					}
+					if local != nil && d.text(local) == name {
+						from, to := d.lines(&spec)
+						if from != to {
+							return nil // a specifier over several lines: keep it whole
+						}
+						at = from
+					}
+				}
+			}
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	return []span{d.lineSpan(start, start), d.lineSpan(at, at), d.lineSpan(end, end)}
 }
 
 func contains(n *sitter.Node, pos int) bool {

@@ -15,6 +15,107 @@ var ruleCases = []struct {
 	level           int
 }{
 	{
+		name: "an interface named only in overload signatures is kept (up to MaxTypeLines)",
+		path: "src/retry.ts",
+		src: `export interface RetryConfig {
+  /** Field 0. */
+  f0: number;
+  /** Field 1. */
+  f1: number;
+  /** Field 2. */
+  f2: number;
+  /** Field 3. */
+  f3: number;
+  /** Field 4. */
+  f4: number;
+  /** Field 5. */
+  f5: number;
+  /** Field 6. */
+  f6: number;
+  /** Field 7. */
+  f7: number;
+  /** Field 8. */
+  f8: number;
+  /** Field 9. */
+  f9: number;
+}
+
+export function retry(config: RetryConfig): number;
+export function retry(count: number): number;
+export function retry(x: any): number {
+  return 1;
+}
+`,
+		targets: []Target{{StartLine: 24, EndLine: 28}},
+		want: `// src/retry.ts
+
+export interface RetryConfig {
+  /** Field 0. */
+  f0: number;
+  /** Field 1. */
+  f1: number;
+  /** Field 2. */
+  f2: number;
+  /** Field 3. */
+  f3: number;
+  /** Field 4. */
+  f4: number;
+  /** Field 5. */
+  f5: number;
+  /** Field 6. */
+  f6: number;
+  /** Field 7. */
+  f7: number;
+  /** Field 8. */
+  f8: number;
+  /** Field 9. */
+  f9: number;
+}
+
+export function retry(config: RetryConfig): number;
+export function retry(count: number): number;
+export function retry(x: any): number {
+  return 1;
+}
+`,
+	},
+	{
+		name: "of an import over several lines only the specifiers used are kept",
+		path: "src/many.ts",
+		src: `import {
+  alpha,
+  beta as b,
+  gamma,
+  delta,
+} from './letters';
+import type {
+  Unused,
+} from './types';
+import Default, {
+  other,
+} from './d';
+
+export function use(): number {
+  return alpha() + b() + Default;
+}
+`,
+		targets: []Target{{StartLine: 14, EndLine: 16}},
+		want: `// src/many.ts
+
+import {
+  alpha,
+  beta as b,
+} from './letters';
+
+import Default, {
+} from './d';
+
+export function use(): number {
+  return alpha() + b() + Default;
+}
+`,
+	},
+	{
 		name: "parameters and type parameters shadow module-level names",
 		path: "src/shadow.ts",
 		src: `import { limit as cap } from './limits';

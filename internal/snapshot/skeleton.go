@@ -17,7 +17,7 @@ var skeletonLevels = []func(k, parent kind) bool{
 	func(k, parent kind) bool {
 		switch k {
 		case kProgram, kStatementBlock, kClassBody, kObject, kObjectType, kInterfaceBody,
-			kEnumBody, kSwitchBody, kArray, kJSXElement, kError:
+			kEnumBody, kSwitchBody, kArray, kJSXElement, kError, kNamedImports:
 			return true
 		}
 		return false

@@ -11,10 +11,13 @@
 //   - The module-level declarations the targets reference by name — imports,
 //     constants, variables, functions, classes, interfaces, type aliases,
 //     enums, namespaces — at the top level of the file or of an enclosing
-//     namespace. Imports are always kept, as the whole statement as written.
-//     Any other declaration is kept whole only when it is small
-//     (MaxDependencyLines); a larger one is left out entirely, because partial
-//     code would mislead and the connection graph already names it.
+//     namespace. Imports are always kept: a one-line import as written; of
+//     an import over several lines, its first and last lines and the lines
+//     of the specifiers used. Any other declaration is kept whole only when
+//     it is small (MaxDependencyLines; MaxTypeLines for an interface, type
+//     alias or enum a target names itself); a larger one is left out
+//     entirely, because partial code would mislead and the connection graph
+//     already names it.
 //   - Transitively, what those included declarations need to read on their
 //     own: their imports, constants, variables, type aliases, interfaces and
 //     enums (again only small ones). Functions and classes are not pulled in
@@ -64,6 +67,11 @@ import (
 // MaxDependencyLines is the largest referenced declaration, in lines, that a
 // snapshot includes. Imports are exempt.
 const MaxDependencyLines = 15
+
+// MaxTypeLines is the largest interface, type alias or enum, in lines, that
+// a snapshot includes when a target names it itself (a parameter's type in
+// an overload signature): what a reader needs to call the target.
+const MaxTypeLines = 80
 
 // Target is one selected symbol of a file, identified by its 1-based,
 // inclusive line range (a chunk's StartLine and EndLine).

@@ -149,3 +149,33 @@ func TestCallersInAnonymousFunctionsAreNamed(t *testing.T) {
 		t.Errorf("callers of run:\n got %s\nwant %s", strings.Join(got, " "), want)
 	}
 }
+
+// TestOverloadedCalleeListedOnce: calls that resolve to different overload
+// signatures of one function (a package's `timer`) are calls of one
+// function, listed once with all their sites.
+func TestOverloadedCalleeListedOnce(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"tsconfig.json":                         `{"compilerOptions":{"strict":true,"moduleResolution":"bundler","module":"esnext"},"include":["*.ts"]}`,
+		"node_modules/fake-timers/package.json": `{"name":"fake-timers","version":"1.0.0","types":"index.d.ts"}`,
+		"node_modules/fake-timers/index.d.ts": "export declare function timer(due: number): number;\n" +
+			"export declare function timer(due: Date): number;\n" +
+			"export declare function timer(due: number, period: number): number;\n" +
+			"export declare function timer(due: string, period: number, label: string): number;\n",
+		"poll.ts": "import { timer } from 'fake-timers';\nimport { local } from './local';\n\n" +
+			"export function poll(): number {\n  return timer(1) + timer(new Date()) + timer(1, 2) + timer('a', 2, 'b') + local(1) + local('x');\n}\n",
+		"local.ts": "export function local(a: number): number;\nexport function local(a: string): number;\n" +
+			"export function local(a: number | string): number {\n  return Number(a);\n}\n",
+	})
+	res := structure.NewCompiler(startServer(t, root))
+	md, err := res.Metadata(context.Background(), targetOf(t, root, query{File: "poll.ts", Decl: "function poll", Symbol: "poll"}), structure.Options{Sections: structure.SecOutgoing})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range md.OutgoingCalls {
+		got = append(got, fmt.Sprintf("%s%v", c.Name, c.CallSites))
+	}
+	if want := "timer[5 5 5 5] local[5 5]"; strings.Join(got, " ") != want {
+		t.Errorf("calls of poll = %s, want %s", strings.Join(got, " "), want)
+	}
+}
