@@ -175,7 +175,7 @@ func TestOverloadedCalleeListedOnce(t *testing.T) {
 	for _, c := range md.OutgoingCalls {
 		got = append(got, fmt.Sprintf("%s%v", c.Name, c.CallSites))
 	}
-	if want := "timer[5 5 5 5] local[5 5]"; strings.Join(got, " ") != want {
+	if want := "timer[5] local[5]"; strings.Join(got, " ") != want {
 		t.Errorf("calls of poll = %s, want %s", strings.Join(got, " "), want)
 	}
 }
