@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/scry-dev/scry/internal/jsdoc"
 	"github.com/scry-dev/scry/internal/parse"
 )
 
@@ -115,17 +116,17 @@ func extractFile(i int, cf CorpusFile) *parsedFile {
 		if s.JSDoc == "" {
 			return
 		}
-		sum := Summary(s.JSDoc)
+		sum := jsdoc.Summary(s.JSDoc)
 		if sum == "" {
 			return
 		}
 		pf.summaries = append(pf.summaries, sum)
-		if !documentsFunction(src, s) || wordCount(sum) < MinQueryWords || wordCount(sum) > maxQueryWords {
+		if !documentsFunction(src, s) || jsdoc.Words(sum) < MinQueryWords || jsdoc.Words(sum) > maxQueryWords {
 			return
 		}
 		pf.cands = append(pf.cands, candidate{
 			file: i, name: s.Name, kind: s.Kind, summary: sum,
-			declLine: lineAt(src, s.DeclStartByte), doc: docRanges(src, s, sum),
+			declLine: lineAt(src, s.DeclStartByte), doc: jsdoc.DocRanges(src, s, sum),
 		})
 	})
 	return pf
@@ -205,13 +206,13 @@ func buildCorpus(files []CorpusFile, pkgs []Package, dir string, seed uint64, pe
 	seen := map[string]int{}
 	for _, f := range parsed {
 		for _, s := range f.summaries {
-			seen[normalizeSummary(s)]++
+			seen[jsdoc.Normalize(s)]++
 		}
 	}
 	byPkg := map[string][]candidate{}
 	for _, f := range parsed {
 		for _, cd := range f.cands {
-			if seen[normalizeSummary(cd.summary)] == 1 {
+			if seen[jsdoc.Normalize(cd.summary)] == 1 {
 				byPkg[f.Package] = append(byPkg[f.Package], cd)
 			}
 		}
@@ -319,7 +320,7 @@ func (c *corpus) write(strip bool) error {
 		dst := filepath.Join(c.Dir, filepath.FromSlash(f.Rel))
 		var err error
 		if r, ok := docs[f.Rel]; ok {
-			f.src = blank(f.src, r)
+			f.src = jsdoc.Blank(f.src, r)
 			err = writeFile(dst, f.src)
 		} else {
 			err = copyFile(f.Src, dst)

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"unicode"
 
-	"github.com/scry-dev/scry/internal/bench"
+	"github.com/scry-dev/scry/internal/jsdoc"
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/parse"
 )
@@ -238,7 +238,7 @@ func filePairs(abs, rel string, src []byte, decl bool) ([]Pair, bool) {
 	walk = func(ss []*parse.Symbol) {
 		for _, s := range ss {
 			if s.JSDoc != "" && s.Name != "" {
-				if sum := bench.Summary(s.JSDoc); words(sum) >= minSummaryWords {
+				if sum := jsdoc.Summary(s.JSDoc); words(sum) >= minSummaryWords {
 					k := FromDoc
 					if decl {
 						k = FromDecl
@@ -258,7 +258,7 @@ func filePairs(abs, rel string, src []byte, decl bool) ([]Pair, bool) {
 	if len(targets) == 0 {
 		return nil, true
 	}
-	stripped, err := parse.Parse(rel, bench.BlankJSDoc(src), "")
+	stripped, err := parse.Parse(rel, jsdoc.BlankAll(src), "")
 	if err != nil {
 		return nil, true
 	}

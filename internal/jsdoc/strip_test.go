@@ -1,4 +1,4 @@
-package bench
+package jsdoc
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ func stripSymbol(t *testing.T, path, src, name string) []byte {
 	if found == nil {
 		t.Fatalf("no symbol %s in %s", name, path)
 	}
-	return blank([]byte(src), docRanges([]byte(src), found, Summary(found.JSDoc)))
+	return Blank([]byte(src), DocRanges([]byte(src), found, Summary(found.JSDoc)))
 }
 
 // checkStripped checks that out has the lines of src, none of gone, all of
@@ -144,4 +144,12 @@ func TestStripJavaScriptClassMethod(t *testing.T) {
 `
 	out := stripSymbol(t, "s.js", src, "pop")
 	checkStripped(t, src, out, []string{"Removes the top"}, []string{"Pushes a value.", "pop() {", "push(v)"})
+}
+
+// walkSymbols calls fn on every symbol, children after their parent.
+func walkSymbols(ss []*parse.Symbol, fn func(*parse.Symbol)) {
+	for _, s := range ss {
+		fn(s)
+		walkSymbols(s.Children, fn)
+	}
 }

@@ -1,4 +1,4 @@
-package bench
+package jsdoc
 
 import (
 	"sort"
@@ -7,7 +7,7 @@ import (
 	"github.com/scry-dev/scry/internal/parse"
 )
 
-// docRanges returns the byte ranges [start, end) of the comments that
+// DocRanges returns the byte ranges [start, end) of the comments that
 // document s, whose summary is summary:
 //   - every comment attached above the declaration (the parser puts them
 //     between StartByte and DeclStartByte);
@@ -19,7 +19,7 @@ import (
 //     (`export const scan: { /** ... */ <A>(...): B; ... } = ...`).
 //
 // Other comments inside the symbol stay: they belong to what it contains.
-func docRanges(src []byte, s *parse.Symbol, summary string) [][2]int {
+func DocRanges(src []byte, s *parse.Symbol, summary string) [][2]int {
 	var out [][2]int
 	end := min(s.EndByte, len(src))
 	lead := s.DeclStartByte
@@ -31,9 +31,9 @@ func docRanges(src []byte, s *parse.Symbol, summary string) [][2]int {
 	if header < lead || header > end {
 		header = lead
 	}
-	key := normalizeSummary(summary)
+	key := Normalize(summary)
 	for _, r := range comments(src, lead, end, true) {
-		if r[0] < header || normalizeSummary(Summary(jsdocText(src[r[0]:r[1]]))) == key {
+		if r[0] < header || Normalize(Summary(jsdocText(src[r[0]:r[1]]))) == key {
 			out = append(out, r)
 		}
 	}
@@ -109,10 +109,10 @@ func skipString(src []byte, i, to int) int {
 	return to - 1
 }
 
-// blank returns a copy of src in which every byte inside ranges is a space,
+// Blank returns a copy of src in which every byte inside ranges is a space,
 // except line breaks, which stay: every line keeps its number and every
 // byte its offset, so ranges computed on the original still hold.
-func blank(src []byte, ranges [][2]int) []byte {
+func Blank(src []byte, ranges [][2]int) []byte {
 	out := append([]byte(nil), src...)
 	sort.Slice(ranges, func(i, j int) bool { return ranges[i][0] < ranges[j][0] })
 	for _, r := range ranges {
@@ -125,11 +125,11 @@ func blank(src []byte, ranges [][2]int) []byte {
 	return out
 }
 
-// BlankJSDoc returns a copy of src with every /** */ block outside string
+// BlankAll returns a copy of src with every /** */ block outside string
 // literals blanked the way the quality benchmark blanks an answer's JSDoc
 // (line breaks and offsets kept). The embedding model's trainer uses it so
 // that its code side looks like a benchmark answer: code without the
 // comment that describes it.
-func BlankJSDoc(src []byte) []byte {
-	return blank(src, comments(src, 0, len(src), true))
+func BlankAll(src []byte) []byte {
+	return Blank(src, comments(src, 0, len(src), true))
 }

@@ -1,4 +1,9 @@
-package bench
+// Package jsdoc reads and removes JSDoc comments: a comment's summary (its
+// first sentence of prose), the comments that document a declaration, and
+// blanking them with every line and offset kept. The quality benchmark asks
+// its questions with it, and the embedding model's trainer shapes its
+// training pairs like the benchmark's answers.
+package jsdoc
 
 import (
 	"regexp"
@@ -122,14 +127,14 @@ func firstSentence(s string) string {
 	return strings.TrimSpace(s)
 }
 
-// wordCount counts the words of a query: runs of letters or digits.
-func wordCount(s string) int {
+// Words counts the words of a query: runs of letters or digits.
+func Words(s string) int {
 	return len(strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
 }
 
-// normalizeSummary is the key under which summaries are compared for
+// Normalize is the key under which summaries are compared for
 // duplicates: case, spacing and the final stop do not make two texts differ.
-func normalizeSummary(s string) string {
+func Normalize(s string) string {
 	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
 	return strings.TrimRight(s, ".!? ")
 }

@@ -1,4 +1,4 @@
-package bench
+package jsdoc
 
 import "testing"
 
@@ -27,24 +27,7 @@ func TestSummary(t *testing.T) {
 }
 
 func TestNormalizeSummary(t *testing.T) {
-	if normalizeSummary("Creates  a\tthing.") != normalizeSummary("creates a thing") {
+	if Normalize("Creates  a\tthing.") != Normalize("creates a thing") {
 		t.Error("case, spacing and the final stop should not distinguish summaries")
-	}
-}
-
-func TestNamesWord(t *testing.T) {
-	tests := []struct {
-		text, name string
-		want       bool
-	}{
-		{"Creates a debounced function like `_.debounce`.", "debounce", true},
-		{"Creates a debounced function.", "debounce", false},
-		{"The $map helper", "$map", true},
-		{"", "x", false},
-	}
-	for _, tt := range tests {
-		if got := namesWord(tt.text, tt.name); got != tt.want {
-			t.Errorf("namesWord(%q, %q) = %v", tt.text, tt.name, got)
-		}
 	}
 }
