@@ -12,7 +12,7 @@ func TestCommandHasEveryBenchmark(t *testing.T) {
 	for _, c := range cmd.Commands() {
 		have[c.Name()] = true
 	}
-	for _, want := range []string{"quality", "speed", "localize", "fit"} {
+	for _, want := range []string{"quality", "speed", "localize", "queries", "fit"} {
 		if !have[want] {
 			t.Errorf("scry bench lacks %q (has %v)", want, have)
 		}

@@ -11,8 +11,8 @@ import (
 	"sync"
 	"unicode"
 
-	"github.com/scry-dev/scry/internal/jsdoc"
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/jsdoc"
 	"github.com/scry-dev/scry/internal/parse"
 )
 
