@@ -22,7 +22,7 @@ and the default excludes), parses and chunks new or changed files, drops removed
 ones, and prints a one-line summary. A progress bar is shown on a terminal.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := ws.open(cmd, engine.Options{Models: true, Sync: true, Publish: true}, true, false, nf.layer(cmd), bf.layer(cmd))
+			e, err := ws.openEngine(cmd, engine.Options{Models: true, Sync: true, Publish: true}, true, false, nf.layer(cmd), bf.layer(cmd))
 			if err != nil {
 				return err
 			}

@@ -99,7 +99,29 @@ func (w *workspaceFlags) layer(cmd *cobra.Command) func(*engine.Config) error {
 // bar on stderr when it is a terminal. Problems that do not stop the
 // command go to stderr; quietCompiler drops the ones saying structure is
 // approximate (the answer says so itself).
-func (w *workspaceFlags) open(cmd *cobra.Command, opt engine.Options, progress, quietCompiler bool, layers ...func(*engine.Config) error) (*engine.Engine, error) {
+//
+// The returned function releases the engine (it closes it, unless the
+// engine is a serving one's, below).
+//
+// Inside `scry serve`, answering a CLI call (viaServer), the engine is the
+// server's, brought up to date as Open would, and left open.
+func (w *workspaceFlags) open(cmd *cobra.Command, opt engine.Options, progress, quietCompiler bool, layers ...func(*engine.Config) error) (*engine.Engine, func(), error) {
+	if e := served(cmd.Context()); e != nil {
+		if opt.Sync {
+			if _, err := e.Sync(cmd.Context()); err != nil {
+				return nil, nil, fmt.Errorf("sync %s: %w", e.Dir(), err)
+			}
+		}
+		return e, func() {}, nil
+	}
+	e, err := w.openEngine(cmd, opt, progress, quietCompiler, layers...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return e, func() { e.Close() }, nil
+}
+
+func (w *workspaceFlags) openEngine(cmd *cobra.Command, opt engine.Options, progress, quietCompiler bool, layers ...func(*engine.Config) error) (*engine.Engine, error) {
 	if err := w.findRoot(cmd); err != nil {
 		return nil, err
 	}

@@ -68,11 +68,14 @@ ranked pipeline (BM25F candidates, reranking, blend, relevance gate and token
 budget); "symbol = [file >] [Parent >] name" looks a symbol up exactly.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := ws.open(cmd, engine.Options{Models: true, Sync: true, Compiler: engine.CompilerWait}, true, true, tf.layer(cmd), nf.layer(cmd), bf.layer(cmd))
+			if ok, err := ws.viaServer(cmd, func() []string { return args }); ok {
+				return err
+			}
+			e, done, err := ws.open(cmd, engine.Options{Models: true, Sync: true, Compiler: engine.CompilerWait}, true, true, tf.layer(cmd), nf.layer(cmd), bf.layer(cmd))
 			if err != nil {
 				return err
 			}
-			defer e.Close()
+			defer done()
 			for i, p := range paths {
 				paths[i] = ws.fromCwd(p)
 			}

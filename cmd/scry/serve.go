@@ -35,17 +35,20 @@ An address beyond loopback is refused without a token.`,
 				}
 				return nil
 			}
-			e, err := ws.open(cmd, engine.Options{Models: true, Compiler: engine.CompilerBackground, Watch: true}, false, false, tf.layer(cmd), toolsLayer, nf.layer(cmd), bf.layer(cmd))
+			e, done, err := ws.open(cmd, engine.Options{Models: true, Compiler: engine.CompilerBackground, Watch: true}, false, false, tf.layer(cmd), toolsLayer, nf.layer(cmd), bf.layer(cmd))
 			if err != nil {
 				return err
 			}
-			defer e.Close()
+			defer done()
 			srv, err := mcpserver.New(e)
 			if err != nil {
 				return err
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			if !e.Shared() {
+				serveLocal(ctx, cmd, e)
+			}
 			if httpAddr == "" {
 				return mcpserver.ServeStdio(ctx, srv, os.Stdin, os.Stdout)
 			}

@@ -62,11 +62,11 @@ func newDoctorCmd() *cobra.Command {
 				// Loading the project needs the indexed file list.
 				opt.Compiler = engine.CompilerWait
 			}
-			e, err := ws.open(cmd, opt, compiler, false, bf.layer(cmd))
+			e, done, err := ws.open(cmd, opt, compiler, false, bf.layer(cmd))
 			if err != nil {
 				return err
 			}
-			defer e.Close()
+			defer done()
 			dir, _ := engine.CacheDir()
 			d, err := e.Diagnose(cmd.Context(), dir)
 			if err != nil {

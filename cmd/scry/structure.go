@@ -28,11 +28,14 @@ TypeScript 7 compiler when scry can find it (scry setup installs it);
 otherwise from the index, marked approximate.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := ws.open(cmd, engine.Options{Sync: true, Compiler: engine.CompilerWait}, true, false)
+			if ok, err := ws.viaServer(cmd, func() []string { return args }); ok {
+				return err
+			}
+			e, done, err := ws.open(cmd, engine.Options{Sync: true, Compiler: engine.CompilerWait}, true, false)
 			if err != nil {
 				return err
 			}
-			defer e.Close()
+			defer done()
 			symbol := strings.Join(args, " ")
 			syms, err := e.Symbols(symbol)
 			if err != nil {
@@ -163,11 +166,14 @@ func newImportersCmd() *cobra.Command {
 		Short: "List the files that import a workspace file, a package, or a named export",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := ws.open(cmd, engine.Options{Sync: true}, true, false)
+			if ok, err := ws.viaServer(cmd, func() []string { return []string{ws.fromCwd(args[0])} }); ok {
+				return err
+			}
+			e, done, err := ws.open(cmd, engine.Options{Sync: true}, true, false)
 			if err != nil {
 				return err
 			}
-			defer e.Close()
+			defer done()
 			imps, err := e.Importers(ws.fromCwd(args[0]))
 			if err != nil {
 				return err
