@@ -25,7 +25,8 @@ func TestCLICallUsesServer(t *testing.T) {
 	t.Cleanup(func() { os.RemoveAll(cache) })
 	t.Setenv("SCRY_CACHE_DIR", cache)
 	root := copyProject(t)
-	e, err := engine.Open(context.Background(), engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "server.db"), Sync: true})
+	e, err := engine.Open(context.Background(), engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "server.db"), Sync: true,
+		Compiler: engine.CompilerWait}) // as the CLI opens it: with TypeScript 7 when it is found
 	if err != nil {
 		t.Fatal(err)
 	}
