@@ -121,3 +121,29 @@ func were(n int) string {
 func FoundRoot(f engine.FoundRoot) string {
 	return fmt.Sprintf("workspace root %s (%s; --root overrides)", textfmt.Name(f.Dir), f.Reason)
 }
+
+// AgentChange says what `scry install`/`uninstall` did to an agent's file
+// (or, with dryRun, would do), and the entry it writes.
+func AgentChange(agent string, c engine.AgentChange, backup string, dryRun bool) string {
+	path := textfmt.Name(c.Path)
+	verbs := map[string][2]string{
+		"add":       {"would add scry to", "added scry to"},
+		"update":    {"would update scry in", "updated scry in"},
+		"remove":    {"would remove scry from", "removed scry from"},
+		"unchanged": {"scry is already registered in", "scry is already registered in"},
+		"absent":    {"scry is not registered in", "scry is not registered in"},
+	}
+	v := verbs[c.Action]
+	verb := v[1]
+	if dryRun {
+		verb = v[0]
+	}
+	out := agent + ": " + verb + " " + path
+	if backup != "" {
+		out += " (the previous file is kept as " + textfmt.Name(backup) + ")"
+	}
+	if dryRun && c.Entry != "" && (c.Action == "add" || c.Action == "update") {
+		out += "\n" + c.Entry
+	}
+	return out
+}
