@@ -42,7 +42,9 @@ type syntaxError struct {
 	msg       string
 }
 
-func (e *syntaxError) Error() string { return fmt.Sprintf("line %d, column %d: %s", e.line, e.col, e.msg) }
+func (e *syntaxError) Error() string {
+	return fmt.Sprintf("line %d, column %d: %s", e.line, e.col, e.msg)
+}
 
 type jsonScanner struct {
 	src []byte
