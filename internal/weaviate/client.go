@@ -51,6 +51,10 @@ type Config struct {
 	Replicas int
 	// Timeout bounds each request (0: 30 s).
 	Timeout time.Duration
+	// AttemptTimeout bounds the wait for one node to begin answering
+	// when another node is left to try (0: 10 s): a node that hangs is
+	// left for the next.
+	AttemptTimeout time.Duration
 }
 
 // Client is a connection to the cluster.
@@ -84,10 +88,14 @@ func Connect(ctx context.Context, cfg Config) (*Client, error) {
 	if timeout <= 0 {
 		timeout = 30 * time.Second
 	}
+	attempt := cfg.AttemptTimeout
+	if attempt <= 0 {
+		attempt = 10 * time.Second
+	}
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	wcfg := wv.Config{
 		Host: hosts[0], Scheme: scheme, Timeout: timeout,
-		ConnectionClient: &http.Client{Timeout: timeout, Transport: &failover{base: base, hosts: hosts}},
+		ConnectionClient: &http.Client{Timeout: timeout, Transport: &failover{base: base, hosts: hosts, attempt: attempt}},
 	}
 	if cfg.Key != "" {
 		// What the client's auth.ApiKey sends; set here because the
