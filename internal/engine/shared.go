@@ -2,12 +2,16 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/snapshot"
+	"github.com/scry-dev/scry/internal/textfmt"
 	"github.com/scry-dev/scry/internal/weaviate"
 )
 
@@ -78,14 +82,28 @@ func (e *Engine) Publish(ctx context.Context) (PublishSummary, error) {
 	return e.shared.Push(ctx, repos[0], e.store, opt)
 }
 
+// ErrNotServed: a query named a repository outside the engine's served
+// set.
+var ErrNotServed = errors.New("repository not served")
+
 // sharedReader reads the repositories a query names, else the configured
-// ones.
+// ones. The configured set (--repo, SCRY_REPO) is a boundary: a query may
+// narrow it, never widen it, so a server's clients read only what its
+// operator chose to serve. A name outside it is refused before the
+// cluster is asked, with the same answer whether or not such a tenant
+// exists, so clients cannot probe for other repositories.
 func (e *Engine) sharedReader(ctx context.Context, repos []string) (*weaviate.Reader, error) {
-	if len(repos) == 0 {
-		repos = e.cfg.Weaviate.Repos
+	served := e.cfg.Weaviate.Repos
+	if len(served) == 0 {
+		return nil, fmt.Errorf("search the shared index: name the repositories (--repo or SCRY_REPO)")
+	}
+	for _, r := range repos {
+		if !slices.Contains(served, r) {
+			return nil, fmt.Errorf("%w: %s; this server reads %s (its --repo list)", ErrNotServed, textfmt.Name(r), strings.Join(served, ", "))
+		}
 	}
 	if len(repos) == 0 {
-		return nil, fmt.Errorf("search the shared index: name the repositories (--repo, SCRY_REPO or the repos argument)")
+		repos = served
 	}
 	return e.shared.Reader(ctx, repos)
 }

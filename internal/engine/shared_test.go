@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"hash/fnv"
 	"net"
 	"net/http"
@@ -316,5 +317,67 @@ func TestSharedIndexCheckout(t *testing.T) {
 	}
 	if !ans.Approximate || !strings.Contains(ans.Graph, "differs from the indexed version") {
 		t.Errorf("with a checkout that differs: approximate %v, graph\n%s\nwant the index's answer saying why", ans.Approximate, ans.Graph)
+	}
+}
+
+// TestSharedIndexServedSet is issue 29 B.18: a shared-index server reads
+// only the repositories it was started with (--repo, SCRY_REPO). A query
+// may narrow that set, never widen it, and a name outside it gets the
+// same refusal whether or not the cluster has such a tenant, before the
+// cluster is asked.
+func TestSharedIndexServedSet(t *testing.T) {
+	env := sharedEnv(t, "")
+	ctx := context.Background()
+	repos := map[string]string{}
+	for _, name := range []string{"served", "other"} {
+		repo := freshRepo(t, env, name)
+		repos[name] = repo
+		env["SCRY_REPO"] = repo
+		getenv := func(k string) string { return env[k] }
+		root := t.TempDir()
+		writeTree(t, root, map[string]string{"src/" + name + ".ts": "export function " + name + "Secret(): string {\n  return '" + name + "';\n}\n"})
+		e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: getenv, Sync: true, Publish: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Publish(ctx); err != nil {
+			t.Fatal(err)
+		}
+		e.Close()
+	}
+	env["SCRY_REPO"] = repos["served"]
+	getenv := func(k string) string { return env[k] }
+	s, err := engine.Open(ctx, engine.Options{Root: t.TempDir(), Getenv: getenv, Sync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tests := []struct {
+		name   string
+		repos  []string
+		refuse bool
+	}{
+		{"the served set", nil, false},
+		{"named within it", []string{repos["served"]}, false},
+		{"another tenant", []string{repos["other"]}, true},
+		{"another tenant beside a served one", []string{repos["served"], repos["other"]}, true},
+		{"no such tenant", []string{"nosuch_tenant"}, true},
+	}
+	var refusals []string
+	for _, tt := range tests {
+		ans, err := s.Search(ctx, engine.Query{Text: "symbol = otherSecret", Repos: tt.repos})
+		switch {
+		case tt.refuse && !errors.Is(err, engine.ErrNotServed):
+			t.Errorf("%s: %v, want a refusal", tt.name, err)
+		case tt.refuse:
+			refusals = append(refusals, strings.ReplaceAll(err.Error(), tt.repos[len(tt.repos)-1], "NAME"))
+		case err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case len(ans.Response.Results) != 0:
+			t.Errorf("%s: the served repository's answer holds another's symbol: %+v", tt.name, ans.Response.Results)
+		}
+	}
+	if len(refusals) == 3 && (refusals[0] != refusals[1] || refusals[1] != refusals[2]) {
+		t.Errorf("refusals tell an existing tenant from a missing one:\n%s", strings.Join(refusals, "\n"))
 	}
 }

@@ -89,7 +89,7 @@ type searchArgs struct {
 	Languages []string `json:"languages,omitempty" jsonschema:"typescript, tsx, javascript"`
 	Budget    int      `json:"budget,omitempty" jsonschema:"token budget for the answer (default 8000)"`
 	Threshold *float64 `json:"threshold,omitempty" jsonschema:"minimum relevance 0..1 (default 0.5)"`
-	Repos     []string `json:"repos,omitempty" jsonschema:"repositories to search in a shared index (default: the server's --repo list)"`
+	Repos     []string `json:"repos,omitempty" jsonschema:"repositories to search in a shared index, among the server's --repo list (default: all of it)"`
 }
 
 // codebaseSearch answers with the connection graph first (priority 1.0),
@@ -221,7 +221,7 @@ type symbolArgs struct {
 func (s *Server) symbolInfo(ctx context.Context, req *mcp.CallToolRequest, a symbolArgs) (*mcp.CallToolResult, error) {
 	depth := a.CallDepth
 	if depth == 0 {
-		depth = s.cfg.CallDepth
+		depth = s.eng.Config().CallDepth
 	}
 	if depth < -1 || depth > 32 {
 		return nil, argError("call_depth must be -1 or 1..32")
