@@ -110,6 +110,10 @@ func CanonicalRoot(root string) (string, error) {
 	return real, nil
 }
 
+// WorkspaceFileHash is the SHA-256 of root's .scry.toml, "" when there is
+// none: a long-running server compares it to see the file changed.
+func WorkspaceFileHash(root string) (string, error) { return configHash(root) }
+
 // configHash is the SHA-256 of root's .scry.toml, "" when there is none.
 func configHash(root string) (string, error) {
 	data, err := workspace.ReadRegular(filepath.Join(root, FileName), maxConfigFile)

@@ -116,7 +116,13 @@ type Engine struct {
 	checkouts map[string]*checkout
 	watcher   *watch.Watcher // nil without watch mode
 	parsed    parsedFiles
-	described describeCache
+	// getenv and configure are how the configuration was loaded, and
+	// loadedStamp the hash of the .scry.toml it was loaded from, so that
+	// ReloadConfig can load it again the same way.
+	getenv      func(string) string
+	configure   func(*config.Config) error
+	loadedStamp string
+	described   describeCache
 }
 
 // Open opens (creating if needed) the index of a workspace, loads its
@@ -139,6 +145,7 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", textfmt.Name(dir), err)
 	}
+	stamp, _ := config.WorkspaceFileHash(root.Dir())
 	cfg, cfgErr := loadConfig(root.Dir(), getenv, opt.Configure)
 	if cfgErr != nil && !opt.KeepBrokenConfig {
 		return nil, cfgErr
@@ -181,7 +188,8 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open index for %s: %w", textfmt.Name(root.Dir()), err)
 	}
-	e := &Engine{root: root, store: st, cfg: cfg, cfgErr: cfgErr, shared: shared, progress: opt.Progress, stopCompiler: func() {}}
+	e := &Engine{root: root, store: st, cfg: cfg, cfgErr: cfgErr, shared: shared, progress: opt.Progress, stopCompiler: func() {},
+		getenv: getenv, configure: opt.Configure, loadedStamp: stamp}
 	e.indexOpts = index.Options{
 		Workspace: workspace.Options{Include: cfg.Include, Exclude: cfg.Exclude, MaxFileSize: cfg.MaxFileSize},
 		Progress:  opt.Progress,

@@ -57,10 +57,19 @@ type Server struct {
 // malformed" in the queries that read them) rebuilds it with the other
 // calls held off, asks once more, and says so in its answer.
 func (s *Server) call(ctx context.Context, run func() (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+	notes, err := s.reload()
+	if err != nil {
+		return nil, err
+	}
 	s.calls.RLock()
 	gen := s.rebuilds
 	res, err := run()
 	s.calls.RUnlock()
+	if err == nil && res != nil {
+		for _, n := range notes {
+			res.Content = append(res.Content, text("Note: "+textfmt.Line(n)))
+		}
+	}
 	if !engine.IsCorrupt(err) {
 		return res, err
 	}
@@ -81,6 +90,24 @@ func (s *Server) call(ctx context.Context, run func() (*mcp.CallToolResult, erro
 		res.Content = append(res.Content, text("Note: the index was damaged ("+textfmt.Line(damage.Error())+"); scry rebuilt it from the workspace."))
 	}
 	return res, err
+}
+
+// reload loads the configuration again when the workspace's .scry.toml
+// changed (a new exclude holds from the next call, without a restart),
+// with the other calls held off, and says what the reload has to tell.
+func (s *Server) reload() ([]string, error) {
+	s.calls.RLock()
+	changed := s.eng.ConfigChanged()
+	s.calls.RUnlock()
+	if !changed {
+		return nil, nil
+	}
+	s.calls.Lock()
+	defer s.calls.Unlock()
+	if !s.eng.ConfigChanged() { // another call reloaded it meanwhile
+		return nil, nil
+	}
+	return s.eng.ReloadConfig()
 }
 
 // New builds the MCP server with the tools the engine's configuration

@@ -25,6 +25,7 @@ type GrepOptions struct {
 	Paths         []string // directories, files or globs relative to the root; empty: everywhere
 	MaxMatches    int      // cap on matches returned (default 200)
 	MaxFileSize   int64    // skip larger files (default 1 MiB)
+	Exclude       []string // globs never searched (the configuration's exclude)
 }
 
 // Match is one matching line.
@@ -68,7 +69,7 @@ func Grep(root *workspace.Root, opt GrepOptions) (GrepResult, error) {
 	if opt.MaxMatches <= 0 {
 		opt.MaxMatches = 200
 	}
-	files, err := listFiles(root, opt.Paths, opt.MaxFileSize)
+	files, err := listFiles(root, opt.Paths, opt.Exclude, opt.MaxFileSize)
 	if err != nil {
 		return res, err
 	}
@@ -107,9 +108,10 @@ func clip(s string) string {
 	return s[:cut] + "…"
 }
 
-// listFiles returns every file under the root that the path filters select.
-func listFiles(root *workspace.Root, paths []string, maxSize int64) ([]workspace.File, error) {
-	opt := workspace.Options{AllFiles: true, MaxFileSize: maxSize}
+// listFiles returns every file under the root that the path filters select
+// and exclude does not.
+func listFiles(root *workspace.Root, paths, exclude []string, maxSize int64) ([]workspace.File, error) {
+	opt := workspace.Options{AllFiles: true, MaxFileSize: maxSize, Exclude: exclude}
 	for _, p := range paths {
 		if _, _, err := root.Resolve(workspace.GlobBase(p)); err != nil {
 			return nil, fmt.Errorf("path %q: %w", p, err)
@@ -125,8 +127,8 @@ func listFiles(root *workspace.Root, paths []string, maxSize int64) ([]workspace
 
 // FindFiles lists files whose path matches a glob. A pattern without a slash
 // matches file names at any depth ("*Service.ts"); "under" limits the search
-// to a directory.
-func FindFiles(root *workspace.Root, pattern, under string, limit int) ([]string, bool, error) {
+// to a directory; files exclude matches are never listed.
+func FindFiles(root *workspace.Root, pattern, under string, exclude []string, limit int) ([]string, bool, error) {
 	if pattern == "" {
 		return nil, false, fmt.Errorf("find_files: empty pattern")
 	}
@@ -149,7 +151,7 @@ func FindFiles(root *workspace.Root, pattern, under string, limit int) ([]string
 	if limit <= 0 {
 		limit = 200
 	}
-	files, err := listFiles(root, paths, -1)
+	files, err := listFiles(root, paths, exclude, -1)
 	if err != nil {
 		return nil, false, err
 	}

@@ -67,6 +67,8 @@ func TestGrep(t *testing.T) {
 			want: []string{"src/auth/token.ts:3"}},
 		{name: "truncated", opt: textsearch.GrepOptions{Pattern: "JWT_SECRET", Paths: []string{"notes"}, MaxMatches: 3},
 			want: []string{"notes/big.md:1", "notes/big.md:2", "notes/big.md:3"}, truncated: true},
+		{name: "excluded", opt: textsearch.GrepOptions{Pattern: "JWT_SECRET", Paths: []string{"src"}, Exclude: []string{"src/auth/**", "src/old"}},
+			want: []string{"src/long/line.ts:1"}},
 		{name: "bad regex", opt: textsearch.GrepOptions{Pattern: "(unclosed", Regex: true}, err: "RE2"},
 		{name: "empty", opt: textsearch.GrepOptions{}, err: "empty pattern"},
 		{name: "outside the root", opt: textsearch.GrepOptions{Pattern: "x", Paths: []string{"../elsewhere"}}, err: "outside"},
@@ -106,6 +108,7 @@ func TestFindFiles(t *testing.T) {
 	root := workspaceRoot(t)
 	tests := []struct {
 		name, pattern, under string
+		exclude              []string
 		limit                int
 		want                 []string
 		more                 bool
@@ -113,6 +116,7 @@ func TestFindFiles(t *testing.T) {
 	}{
 		{name: "name at any depth", pattern: "*.ts", under: "src/auth", want: []string{"src/auth/crypto.ts", "src/auth/token.ts"}},
 		{name: "path glob", pattern: "src/**/*.test.ts", want: []string{"src/app.test.ts"}},
+		{name: "excluded", pattern: "*.ts", under: "src/auth", exclude: []string{"**/token.ts"}, want: []string{"src/auth/crypto.ts"}},
 		{name: "limit", pattern: "*.ts", under: "src", limit: 2, want: []string{"src/app.test.ts", "src/auth/crypto.ts"}, more: true},
 		{name: "excluded directories stay out", pattern: "*.js", want: nil},
 		{name: "pattern outside", pattern: "../**/*.ts", outside: true},
@@ -120,7 +124,7 @@ func TestFindFiles(t *testing.T) {
 		{name: "directory outside", pattern: "*.ts", under: "..", outside: true},
 	}
 	for _, tt := range tests {
-		files, more, err := textsearch.FindFiles(root, tt.pattern, tt.under, tt.limit)
+		files, more, err := textsearch.FindFiles(root, tt.pattern, tt.under, tt.exclude, tt.limit)
 		if tt.outside {
 			if !errors.Is(err, workspace.ErrOutsideRoot) {
 				t.Errorf("%s: error %v, want ErrOutsideRoot", tt.name, err)
