@@ -126,6 +126,17 @@ func serveLocal(ctx context.Context, cmd *cobra.Command, e *engine.Engine) <-cha
 // run runs a CLI command line against the serving engine e.
 func run(e *engine.Engine) engine.LocalRunner {
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		// The served engine follows .scry.toml, as its MCP calls do.
+		if e.ConfigChanged() {
+			notes, err := e.ReloadConfig()
+			if err != nil {
+				fmt.Fprintln(stderr, "scry:", render.ErrorLine(err))
+				return 1
+			}
+			for _, n := range notes {
+				fmt.Fprintln(stderr, "scry:", n)
+			}
+		}
 		c := newRootCmd()
 		c.SetArgs(args)
 		c.SetOut(stdout)

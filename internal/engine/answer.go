@@ -60,8 +60,8 @@ type Query struct {
 // by what q sets.
 func (e *Engine) params(q Query) search.Params {
 	prm := search.Params{
-		RerankWeight: e.cfg.RerankWeight, VectorWeight: e.cfg.VectorWeight, Threshold: e.cfg.Threshold,
-		Budget: e.cfg.Budget, Candidates: e.cfg.Candidates, Limit: q.Limit,
+		RerankWeight: e.conf().RerankWeight, VectorWeight: e.conf().VectorWeight, Threshold: e.conf().Threshold,
+		Budget: e.conf().Budget, Candidates: e.conf().Candidates, Limit: q.Limit,
 	}
 	if q.Budget != 0 {
 		prm.Budget = q.Budget
@@ -84,7 +84,7 @@ func (e *Engine) params(q Query) search.Params {
 func (e *Engine) Search(ctx context.Context, q Query) (Answer, error) {
 	callDepth := q.CallDepth
 	if callDepth == 0 {
-		callDepth = e.cfg.CallDepth
+		callDepth = e.conf().CallDepth
 	}
 	req := search.Request{Query: q.Text, Paths: q.Paths, Languages: q.Languages, Params: e.params(q)}
 	v, err := e.View(ctx, q.Repos)

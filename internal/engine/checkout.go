@@ -154,7 +154,7 @@ func (e *Engine) describeAllShared(ctx context.Context, rd *weaviate.Reader, res
 // the compiler and a local index; ok is false when there is no such
 // checkout. The caller closes the engine.
 func (e *Engine) OpenCheckout(ctx context.Context) (local *Engine, ok bool, err error) {
-	repos := e.cfg.Weaviate.Repos
+	repos := e.conf().Weaviate.Repos
 	if e.shared == nil || len(repos) != 1 {
 		return nil, false, nil
 	}
@@ -174,7 +174,7 @@ func (e *Engine) OpenCheckout(ctx context.Context) (local *Engine, ok bool, err 
 // with e; ok is false when there is no such checkout. A server of the
 // shared index answers the structure tools from it.
 func (e *Engine) Checkout(ctx context.Context) (local *Engine, ok bool, err error) {
-	repos := e.cfg.Weaviate.Repos
+	repos := e.conf().Weaviate.Repos
 	if e.shared == nil || len(repos) != 1 || e.checkouts[repos[0]] == nil {
 		return nil, false, nil
 	}

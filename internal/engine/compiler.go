@@ -34,7 +34,7 @@ func (e *Engine) attachCompiler(ctx context.Context, flag, cacheDir string, wait
 	// The workspace's own node_modules TypeScript runs only when the user
 	// trusts the workspace (config.CheckTrust).
 	path, _, err := tsls.Find(tsls.FindOptions{Flag: flag, Root: e.root.Dir(), CacheDir: cacheDir,
-		TrustWorkspace: e.cfg.Origin.Trust.Trusted,
+		TrustWorkspace: e.conf().Origin.Trust.Trusted,
 		PassedOver: func(nm string) {
 			warn(fmt.Errorf("not running the TypeScript in %s: the workspace is not trusted (`scry trust`)", nm))
 		}})

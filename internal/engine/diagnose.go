@@ -115,7 +115,7 @@ type RerankerCheck struct {
 // TypeScript 7. It opens the configured models, so a wrong URL, key or
 // directory shows here rather than in the first search.
 func (e *Engine) Diagnose(ctx context.Context, cacheDir string) (Diagnosis, error) {
-	d := Diagnosis{Workspace: e.root.Dir(), Config: e.cfg, ConfigErr: e.cfgErr}
+	d := Diagnosis{Workspace: e.root.Dir(), Config: e.conf(), ConfigErr: e.confErr()}
 	if e.shared != nil {
 		st, err := e.shared.Status(ctx)
 		d.Shared = &st
@@ -137,7 +137,7 @@ func (e *Engine) Diagnose(ctx context.Context, cacheDir string) (Diagnosis, erro
 	} else {
 		d.RankerModel = RankerModelCheck{ID: m.ID(), Dim: m.Dim(), Size: m.Size()}
 	}
-	ecfg, rcfg := e.cfg.Embedding, e.cfg.Reranking
+	ecfg, rcfg := e.conf().Embedding, e.conf().Reranking
 	lib, err := onnxrt.FindLibrary(ecfg.ONNXRuntimeLib, "")
 	if err == nil {
 		d.Runtime.Lib = lib
@@ -199,7 +199,7 @@ func (e *Engine) Diagnose(ctx context.Context, cacheDir string) (Diagnosis, erro
 		m.RSS, m.Peak, m.Err = comp.srv.Memory()
 		d.Compiler = m
 	}
-	d.TypeScript = tsls.DiagnoseWith(tsls.FindOptions{Root: e.root.Dir(), CacheDir: cacheDir, Flag: e.cfg.TSGo, TrustWorkspace: e.cfg.Origin.Trust.Trusted})
+	d.TypeScript = tsls.DiagnoseWith(tsls.FindOptions{Root: e.root.Dir(), CacheDir: cacheDir, Flag: e.conf().TSGo, TrustWorkspace: e.conf().Origin.Trust.Trusted})
 	if files, err := e.sourceFiles(); err == nil && len(files) > 0 {
 		d.Governed, d.Ungoverned = tsls.ProgramSplit(files)
 	}

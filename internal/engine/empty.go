@@ -65,7 +65,7 @@ func (e *Engine) Empty(ctx context.Context) (*EmptyWorkspace, error) {
 	if files > 0 {
 		return nil, nil
 	}
-	return survey(ctx, e.root.Dir(), e.cfg.Include, e.cfg.Exclude, e.cfg.MaxFileSize)
+	return survey(ctx, e.root.Dir(), e.conf().Include, e.conf().Exclude, e.conf().MaxFileSize)
 }
 
 // survey looks at root the way discovery does, then without the include

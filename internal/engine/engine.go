@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/scry-dev/scry/internal/cachedir"
 	"github.com/scry-dev/scry/internal/config"
@@ -96,8 +97,11 @@ type Engine struct {
 	indexer *index.Indexer
 	// indexOpts are the indexer's options, kept for Rebuild.
 	indexOpts index.Options
-	cfg       config.Config
-	cfgErr    error
+	// cfgMu guards cfg, cfgErr, indexOpts and loadedStamp, which
+	// ReloadConfig replaces.
+	cfgMu  sync.RWMutex
+	cfg    config.Config
+	cfgErr error
 	// reranker overrides the built-in reranker when set.
 	reranker rerank.Reranker
 	// neural holds the configured embedder, vector index and reranker
@@ -288,7 +292,9 @@ func (e *Engine) Rebuild(ctx context.Context) error {
 		return fmt.Errorf("rebuild %s: %w", textfmt.Name(path), err)
 	}
 	e.store = st
+	e.cfgMu.RLock()
 	e.indexer = index.New(e.root, st, e.indexOpts)
+	e.cfgMu.RUnlock()
 	e.described.clear()
 	if e.lastSync, err = e.Sync(ctx); err != nil {
 		return fmt.Errorf("rebuild: sync %s: %w", textfmt.Name(e.root.Dir()), err)
@@ -312,11 +318,25 @@ func loadConfig(root string, getenv func(string) string, configure func(*config.
 }
 
 // Config is the configuration the engine was opened with.
-func (e *Engine) Config() config.Config { return e.cfg }
+func (e *Engine) Config() config.Config { return e.conf() }
+
+// conf is the configuration in force: a long-running engine reloads it
+// (ReloadConfig) while other calls read it.
+func (e *Engine) conf() config.Config {
+	e.cfgMu.RLock()
+	defer e.cfgMu.RUnlock()
+	return e.cfg
+}
+
+func (e *Engine) confErr() error {
+	e.cfgMu.RLock()
+	defer e.cfgMu.RUnlock()
+	return e.cfgErr
+}
 
 // ConfigErr is why the configuration did not load (with
 // Options.KeepBrokenConfig), or nil.
-func (e *Engine) ConfigErr() error { return e.cfgErr }
+func (e *Engine) ConfigErr() error { return e.confErr() }
 
 // Dir is the workspace root's real path.
 func (e *Engine) Dir() string { return e.root.Dir() }

@@ -50,14 +50,14 @@ func (e *Engine) ConfinePaths(paths []string) ([]string, error) {
 func (e *Engine) Grep(opt textsearch.GrepOptions) (textsearch.GrepResult, error) {
 	// What the configuration excludes is hidden from text search too: an
 	// exclude is how a user keeps a directory from agents.
-	opt.Exclude = append(opt.Exclude, e.cfg.Exclude...)
+	opt.Exclude = append(opt.Exclude, e.conf().Exclude...)
 	return textsearch.Grep(e.root, opt)
 }
 
 // FindFiles lists the workspace's files matching a glob, under a directory
 // when one is given; more reports files past the limit.
 func (e *Engine) FindFiles(pattern, under string, limit int) (files []string, more bool, err error) {
-	return textsearch.FindFiles(e.root, pattern, under, e.cfg.Exclude, limit)
+	return textsearch.FindFiles(e.root, pattern, under, e.conf().Exclude, limit)
 }
 
 // SymbolQuery asks for declarations by name.

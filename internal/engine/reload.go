@@ -19,13 +19,14 @@ func (e *Engine) configStamp() (string, error) {
 }
 
 // ConfigChanged reports whether the workspace's .scry.toml differs from
-// the one the engine's configuration was loaded from. The caller keeps
-// ReloadConfig from running meanwhile.
+// the one the engine's configuration was loaded from.
 func (e *Engine) ConfigChanged() bool {
 	if e.store == nil {
 		return false // a stateless reader of the shared index has no workspace file
 	}
 	h, err := e.configStamp()
+	e.cfgMu.RLock()
+	defer e.cfgMu.RUnlock()
 	return err != nil || h != e.loadedStamp
 }
 
@@ -37,8 +38,9 @@ func (e *Engine) ConfigChanged() bool {
 // programs, models, tools or the backend stay as they are until a restart,
 // and ReloadConfig names them in its notes. A configuration that no longer
 // loads is an error, and the engine keeps the last one; the next call
-// tries again. The caller must keep every other method of the engine from
-// running meanwhile (the MCP server holds its calls off).
+// tries again. Calls running meanwhile see the old configuration or the
+// new one (the MCP server holds its own calls off, so that one call never
+// sees both).
 func (e *Engine) ReloadConfig() (notes []string, err error) {
 	stamp, err := e.configStamp()
 	if err != nil {
@@ -48,7 +50,7 @@ func (e *Engine) ReloadConfig() (notes []string, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("reloading the configuration (the previous one stays in force until it loads): %w", err)
 	}
-	old := e.cfg
+	old := e.conf()
 	var later []string
 	keep := func(name string, changed bool) {
 		if changed {
@@ -66,6 +68,8 @@ func (e *Engine) ReloadConfig() (notes []string, err error) {
 	if len(later) > 0 {
 		notes = append(notes, fmt.Sprintf("the configuration changed %v: restart scry serve for those to take effect", later))
 	}
+	e.cfgMu.Lock()
+	defer e.cfgMu.Unlock()
 	ws := workspace.Options{Include: cfg.Include, Exclude: cfg.Exclude, MaxFileSize: cfg.MaxFileSize}
 	if !slices.Equal(ws.Include, old.Include) || !slices.Equal(ws.Exclude, old.Exclude) || ws.MaxFileSize != old.MaxFileSize {
 		e.indexOpts.Workspace = ws

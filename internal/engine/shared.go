@@ -38,7 +38,7 @@ func connectShared(ctx context.Context, cfg Config) (*weaviate.Client, error) {
 func (e *Engine) Shared() bool { return e.shared != nil }
 
 // Repos are the repositories a shared-index engine searches by default.
-func (e *Engine) Repos() []string { return e.cfg.Weaviate.Repos }
+func (e *Engine) Repos() []string { return e.conf().Weaviate.Repos }
 
 // PublishSummary says what `scry index --backend weaviate` did.
 type PublishSummary = weaviate.PushSummary
@@ -49,7 +49,7 @@ func (e *Engine) Publish(ctx context.Context) (PublishSummary, error) {
 	if e.shared == nil || e.store == nil {
 		return PublishSummary{}, fmt.Errorf("publish: the engine was not opened to index into a shared index")
 	}
-	repos := e.cfg.Weaviate.Repos
+	repos := e.conf().Weaviate.Repos
 	if len(repos) != 1 {
 		return PublishSummary{}, fmt.Errorf("index into weaviate: name exactly one repository (--repo NAME), not %d", len(repos))
 	}
@@ -93,7 +93,7 @@ var ErrNotServed = errors.New("repository not served")
 // cluster is asked, with the same answer whether or not such a tenant
 // exists, so clients cannot probe for other repositories.
 func (e *Engine) sharedReader(ctx context.Context, repos []string) (*weaviate.Reader, error) {
-	served := e.cfg.Weaviate.Repos
+	served := e.conf().Weaviate.Repos
 	if len(served) == 0 {
 		return nil, fmt.Errorf("search the shared index: name the repositories (--repo or SCRY_REPO)")
 	}
