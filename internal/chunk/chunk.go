@@ -29,6 +29,15 @@ type Chunk struct {
 	Modifiers       []string `json:"modifiers"`
 }
 
+// DisplayName is the name answers show: Parent.name for a member, the
+// name alone for a top-level declaration.
+func (c Chunk) DisplayName() string {
+	if c.ParentName != "" && c.Depth > 0 {
+		return c.ParentName + "." + c.Name
+	}
+	return c.Name
+}
+
 // MarshalJSON writes parentChunkId as null for root chunks, as rule 1 of
 // docs/architecture.md says, and never writes null arrays.
 func (c Chunk) MarshalJSON() ([]byte, error) {

@@ -4,42 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"math"
-	"sort"
 	"sync"
 	"sync/atomic"
 
+	"github.com/scry-dev/scry/internal/answer"
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/snapshot"
-	"github.com/scry-dev/scry/internal/tokens"
 )
-
-// Answer is what a search returns to an agent: the connection graph, then
-// one smart snapshot per file in score order.
-type Answer struct {
-	Response  search.Response
-	Graph     string
-	Snapshots []Snapshot
-	Tokens    int // tokens of the whole answer (graph + snapshots)
-	Budget    int
-	// Approximate is set when structure came from syntax, not the compiler.
-	Approximate bool
-	// MinBudget is set when the budget is too small for any useful answer:
-	// the smallest budget that holds one (the best result, or the best lead
-	// when there is no result). The answer is then one line saying so.
-	MinBudget int
-}
-
-// Snapshot is one file's smart structural snapshot.
-type Snapshot struct {
-	File     string
-	Text     string
-	Score    float64 // best final score among the file's results
-	Priority float64 // MCP annotation priority, non-increasing in order
-}
 
 // Query is a search: plain words, or `symbol = [file >] [Parent >] name`.
 // Zero values take the configured settings.
@@ -81,7 +54,7 @@ func (e *Engine) params(q Query) search.Params {
 // Every snapshot comes from the version of its file that the chunks
 // selecting it were indexed from: a file edited in between (snapshot.ErrStale)
 // is synced and the question asked again, a few times at most.
-func (e *Engine) Search(ctx context.Context, q Query) (Answer, error) {
+func (e *Engine) Search(ctx context.Context, q Query) (answer.Answer, error) {
 	callDepth := q.CallDepth
 	if callDepth == 0 {
 		callDepth = e.conf().CallDepth
@@ -89,10 +62,10 @@ func (e *Engine) Search(ctx context.Context, q Query) (Answer, error) {
 	req := search.Request{Query: q.Text, Paths: q.Paths, Languages: q.Languages, Params: e.params(q)}
 	v, err := e.View(ctx, q.Repos)
 	if err != nil {
-		return Answer{}, err
+		return answer.Answer{}, err
 	}
 	for attempt := 0; ; attempt++ {
-		ans, err := searchIn(ctx, v, req, callDepth)
+		ans, err := answer.Search(ctx, v, req, callDepth)
 		if !errors.Is(err, snapshot.ErrStale) || attempt == maxStaleRetries {
 			return ans, err
 		}
@@ -109,204 +82,6 @@ func (e *Engine) Search(ctx context.Context, q Query) (Answer, error) {
 // maxStaleRetries bounds the re-syncs of one question whose files keep
 // changing under it; the last error then says so.
 const maxStaleRetries = 3
-
-// searchIn answers a request from a view.
-func searchIn(ctx context.Context, v View, req search.Request, callDepth int) (Answer, error) {
-	resp, err := v.Search(ctx, req)
-	if err != nil {
-		return Answer{}, err
-	}
-	budget := req.Params.Budget
-	leadsOnly := func(resp search.Response) (Answer, error) {
-		return fitLeads(req.Query, budget, resp, 1, func(leads []graph.Lead) (Answer, error) {
-			in := graph.Input{Query: req.Query, Budget: budget, Threshold: req.Params.Threshold, Leads: leads, Lookup: resp.Symbol != nil}
-			g, n := graph.Render(in)
-			return Answer{Graph: g, Tokens: n, Budget: budget}, nil
-		})
-	}
-	if len(resp.Results) == 0 && len(resp.Leads) > 0 {
-		return leadsOnly(resp)
-	}
-	results := resp.Results
-	// An exact lookup (`symbol = …`) obeys the budget too: the matches it
-	// leaves out are named as leads, a match larger than the whole budget
-	// as one over it.
-	matches := resp.Results
-	snaps := &snapshotCache{texts: map[string]string{}, view: v}
-	// The compiler describes the results while snapshots are built and
-	// fitted to the budget: the two wait on different processes. A result
-	// the budget then drops costs a description nobody reads.
-	type described struct {
-		descs map[string]graph.Result
-		err   error
-	}
-	dctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	done := make(chan described, 1)
-	// wanted is how many best-first results the answer can hold; the
-	// describing goroutine starts no result past it.
-	var wanted atomic.Int64
-	wanted.Store(int64(len(results)))
-	go func(all []search.Result) {
-		d, err := v.DescribeAll(dctx, all, callDepth, &wanted)
-		done <- described{d, err}
-	}(results)
-	if budget > 0 {
-		n, err := fitSnapshots(ctx, results, snaps, budget)
-		if err != nil {
-			return Answer{}, err
-		}
-		wanted.Store(int64(n))
-		results = results[:n]
-	}
-	dd := <-done
-	if dd.err != nil {
-		return Answer{}, dd.err
-	}
-	descs, approx := dd.descs, false
-	for _, r := range results {
-		approx = approx || descs[r.Chunk.ID].Approximate
-	}
-	finish := func(ans Answer, n int) Answer {
-		if resp.Symbol != nil {
-			resp.Leads = lookupLeads(matches[n:], budget)
-		}
-		resp.Results = results[:n]
-		ans.Response = resp
-		ans.Approximate = approx
-		return ans
-	}
-	// Leads are fitted last: the results kept are chosen without them (they
-	// come first), then as many leads follow as the budget still holds.
-	withLeads := func(ans Answer, n int) (Answer, error) {
-		ans = finish(ans, n)
-		if budget <= 0 {
-			return ans, nil
-		}
-		if ans.Tokens > budget {
-			// Even the best result alone, with its description and
-			// snapshot, outgrows the budget: it becomes a lead that says
-			// so, as a match larger than the whole budget does.
-			over := make([]search.Lead, 0, n+len(resp.Leads))
-			for _, r := range ans.Response.Results {
-				over = append(over, search.Lead{Chunk: r.Chunk, Probability: r.Score, OverBudget: true, Tokens: ans.Tokens})
-			}
-			lr := ans.Response
-			lr.Results, lr.Leads = nil, append(over, ans.Response.Leads...)
-			return leadsOnly(lr)
-		}
-		shown := ans.Response
-		return fitLeads(req.Query, budget, shown, 0, func(leads []graph.Lead) (Answer, error) {
-			a, err := renderAnswer(req.Query, shown.Results, descs, snaps, budget, leads)
-			a.Approximate = approx
-			return a, err
-		})
-	}
-	var noLeads []graph.Lead
-	if budget <= 0 {
-		noLeads = graphLeads(resp.Leads)
-	}
-	ans, err := renderAnswer(req.Query, results, descs, snaps, budget, noLeads)
-	if err != nil {
-		return Answer{}, err
-	}
-	if budget <= 0 || ans.Tokens <= budget || len(results) <= 1 {
-		return withLeads(ans, len(results))
-	}
-	// Over budget (snapshots add the imports and fields each symbol needs):
-	// keep the longest best-first prefix of results that fits, found by
-	// bisection; snapshots of unchanged files are reused between rounds.
-	best, bestN := Answer{}, 0
-	lo, hi := 1, len(results)-1
-	for lo <= hi {
-		if err := ctx.Err(); err != nil {
-			return Answer{}, err
-		}
-		mid := (lo + hi) / 2
-		a, err := renderAnswer(req.Query, results[:mid], descs, snaps, budget, nil)
-		if err != nil {
-			return Answer{}, err
-		}
-		if a.Tokens <= budget || mid == 1 {
-			best, bestN = a, mid
-			lo = mid + 1
-		} else {
-			hi = mid - 1
-		}
-	}
-	return withLeads(best, bestN)
-}
-
-// lookupLeads names the matches of an exact lookup that the budget left
-// out.
-func lookupLeads(left []search.Result, budget int) []search.Lead {
-	var out []search.Lead
-	for _, r := range left {
-		n := r.Tokens
-		if n == 0 {
-			n = tokens.Count(r.Chunk.FullSource)
-		}
-		out = append(out, search.Lead{Chunk: r.Chunk, Probability: r.Score, Tokens: n, OverBudget: budget > 0 && n > budget})
-	}
-	return out
-}
-
-// fitLeads renders an answer with as many of resp's leads, best first, as
-// the budget holds, and at least min of them. When even that is over the
-// budget, the answer is one line instead: the budget is too small, and the
-// smallest one that holds a useful answer (docs/architecture.md, rule 3:
-// an answer never exceeds its budget but for that line).
-func fitLeads(query string, budget int, resp search.Response, min int, render func([]graph.Lead) (Answer, error)) (Answer, error) {
-	all := graphLeads(resp.Leads)
-	try := func(k int) (Answer, error) {
-		a, err := render(all[:k])
-		a.Response = resp
-		a.Response.Leads = resp.Leads[:k]
-		return a, err
-	}
-	best, err := try(len(all))
-	if err != nil || budget <= 0 || best.Tokens <= budget {
-		return best, err
-	}
-	// Fewer leads: the longest best-first prefix that fits, by bisection.
-	lo, hi := min, len(all)-1
-	best = Answer{}
-	for lo <= hi {
-		mid := (lo + hi) / 2
-		a, err := try(mid)
-		if err != nil {
-			return Answer{}, err
-		}
-		if a.Tokens <= budget {
-			best, lo = a, mid+1
-		} else {
-			hi = mid - 1
-		}
-	}
-	if best.Graph != "" {
-		return best, nil
-	}
-	smallest, err := try(min)
-	if err != nil {
-		return Answer{}, err
-	}
-	line := graph.TooSmall(query, budget, smallest.Tokens)
-	out := Answer{Graph: line, Tokens: graph.Tokens(line), Budget: budget, MinBudget: smallest.Tokens}
-	out.Response.Query = resp.Query
-	out.Response.Symbol = resp.Symbol
-	return out, nil
-}
-
-// graphLeads turns the pipeline's leads into the graph's one-line form.
-func graphLeads(ls []search.Lead) []graph.Lead {
-	out := make([]graph.Lead, len(ls))
-	for i, l := range ls {
-		c := l.Chunk
-		out[i] = graph.Lead{Kind: c.NodeKind, Name: displayName(c), File: c.RelativePath, Line: c.StartLine,
-			Probability: l.Probability, OverBudget: l.OverBudget, Tokens: l.Tokens}
-	}
-	return out
-}
 
 // describeAll asks for each result's structure, a few at a time and best
 // first (the language server answers requests concurrently), up to the
@@ -342,58 +117,6 @@ func (e *Engine) describeAll(ctx context.Context, results []search.Result, callD
 	return out, nil
 }
 
-// fitSnapshots returns how many best-first results have snapshots that fit
-// in the budget on their own (at least one), by bisection: the snapshots'
-// size only grows with more results.
-func fitSnapshots(ctx context.Context, results []search.Result, snaps *snapshotCache, budget int) (int, error) {
-	size := func(n int) (int, error) {
-		// Each round parses and counts whole files: a cancelled call
-		// (an agent gave up) stops here rather than finishing the answer.
-		if err := ctx.Err(); err != nil {
-			return 0, err
-		}
-		var files []string
-		targets := map[string][]snapshot.Target{}
-		for _, r := range results[:n] {
-			f := r.Chunk.RelativePath
-			if _, ok := targets[f]; !ok {
-				files = append(files, f)
-			}
-			targets[f] = append(targets[f], snapshot.Target{StartLine: r.Chunk.StartLine, EndLine: r.Chunk.EndLine, Source: r.Chunk.FullSource})
-		}
-		total := 0
-		for _, f := range files {
-			text, err := snaps.of(f, targets[f])
-			if err != nil {
-				return 0, err
-			}
-			total += tokens.Count(text)
-		}
-		return total, nil
-	}
-	if len(results) == 0 {
-		return 0, nil
-	}
-	if t, err := size(len(results)); err != nil || t <= budget {
-		return len(results), err
-	}
-	lo, hi := 1, len(results)-1
-	best := 1
-	for lo <= hi {
-		mid := (lo + hi) / 2
-		t, err := size(mid)
-		if err != nil {
-			return 0, err
-		}
-		if t <= budget {
-			best, lo = mid, mid+1
-		} else {
-			hi = mid - 1
-		}
-	}
-	return best, nil
-}
-
 func (e *Engine) describe(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
 	key := describeKey{c.ID, c.Name, callDepth}
 	if d, ok := e.described.get(key); ok {
@@ -409,76 +132,6 @@ func (e *Engine) describe(ctx context.Context, c chunk.Chunk, callDepth int) (gr
 func (e *Engine) describeUncached(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
 	d, _, err := ask(e, named(c), func(s source) (graph.Result, error) { return s.describe(ctx, c, callDepth) })
 	return d, err
-}
-
-// snapshotCache keeps the snapshots built during one search: fitting an
-// answer to the budget asks for the same ones again.
-type snapshotCache struct {
-	texts map[string]string
-	view  View
-}
-
-func (c *snapshotCache) of(file string, targets []snapshot.Target) (string, error) {
-	key := file
-	for _, t := range targets {
-		key += fmt.Sprintf("|%d-%d", t.StartLine, t.EndLine)
-	}
-	if text, ok := c.texts[key]; ok {
-		return text, nil
-	}
-	text, err := c.view.Snapshot(file, targets)
-	if err != nil {
-		return "", err
-	}
-	c.texts[key] = text
-	return text, nil
-}
-
-func renderAnswer(query string, results []search.Result, descs map[string]graph.Result, snaps *snapshotCache, budget int, leads []graph.Lead) (Answer, error) {
-	ans := Answer{Budget: budget}
-	type fileGroup struct {
-		file    string
-		score   float64
-		targets []snapshot.Target
-	}
-	var groups []*fileGroup
-	byFile := map[string]*fileGroup{}
-	in := graph.Input{Query: query, Budget: budget, Leads: leads}
-	for _, r := range results {
-		c := r.Chunk
-		g, ok := byFile[c.RelativePath]
-		if !ok {
-			g = &fileGroup{file: c.RelativePath, score: r.Score}
-			byFile[c.RelativePath] = g
-			groups = append(groups, g)
-		}
-		g.targets = append(g.targets, snapshot.Target{StartLine: c.StartLine, EndLine: c.EndLine, Source: c.FullSource})
-		in.Results = append(in.Results, descs[c.ID])
-	}
-	sort.SliceStable(groups, func(i, j int) bool { return groups[i].score > groups[j].score })
-	var texts []string
-	prev := 1.0
-	for _, g := range groups {
-		text, err := snaps.of(g.file, g.targets)
-		if err != nil {
-			return ans, err
-		}
-		p := math.Round(g.score*100) / 100
-		if p > prev {
-			p = prev
-		}
-		if p > 0.99 {
-			p = 0.99
-		}
-		if p < 0.01 {
-			p = 0.01
-		}
-		prev = p
-		ans.Snapshots = append(ans.Snapshots, Snapshot{File: g.file, Text: text, Score: g.score, Priority: p})
-		texts = append(texts, text)
-	}
-	ans.Graph, ans.Tokens = graph.Render(in, texts...)
-	return ans, nil
 }
 
 // describeCache keeps compiler answers about symbols until the next sync

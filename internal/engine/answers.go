@@ -31,7 +31,7 @@ type Declaration struct {
 }
 
 func declarationOf(c chunk.Chunk) Declaration {
-	return Declaration{Name: displayName(c), Kind: c.NodeKind, File: c.RelativePath, Line: nameLine(c),
+	return Declaration{Name: c.DisplayName(), Kind: c.NodeKind, File: c.RelativePath, Line: nameLine(c),
 		StartLine: c.StartLine, EndLine: c.EndLine, Signature: c.Signature}
 }
 

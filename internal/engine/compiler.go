@@ -170,7 +170,7 @@ func (s compilerSource) describe(ctx context.Context, c chunk.Chunk, callDepth i
 // toGraph converts SymbolMetadata to the connection graph's input.
 func toGraph(c chunk.Chunk, md *structure.SymbolMetadata) graph.Result {
 	r := graph.Result{
-		Name:        displayName(c),
+		Name:        c.DisplayName(),
 		File:        c.RelativePath,
 		Line:        md.Line,
 		StartLine:   c.StartLine,

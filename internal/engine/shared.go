@@ -122,7 +122,7 @@ func sharedSnapshot(rd *weaviate.Reader, file string, targets []snapshot.Target)
 // approximate.
 func describeShared(rd search.Reader, c chunk.Chunk, reason string) (graph.Result, error) {
 	r := graph.Result{
-		Name: displayName(c), File: c.RelativePath, Line: nameLine(c), StartLine: c.StartLine, EndLine: c.EndLine,
+		Name: c.DisplayName(), File: c.RelativePath, Line: nameLine(c), StartLine: c.StartLine, EndLine: c.EndLine,
 		Kind: c.NodeKind, Modifiers: c.Modifiers, Signature: c.Signature, RefFiles: -1,
 		Approximate: true, ApproximateReason: reason,
 	}

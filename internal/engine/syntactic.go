@@ -25,14 +25,6 @@ type syntactic struct {
 // containerKinds are kinds whose members are shown as Parent.member.
 var containerKinds = map[string]bool{"class": true, "interface": true, "namespace": true, "module": true, "component": true, "enum": true}
 
-// displayName is how the graph names a chunk: Parent.name for members.
-func displayName(c chunk.Chunk) string {
-	if c.ParentName != "" && c.Depth > 0 {
-		return c.ParentName + "." + c.Name
-	}
-	return c.Name
-}
-
 // nameLine is the line of the chunk's name, past its JSDoc, comments and
 // decorators. For overloaded functions and methods it is the
 // implementation's line (the last declaration), which is where the compiler
@@ -86,7 +78,7 @@ func nameLine(c chunk.Chunk) int {
 
 func (s syntactic) describe(_ context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
 	r := graph.Result{
-		Name:        displayName(c),
+		Name:        c.DisplayName(),
 		File:        c.RelativePath,
 		Line:        nameLine(c),
 		StartLine:   c.StartLine,

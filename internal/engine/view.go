@@ -5,43 +5,17 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/scry-dev/scry/internal/answer"
 	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/snapshot"
 	"github.com/scry-dev/scry/internal/weaviate"
 )
 
-// View is what a question needs from the engine: the reads of one index,
-// handed out per question by Engine.View. It is the seam between the
-// state the engine holds (indexes, models, compiler, caches) and the code
-// that assembles answers, which reads through it alone. Two implement it:
-// localView over the workspace's SQLite index (re-synced on demand, its
-// files read from disk, structure from the compiler when attached) and
-// sharedView over the repositories of the shared index (file texts as
-// indexed, structure from a checkout where the server has one).
-type View interface {
-	// Index is what the index holds: chunks, symbols, full text.
-	Index() search.Reader
-	// Search runs the ranking pipeline (lexical, vectors, reranker) over
-	// the index.
-	Search(ctx context.Context, req search.Request) (search.Response, error)
-	// Snapshot is a file's smart snapshot around targets, built from the
-	// version of the file its chunks were indexed from; a local file
-	// edited since fails with snapshot.ErrStale.
-	Snapshot(file string, targets []snapshot.Target) (string, error)
-	// DescribeAll describes results for the connection graph, best first,
-	// by chunk ID; a local view starts none past the first wanted.
-	DescribeAll(ctx context.Context, results []search.Result, callDepth int, wanted *atomic.Int64) (map[string]graph.Result, error)
-	// Resync brings the index up to date after a stale snapshot; false
-	// when the view has nothing to re-sync (the shared index is the
-	// versions its chunks came from).
-	Resync(ctx context.Context) (bool, error)
-}
-
 // View hands out the reads for one question: of the shared index's
 // repositories (repos, else the configured ones) on a shared-index
 // engine, else of the local index.
-func (e *Engine) View(ctx context.Context, repos []string) (View, error) {
+func (e *Engine) View(ctx context.Context, repos []string) (answer.View, error) {
 	if e.shared == nil {
 		return localView{e}, nil
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/scry-dev/scry/internal/answer"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/structure"
@@ -26,7 +27,7 @@ const approxNote = "(approximate: from the index, TypeScript server unavailable)
 // Search is a search answer as the CLI prints it: the connection graph,
 // then each snapshot, separated by blank lines. (MCP sends the same parts
 // as separate content items.)
-func Search(a engine.Answer) string {
+func Search(a answer.Answer) string {
 	parts := []string{a.Graph}
 	for _, s := range a.Snapshots {
 		parts = append(parts, s.Text)
@@ -68,7 +69,7 @@ type searchSnapshot struct {
 // SearchJSON writes the stable contract of `scry search --json`: results
 // best first, the leads named when none is confident, then the graph and
 // snapshots exactly as an agent receives them.
-func SearchJSON(w io.Writer, a engine.Answer) error {
+func SearchJSON(w io.Writer, a answer.Answer) error {
 	res := make([]searchResult, len(a.Response.Results))
 	for i, r := range a.Response.Results {
 		c := r.Chunk
