@@ -49,8 +49,13 @@ otherwise from the index, marked approximate.`,
 				fmt.Fprintln(cmd.OutOrStdout(), render.NoSymbol(symbol))
 				return nil
 			}
+			asked := depth
 			if !cmd.Flags().Changed("depth") {
-				depth = e.Config().CallDepth
+				asked = 0 // the configured depth
+			}
+			depth, err := e.Config().CallDepthFor(asked)
+			if err != nil {
+				return err
 			}
 			for _, s := range syms {
 				if err := run(cmd, e, s, depth, asJSON, cmd.OutOrStdout()); err != nil {

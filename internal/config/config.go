@@ -237,6 +237,24 @@ func splitList(v string) []string {
 	return out
 }
 
+// MaxCallDepth bounds the depth of a call tree that a question asks for
+// (-1, transitive, is bounded by the compiler's own limits): every front
+// end checks it here.
+const MaxCallDepth = 32
+
+// CallDepthFor is the call-tree depth of a question that asked for asked:
+// the configured depth when it asked for none (0), else asked, which must
+// be -1 (transitive) or 1..MaxCallDepth.
+func (c Config) CallDepthFor(asked int) (int, error) {
+	if asked == 0 {
+		return c.CallDepth, nil
+	}
+	if asked < -1 || asked > MaxCallDepth {
+		return 0, fmt.Errorf("call depth %d: want -1 (transitive) or 1..%d", asked, MaxCallDepth)
+	}
+	return asked, nil
+}
+
 // Validate rejects values that cannot mean anything.
 func (c Config) Validate() error {
 	var errs []error
@@ -251,7 +269,7 @@ func (c Config) Validate() error {
 	check(c.Threshold >= 0 && c.Threshold <= 1, "minimumRelevanceThreshold %v: want 0..1", c.Threshold)
 	check(c.Budget > 0 && c.Budget <= 1_000_000, "maxTokenBudget %d: want 1..1000000", c.Budget)
 	check(c.Candidates > 0 && c.Candidates <= 10_000, "maxVectorCandidates %d: want 1..10000", c.Candidates)
-	check(c.CallDepth == -1 || c.CallDepth >= 0 && c.CallDepth <= 32, "callDepth %d: want -1 (transitive) or 0..32", c.CallDepth)
+	check(c.CallDepth == -1 || c.CallDepth >= 0 && c.CallDepth <= MaxCallDepth, "callDepth %d: want -1 (transitive) or 0..%d", c.CallDepth, MaxCallDepth)
 	errs = append(errs, c.Embedding.Validate(), c.Reranking.Validate(), c.validateBackend())
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("config: %w", err)

@@ -91,3 +91,27 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// A question's call depth: the configured one when it asks for none,
+// else what it asks for within the one bound every front end keeps.
+func TestCallDepthFor(t *testing.T) {
+	c := Default()
+	c.CallDepth = 3
+	tests := []struct {
+		asked, want int
+		ok          bool
+	}{
+		{0, 3, true},
+		{1, 1, true},
+		{-1, -1, true},
+		{MaxCallDepth, MaxCallDepth, true},
+		{MaxCallDepth + 1, 0, false},
+		{-2, 0, false},
+	}
+	for _, tc := range tests {
+		got, err := c.CallDepthFor(tc.asked)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("CallDepthFor(%d) = %d, %v; want %d (ok %v)", tc.asked, got, err, tc.want, tc.ok)
+		}
+	}
+}

@@ -55,9 +55,9 @@ func (e *Engine) params(q Query) search.Params {
 // selecting it were indexed from: a file edited in between (snapshot.ErrStale)
 // is synced and the question asked again, a few times at most.
 func (e *Engine) Search(ctx context.Context, q Query) (answer.Answer, error) {
-	callDepth := q.CallDepth
-	if callDepth == 0 {
-		callDepth = e.conf().CallDepth
+	callDepth, err := e.conf().CallDepthFor(q.CallDepth)
+	if err != nil {
+		return answer.Answer{}, err
 	}
 	req := search.Request{Query: q.Text, Paths: q.Paths, Languages: q.Languages, Params: e.params(q)}
 	v, err := e.View(ctx, q.Repos)

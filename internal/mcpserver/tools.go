@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/render"
 	"github.com/scry-dev/scry/internal/textfmt"
@@ -219,12 +220,9 @@ type symbolArgs struct {
 }
 
 func (s *Server) symbolInfo(ctx context.Context, req *mcp.CallToolRequest, a symbolArgs) (*mcp.CallToolResult, error) {
-	depth := a.CallDepth
-	if depth == 0 {
-		depth = s.eng.Config().CallDepth
-	}
-	if depth < -1 || depth > 32 {
-		return nil, argError("call_depth must be -1 or 1..32")
+	depth, err := s.eng.Config().CallDepthFor(a.CallDepth)
+	if err != nil {
+		return nil, argError("call_depth must be -1 or 1..%d", config.MaxCallDepth)
 	}
 	return s.eachSymbol(ctx, req, a.Symbol, "\n\n", func(sym engine.Symbol) (string, error) {
 		info, err := s.eng.Info(ctx, sym, depth)
