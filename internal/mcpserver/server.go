@@ -22,16 +22,13 @@ import (
 // Version is reported to clients in the initialize handshake.
 var Version = "0.1.0"
 
-// DefaultTools is the set exposed when the config names none. Every tool's
-// schema is paid for on every agent turn, so the default leaves out the two
-// that duplicate an agent's own file tools (search_files, find_files).
+// DefaultTools is the set exposed when the config names none: every tool
+// scry offers. Every tool's schema is paid for on every agent turn; a
+// workspace that wants fewer names them (tools in .scry.toml).
 var DefaultTools = []string{
 	"codebase_search", "find_symbol", "list_symbols", "get_symbol_info", "find_definition",
 	"find_references", "find_implementations", "find_importers", "search_files", "find_files",
 }
-
-// AllTools lists every tool scry offers.
-var AllTools = DefaultTools
 
 // Server answers MCP tool calls for one workspace.
 type Server struct {
