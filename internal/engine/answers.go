@@ -89,13 +89,26 @@ type References struct {
 	// when there may be more.
 	Limit       int  `json:"limit,omitempty"`
 	Approximate bool `json:"approximate,omitempty"` // text matches, not the compiler
+	// Reason says why an approximate answer did not come from the
+	// compiler, when that is not simply its absence (it is still loading,
+	// it failed to start, it did not resolve the name).
+	Reason string `json:"approximate_reason,omitempty"`
 }
 
 // References lists a symbol's uses (at most limit; 0 for all), from the
 // compiler when attached, else whole-word matches in the indexed files.
 func (e *Engine) References(ctx context.Context, s Symbol, limit int) (References, error) {
 	sites, reason, err := ask(e, named(s.c), func(src source) ([]Site, error) { return src.references(ctx, s.c, limit) })
-	return References{Symbol: s.Declaration, Limit: limit, Sites: sites, Approximate: reason != ""}, err
+	return References{Symbol: s.Declaration, Limit: limit, Sites: sites, Approximate: reason != "", Reason: why(reason)}, err
+}
+
+// why is the reason an answer carries: none when the compiler answered or
+// is simply absent (the answer's approximate mark says that).
+func why(reason string) string {
+	if reason == reasonNoServer {
+		return ""
+	}
+	return reason
 }
 
 // Implementations are the subtypes of a class or interface.
@@ -103,13 +116,14 @@ type Implementations struct {
 	Symbol      Declaration   `json:"symbol"`
 	Found       []Declaration `json:"found"`
 	Approximate bool          `json:"approximate,omitempty"` // heritage clauses read from the index
+	Reason      string        `json:"approximate_reason,omitempty"`
 }
 
 // Implementations lists the classes and interfaces that extend or
 // implement a symbol.
 func (e *Engine) Implementations(ctx context.Context, s Symbol) (Implementations, error) {
 	found, reason, err := ask(e, named(s.c), func(src source) ([]Declaration, error) { return src.implementations(ctx, s.c) })
-	return Implementations{Symbol: s.Declaration, Found: found, Approximate: reason != ""}, err
+	return Implementations{Symbol: s.Declaration, Found: found, Approximate: reason != "", Reason: why(reason)}, err
 }
 
 // Definitions are the declarations a usage resolves to.
@@ -119,6 +133,7 @@ type Definitions struct {
 	Name        string        `json:"name,omitempty"`
 	Found       []Declaration `json:"found"`
 	Approximate bool          `json:"approximate,omitempty"`
+	Reason      string        `json:"approximate_reason,omitempty"`
 }
 
 // Definition resolves the symbol used at a 1-based line and column of a
@@ -139,7 +154,7 @@ func (e *Engine) Definition(ctx context.Context, file string, line, column int) 
 	if err != nil {
 		return Definitions{}, err
 	}
-	d := Definitions{Found: found, Approximate: reason != ""}
+	d := Definitions{Found: found, Approximate: reason != "", Reason: why(reason)}
 	if d.Approximate {
 		d.Name, _ = identifierAt(src, line, column)
 	}
@@ -153,27 +168,35 @@ type CallTree struct {
 	Outgoing []structure.OutgoingCall   `json:"outgoing,omitempty"`
 	Callers  []structure.IncomingCaller `json:"callers,omitempty"`
 	// Approximate: from the index, which sees calls by name only.
-	Approximate bool `json:"approximate,omitempty"`
+	Approximate bool   `json:"approximate,omitempty"`
+	Reason      string `json:"approximate_reason,omitempty"`
+}
+
+// callTree asks for a symbol's call trees, with why they came from the
+// index when they did.
+func (e *Engine) callTree(ctx context.Context, s Symbol, opts structure.Options) (*structure.SymbolMetadata, string, error) {
+	md, reason, err := ask(e, named(s.c), func(src source) (*structure.SymbolMetadata, error) { return src.metadata(ctx, s.c, opts) })
+	return md, why(reason), err
 }
 
 // Callees is the tree of calls a symbol makes, depth levels deep (-1: all).
 func (e *Engine) Callees(ctx context.Context, s Symbol, depth int) (CallTree, error) {
-	md, err := e.metadataOf(ctx, s.c, structure.Options{CallDepth: depth, Sections: structure.SecOutgoing})
+	md, reason, err := e.callTree(ctx, s, structure.Options{CallDepth: depth, Sections: structure.SecOutgoing})
 	if err != nil {
 		return CallTree{}, err
 	}
-	t := CallTree{Symbol: s.Declaration, Outgoing: md.OutgoingCalls, Approximate: md.Approximate}
+	t := CallTree{Symbol: s.Declaration, Outgoing: md.OutgoingCalls, Approximate: md.Approximate, Reason: reason}
 	t.Symbol.Line = md.Line
 	return t, nil
 }
 
 // Callers is the tree of what calls a symbol, depth levels deep (-1: all).
 func (e *Engine) Callers(ctx context.Context, s Symbol, depth int) (CallTree, error) {
-	md, err := e.metadataOf(ctx, s.c, structure.Options{CallDepth: depth, Sections: structure.SecIncoming})
+	md, reason, err := e.callTree(ctx, s, structure.Options{CallDepth: depth, Sections: structure.SecIncoming})
 	if err != nil {
 		return CallTree{}, err
 	}
-	t := CallTree{Symbol: s.Declaration, Incoming: true, Callers: md.IncomingCallers, Approximate: md.Approximate}
+	t := CallTree{Symbol: s.Declaration, Incoming: true, Callers: md.IncomingCallers, Approximate: md.Approximate, Reason: reason}
 	t.Symbol.Line = md.Line
 	return t, nil
 }

@@ -47,6 +47,7 @@ func (e *Engine) attachCompiler(ctx context.Context, flag, cacheDir string, wait
 	start := func() *Compiler {
 		comp, err := e.startCompiler(sctx, path)
 		if err != nil {
+			e.setWhy(reasonNotStarted + ": " + err.Error())
 			warn(fmt.Errorf("%w: %w", ErrApproximate, err))
 			return nil
 		}
@@ -64,6 +65,9 @@ func (e *Engine) attachCompiler(ctx context.Context, flag, cacheDir string, wait
 		e.stopCompiler = func() { stop(comp) }
 		return
 	}
+	// Until it is loaded, answers from the index say so: they may differ
+	// from the compiler's.
+	e.setWhy(reasonLoading)
 	done := make(chan *Compiler, 1)
 	go func() { done <- start() }()
 	e.stopCompiler = func() {
@@ -112,8 +116,24 @@ func (c *Compiler) Close() error { return c.srv.Close() }
 func (c *Compiler) Server() *tsls.Server { return c.srv }
 
 // compilerBox holds the compiler once it is ready; until then (and if it
-// never starts) answers come from the index.
-type compilerBox struct{ p atomic.Pointer[Compiler] }
+// never starts) answers come from the index, saying why (why).
+type compilerBox struct {
+	p   atomic.Pointer[Compiler]
+	why atomic.Pointer[string]
+}
+
+// setWhy records why answers come from the index while no compiler is
+// attached.
+func (e *Engine) setWhy(why string) { e.compiler.why.Store(&why) }
+
+// noCompiler is why answers come from the index while no compiler is
+// attached: still loading, failed to start, or not found.
+func (e *Engine) noCompiler() string {
+	if w := e.compiler.why.Load(); w != nil {
+		return *w
+	}
+	return reasonNoServer
+}
 
 // setCompiler makes structure answers come from the compiler (nil: from the
 // index again).
@@ -180,6 +200,9 @@ func toGraph(c chunk.Chunk, md *structure.SymbolMetadata) graph.Result {
 		Signature:   md.Signature,
 		RefFiles:    -1,
 		Approximate: md.Approximate,
+	}
+	if md.Approximate {
+		r.ApproximateReason = strings.Join(md.Notes, "; ")
 	}
 	if r.Signature == "" {
 		r.Signature = c.Signature

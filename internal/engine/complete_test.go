@@ -4,9 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/render"
 )
 
 // writeWorkspace writes a small project into a new directory and returns
@@ -69,4 +73,60 @@ func TestDeclarationsSharingALine(t *testing.T) {
 			t.Errorf("find symbol sameLine = %+v, %v", found, err)
 		}
 	})
+}
+
+// TestAnswersSayWhyWhileTheCompilerStarts: while TypeScript 7 loads (here
+// one that never answers), answers come from the index marked approximate
+// and say the compiler is still loading, not merely "unavailable"; once
+// its start has failed (within a request's timeout), they say that and
+// why.
+func TestAnswersSayWhyWhileTheCompilerStarts(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "tsc")
+	script := "#!/bin/sh\ncase \"$1\" in --version) echo 'Version 7.0.2';; *) exec sleep 300;; esac\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root := writeWorkspace(t, map[string]string{
+		"a.ts": "export function helper(): number { return 1; }\n",
+		"b.ts": "import { helper } from './a';\nexport const v = helper();\n",
+	})
+	ctx := context.Background()
+	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
+		Compiler: engine.CompilerBackground, Configure: func(c *config.Config) error { c.TSGo = bin; return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	syms, err := e.Symbols("helper")
+	if err != nil || len(syms) != 1 {
+		t.Fatalf("Symbols(helper) = %v, %v", syms, err)
+	}
+	refs, err := e.References(ctx, syms[0], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !refs.Approximate || !strings.Contains(refs.Reason, "still loading") {
+		t.Errorf("during the start: approximate %v, reason %q", refs.Approximate, refs.Reason)
+	}
+	if text := render.References(refs); !strings.Contains(text, "TypeScript 7 is still loading the project") {
+		t.Errorf("the answer does not say why:\n%s", text)
+	}
+	// The start fails when initialize goes unanswered (10 s); answers then
+	// say it did not start, and why.
+	for !strings.Contains(refs.Reason, "did not start") {
+		time.Sleep(100 * time.Millisecond)
+		if refs, err = e.References(ctx, syms[0], 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !refs.Approximate || !strings.Contains(refs.Reason, "initialize") {
+		t.Errorf("after the failed start: approximate %v, reason %q", refs.Approximate, refs.Reason)
+	}
+	tree, err := e.Callers(ctx, syms[0], 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tree.Approximate || !strings.Contains(render.CallTree(tree), "did not start") {
+		t.Errorf("callers do not say why:\n%s", render.CallTree(tree))
+	}
 }

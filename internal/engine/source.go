@@ -29,6 +29,9 @@ type source interface {
 // Why structure came from the index rather than the compiler.
 const (
 	reasonNoServer   = "TypeScript server unavailable"
+	reasonLoading    = "TypeScript 7 is still loading the project"
+	reasonNotStarted = "TypeScript 7 did not start"
+	reasonNoAnswer   = "TypeScript 7 did not answer"
 	reasonAnonymous  = "an anonymous function has no name to ask the compiler about"
 	reasonUnresolved = "the compiler did not resolve it"
 )
@@ -38,7 +41,7 @@ const (
 // about (named), and to the index otherwise or when the compiler fails.
 // reason is "" when the compiler answered, else why the index did.
 func ask[T any](e *Engine, named bool, q func(source) (T, error)) (v T, reason string, err error) {
-	reason = reasonNoServer
+	reason = e.noCompiler()
 	if comp := e.Compiler(); comp != nil {
 		if !named {
 			reason = reasonAnonymous
@@ -47,8 +50,9 @@ func ask[T any](e *Engine, named bool, q func(source) (T, error)) (v T, reason s
 			if err == nil {
 				return v, "", nil
 			}
-			if !errors.Is(err, tsls.ErrClosed) && !errors.Is(err, tsls.ErrTimeout) {
-				reason = reasonUnresolved
+			reason = reasonUnresolved
+			if errors.Is(err, tsls.ErrClosed) || errors.Is(err, tsls.ErrTimeout) || errors.Is(err, tsls.ErrCrashLoop) || errors.Is(err, tsls.ErrBlockingFile) {
+				reason = reasonNoAnswer + ": " + err.Error()
 			}
 		}
 	}

@@ -24,6 +24,15 @@ func ErrorLine(err error) string { return textfmt.Line(err.Error()) }
 // approxNote marks answers read from the index instead of the compiler.
 const approxNote = "(approximate: from the index, TypeScript server unavailable)"
 
+// approximate is the mark of an answer read from the index, with the
+// reason when it is not the compiler's absence (still loading, say).
+func approximate(reason string) string {
+	if reason == "" {
+		return approxNote
+	}
+	return "(approximate: from the index, " + textfmt.Line(reason) + ")"
+}
+
 // Search is a search answer as the CLI prints it: the connection graph,
 // then each snapshot, separated by blank lines. (MCP sends the same parts
 // as separate content items.)
@@ -165,7 +174,7 @@ func References(r engine.References) string {
 	}
 	fmt.Fprintf(&b, "%s — %s:%d: %d reference(s) in %d file(s)", r.Symbol.Name, textfmt.Name(r.Symbol.File), r.Symbol.Line, len(r.Sites), len(files))
 	if r.Approximate {
-		b.WriteString(" " + approxNote)
+		b.WriteString(" " + approximate(r.Reason))
 	}
 	b.WriteByte('\n')
 	cur := ""
@@ -187,7 +196,7 @@ func Implementations(r engine.Implementations) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s — %s: %d implementation(s)", r.Symbol.Name, textfmt.Name(r.Symbol.File), len(r.Found))
 	if r.Approximate {
-		b.WriteString(" " + approxNote)
+		b.WriteString(" " + approximate(r.Reason))
 	}
 	b.WriteByte('\n')
 	for _, d := range r.Found {
@@ -200,7 +209,7 @@ func Implementations(r engine.Implementations) string {
 func Definitions(d engine.Definitions) string {
 	if len(d.Found) == 0 {
 		if d.Approximate {
-			return fmt.Sprintf("No declaration of %q in the workspace %s.", d.Name, approxNote)
+			return fmt.Sprintf("No declaration of %q in the workspace %s.", d.Name, approximate(d.Reason))
 		}
 		return "No definition found at that position."
 	}
@@ -209,7 +218,7 @@ func Definitions(d engine.Definitions) string {
 		b.WriteString(Declaration(x))
 	}
 	if d.Approximate {
-		b.WriteString(approxNote + "\n")
+		b.WriteString(approximate(d.Reason) + "\n")
 	}
 	return b.String()
 }
@@ -220,7 +229,10 @@ func Definitions(d engine.Definitions) string {
 func CallTree(t engine.CallTree) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s — %s:%d", textfmt.Line(t.Symbol.Name), textfmt.Name(t.Symbol.File), t.Symbol.Line)
-	if t.Approximate {
+	switch {
+	case t.Approximate && t.Reason != "":
+		b.WriteString(" " + approximate(t.Reason))
+	case t.Approximate:
 		b.WriteString(" (approximate: from the index)")
 	}
 	b.WriteByte('\n')

@@ -223,7 +223,10 @@ func (c *Compiler) Metadata(ctx context.Context, t Target, opts Options) (*Symbo
 			if errors.Is(err, tsls.ErrClosed) {
 				return nil, fmt.Errorf("structure: %w", err)
 			}
+			// A section missing from a compiler answer makes it partial:
+			// marked, with the note saying which and why.
 			r.note("%s unavailable: %v", names[i], err)
+			md.Approximate = true
 		}
 	}
 	sort.Strings(r.notes) // found concurrently: keep the output stable

@@ -92,7 +92,8 @@ type SymbolMetadata struct {
 	// Members is set for classes and interfaces, in source order (all
 	// declarations of a merged interface, in file then source order).
 	Members []Member `json:"members,omitempty"`
-	// Approximate is false when every fact came from the compiler.
+	// Approximate is false when every fact came from the compiler (a
+	// section it could not answer sets it, with a note).
 	Approximate bool `json:"approximate"`
 	// Notes explain gaps and fallbacks in plain words.
 	Notes []string `json:"notes,omitempty"`

@@ -209,6 +209,12 @@ var clientCapabilities = map[string]any{
 // spawn starts a process, initialises it, re-opens documents and waits for
 // the project to load.
 func (s *Server) spawn(ctx context.Context) (*process, error) {
+	// A FIFO or device where the compiler reads sources would hold it (and
+	// every caller waiting for it) until the ready timeout: say which file,
+	// at once, instead.
+	if bad := blockingFiles(s.root); len(bad) > 0 {
+		return nil, fmt.Errorf("tsls: %w: %s; TypeScript 7 would block reading it (a tsconfig.json include reaches such files): remove it", ErrBlockingFile, strings.Join(bad, ", "))
+	}
 	ctx, cancel := context.WithTimeout(ctx, s.opts.ReadyTimeout)
 	defer cancel()
 	begin := time.Now()
@@ -292,7 +298,15 @@ func (s *Server) spawn(ctx context.Context) (*process, error) {
 		// nothing: scry never shows them.
 		"initializationOptions": map[string]any{"disablePushDiagnostics": true},
 	}
-	if err := p.conn.call(ctx, "initialize", params, &init); err != nil {
+	// initialize answers before any project is loaded: a server that does
+	// not answer it within a request's time never will.
+	ictx, icancel := context.WithTimeout(ctx, s.opts.RequestTimeout)
+	err = p.conn.call(ictx, "initialize", params, &init)
+	icancel()
+	if err != nil {
+		if ictx.Err() != nil && ctx.Err() == nil {
+			err = fmt.Errorf("%w: no answer to initialize within %s", ErrTimeout, s.opts.RequestTimeout)
+		}
 		return fail("initialize", err)
 	}
 	if err := p.conn.notify("initialized", map[string]any{}); err != nil {

@@ -4,9 +4,14 @@
 package tsls
 
 import (
+	"errors"
+	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // skipDirs are never searched for a representative file.
@@ -58,4 +63,72 @@ func pickWarmFile(root string) string {
 		return nil
 	})
 	return best
+}
+
+// ErrBlockingFile is wrapped by the error of a start refused because a file
+// the compiler would read is a FIFO, socket or device.
+var ErrBlockingFile = errors.New("a source file is not a regular file")
+
+// maxBlockingNamed bounds the files an error names.
+const maxBlockingNamed = 3
+
+// blockingFiles lists (relative, at most maxBlockingNamed) the FIFOs,
+// sockets and devices under root, outside the directories pickWarmFile
+// skips, named like a file the compiler reads: a source, declaration or
+// JSON file. Opening a FIFO blocks until a writer comes, and TypeScript
+// opens every file its tsconfig.json includes.
+func blockingFiles(root string) []string {
+	var out []string
+	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || len(out) >= maxBlockingNamed {
+			if len(out) >= maxBlockingNamed {
+				return filepath.SkipAll
+			}
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(name, ".") || skipDirs[name]) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !compilerReads(name) {
+			return nil
+		}
+		mode := d.Type()
+		if mode&fs.ModeSymlink != 0 {
+			fi, err := os.Stat(path)
+			if err != nil || fi.IsDir() {
+				return nil
+			}
+			mode = fi.Mode().Type()
+		}
+		if mode&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeDevice|fs.ModeCharDevice|fs.ModeIrregular) != 0 {
+			rel, _ := filepath.Rel(root, path)
+			out = append(out, fmt.Sprintf("%s is %s", textfmt.Name(filepath.ToSlash(rel)), kindOf(mode)))
+		}
+		return nil
+	})
+	return out
+}
+
+func compilerReads(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".json":
+		return true
+	}
+	return false
+}
+
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&(fs.ModeDevice|fs.ModeCharDevice) != 0:
+		return "a device"
+	}
+	return "not a regular file"
 }

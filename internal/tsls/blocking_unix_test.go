@@ -1,0 +1,67 @@
+//go:build unix
+
+package tsls_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/scry-dev/scry/internal/tsls"
+	"github.com/scry-dev/scry/internal/tsls/tslstest"
+)
+
+// TestFIFOUnderIncludeRefusesStart: a FIFO named like a source under the
+// root (here imported) holds TypeScript 7 in its project load until the
+// ready timeout (120 s for every structure command); the start is refused
+// at once, naming the file.
+func TestFIFOUnderIncludeRefusesStart(t *testing.T) {
+	bin := tslstest.Binary(t)
+	root := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(root, "src"), 0o755))
+	must(os.WriteFile(filepath.Join(root, "tsconfig.json"), []byte(`{"include":["src/**/*"]}`), 0o644))
+	must(os.WriteFile(filepath.Join(root, "src", "a.ts"), []byte("import { p } from './pipe';\nexport const a = p;\n"), 0o644))
+	must(syscall.Mkfifo(filepath.Join(root, "src", "pipe.ts"), 0o644))
+	srv, err := tsls.StartWithOptions(context.Background(), tsls.Options{Root: root, TsgoPath: bin, ReadyTimeout: 20 * time.Second})
+	if err == nil {
+		srv.Close()
+		t.Fatal("started with a FIFO under its include")
+	}
+	if !errors.Is(err, tsls.ErrBlockingFile) || !strings.Contains(err.Error(), "src/pipe.ts is a FIFO") {
+		t.Errorf("error %q, want ErrBlockingFile naming src/pipe.ts", err)
+	}
+}
+
+// TestSilentServerFailsWithinARequestTime: a "TypeScript 7" that never
+// answers initialize is given up after a request's timeout, not after the
+// project-load timeout.
+func TestSilentServerFailsWithinARequestTime(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "tsc")
+	script := "#!/bin/sh\ncase \"$1\" in --version) echo 'Version 7.0.2';; *) exec sleep 300;; esac\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.ts"), []byte("export const a = 1;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := tsls.StartWithOptions(context.Background(), tsls.Options{Root: root, TsgoPath: bin, RequestTimeout: time.Second, ReadyTimeout: time.Minute})
+	if err == nil {
+		srv.Close()
+		t.Fatal("a server that never answers started")
+	}
+	if !errors.Is(err, tsls.ErrTimeout) || !strings.Contains(err.Error(), "initialize") {
+		t.Errorf("error %q, want ErrTimeout on initialize", err)
+	}
+}
