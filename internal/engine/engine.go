@@ -172,7 +172,7 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 		if !opt.Publish {
 			e := &Engine{root: root, cfg: cfg, shared: shared, progress: opt.Progress, stopCompiler: func() {}, checkouts: checkoutsOf(cfg, opt)}
 			if opt.Models {
-				if e.neural, err = openSharedNeural(ctx, cfg.Embedding, cfg.Reranking, getenv, opt.Warn); err != nil {
+				if e.neural, err = openNeural(ctx, nil, cfg.Embedding, cfg.Reranking, getenv, opt.Warn); err != nil {
 					return nil, err
 				}
 				if e.neural.Reranker != nil {

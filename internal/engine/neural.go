@@ -30,10 +30,13 @@ type neural struct {
 	Warn func(error)
 }
 
-// openNeural opens the configured embedder and reranker for the store st.
-// getenv supplies API keys (nil: os.Getenv); warn receives non-fatal
-// problems (nil discards them). The vector index is loaded from the store;
-// call EmbedPending after each sync to keep it complete.
+// openNeural opens the configured embedder and reranker. getenv supplies
+// API keys (nil: os.Getenv); warn receives non-fatal problems (nil
+// discards them). With a local index st, the embedder sits behind the
+// per-chunk cache beside it and the vector index is loaded from it (call
+// EmbedPending after each sync to keep it complete). Without one (st nil,
+// a reader of the shared index) the vectors live in the cluster: no cache,
+// no in-memory index, and the embedder only embeds queries.
 func openNeural(ctx context.Context, st *store.Store, ecfg config.Embedding, rcfg config.Reranking, getenv func(string) string, warn func(error)) (*neural, error) {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -53,6 +56,10 @@ func openNeural(ctx context.Context, st *store.Store, ecfg config.Embedding, rcf
 		n.Close()
 		return nil, err
 	}
+	if st == nil {
+		n.Embedder = emb
+		return n, nil
+	}
 	if ec.Provider == embed.ProviderBuiltin {
 		// The built-in model embeds a chunk faster than the cache could
 		// look it up: no cache.
@@ -69,31 +76,6 @@ func openNeural(ctx context.Context, st *store.Store, ecfg config.Embedding, rcf
 		n.Warn(fmt.Errorf("%d stored vectors of %s have another dimension and were ignored", skipped, emb.ModelID()))
 	}
 	n.Index = ix
-	return n, nil
-}
-
-// openSharedNeural opens the configured embedder and reranker for a
-// reader of the shared index: the vectors live in the cluster, so there
-// is no cache and no in-memory index; the embedder only embeds queries.
-func openSharedNeural(ctx context.Context, ecfg config.Embedding, rcfg config.Reranking, getenv func(string) string, warn func(error)) (*neural, error) {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	n := &neural{RRFK: ecfg.RRFK, Warn: warn}
-	rr, err := rerank.New(ctx, rcfg.RerankConfig(ecfg.ONNXRuntimeLib, getenv))
-	if err != nil {
-		return nil, err
-	}
-	n.Reranker = rr
-	emb, err := embed.New(ctx, ecfg.EmbedConfig(getenv))
-	if errors.Is(err, embed.ErrNone) {
-		return n, nil
-	}
-	if err != nil {
-		n.Close()
-		return nil, err
-	}
-	n.Embedder = emb
 	return n, nil
 }
 
