@@ -38,7 +38,9 @@ func CachePath(indexPath string) string {
 
 // OpenCache opens or creates the cache at path.
 func OpenCache(path string) (*Cache, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	// Private, as the index beside it: the cache keys and vectors come
+	// from the workspace's source.
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("embed cache %s: %w", path, err)
 	}
 	abs, err := filepath.Abs(path)
@@ -57,6 +59,10 @@ func OpenCache(path string) (*Cache, error) {
 		used  INTEGER NOT NULL,
 		PRIMARY KEY (model, key)
 	) WITHOUT ROWID`); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("embed cache %s: %w", path, err)
+	}
+	if err := sqlitedb.MakePrivate(abs); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("embed cache %s: %w", path, err)
 	}

@@ -245,6 +245,13 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 // (inCache). A file named with --index that is not SQLite at all may be
 // anything of the user's.
 func openIndex(ctx context.Context, path string, inCache bool, warn func(error)) (*store.Store, error) {
+	if inCache {
+		// The index's folders in scry's cache are scry's own: closed to
+		// other users (0700), also when an older scry made them 0755.
+		if err := privateDirs(path); err != nil {
+			return nil, err
+		}
+	}
 	st, err := store.Open(path)
 	ours := inCache || errors.Is(err, store.ErrDamagedIndex)
 	if err == nil {
@@ -267,6 +274,21 @@ func openIndex(ctx context.Context, path string, inCache bool, warn func(error))
 		warn(fmt.Errorf("%w; deleted it: the index is rebuilt from the workspace", err))
 	}
 	return store.Open(path)
+}
+
+// privateDirs makes the folder holding a default index path
+// (…/indexes/HASH) and its indexes folder readable by their owner only.
+func privateDirs(path string) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("index folder: %w", err)
+	}
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if err := os.Chmod(d, 0o700); err != nil {
+			return fmt.Errorf("index folder: %w", err)
+		}
+	}
+	return nil
 }
 
 // IsCorrupt reports whether err says the index file is damaged ("database

@@ -11,8 +11,10 @@ package sqlitedb
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -44,13 +46,39 @@ type Options struct {
 }
 
 // Open opens (creating it if needed) the database file at the absolute
-// path abs.
+// path abs. A new file is created readable by its owner only (0600), and
+// SQLite gives its -wal and -shm files the database file's mode: scry's
+// databases hold the source of the code they index.
 func Open(abs string, o Options) (*sql.DB, error) {
+	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	switch {
+	case err == nil:
+		f.Close()
+	case !errors.Is(err, os.ErrExist):
+		return nil, fmt.Errorf("sqlitedb: create %s: %w", abs, err)
+	}
 	db, err := sql.Open(driverName(), dataSource(abs, o))
 	if err != nil {
 		return nil, fmt.Errorf("sqlitedb: open %s: %w", abs, err)
 	}
 	return db, nil
+}
+
+// MakePrivate makes the database at abs, and its -wal and -shm files,
+// readable and writable by their owner only: a file made by an older scry
+// (0644) is closed to other users once the caller knows it is a database
+// of its own. Files that do not exist are passed over.
+func MakePrivate(abs string) error {
+	var errs []error
+	for _, p := range []string{abs, abs + "-wal", abs + "-shm"} {
+		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("sqlitedb: make %s private: %w", abs, err)
+	}
+	return nil
 }
 
 // pragma is one connection setting.

@@ -336,6 +336,12 @@ func (s *Store) Stats() (files, chunks int, err error) {
 // longer one), in index order. The signature cascade uses it to find the
 // chunks whose embedding mentions a symbol whose signature changed.
 func (s *Store) ChunksReferencing(name, excludeFile string) ([]string, error) {
+	return s.chunksReferencing(name, excludeFile, "")
+}
+
+// chunksReferencing is ChunksReferencing with an extra condition (over
+// chunks c) on the chunks it returns.
+func (s *Store) chunksReferencing(name, excludeFile, cond string) ([]string, error) {
 	if name == "" {
 		return nil, nil
 	}
@@ -346,12 +352,12 @@ func (s *Store) ChunksReferencing(name, excludeFile string) ([]string, error) {
 		// embedding text contains it, so the AND of them is a sound
 		// pre-filter; the boundary check below makes it exact.
 		q = `SELECT c.id, ` + textExpr + ` FROM chunks_fts JOIN chunks c ON c.seq = chunks_fts.rowid
-			WHERE chunks_fts MATCH ? AND ` + notInFile + ` ORDER BY c.seq`
+			WHERE chunks_fts MATCH ? AND ` + notInFile + cond + ` ORDER BY c.seq`
 		args = []any{"idents : (" + ftsTerms(ts, " AND ") + ")", excludeFile}
 	} else {
 		// Names that yield no terms ("$", "_", "x") cannot use the index.
 		q = `SELECT c.id, ` + textExpr + ` AS text FROM chunks c
-			WHERE ` + notInFile + ` AND instr(text, ?) > 0 ORDER BY c.seq`
+			WHERE ` + notInFile + cond + ` AND instr(text, ?) > 0 ORDER BY c.seq`
 		args = []any{excludeFile, name}
 	}
 	rows, err := s.db.QueryContext(context.Background(), q, args...)
@@ -373,6 +379,110 @@ func (s *Store) ChunksReferencing(name, excludeFile string) ([]string, error) {
 		return nil, fmt.Errorf("store: chunks referencing %s: %w", name, err)
 	}
 	return out, nil
+}
+
+// perNameReferences is how many names EmbeddedChunksReferencing looks up
+// one full-text query each; more are found in one pass over the embedded
+// chunks. A query per name costs the length of the name's terms' posting
+// lists, and names such as fn1 … fn99999 share a term ("fn") every chunk
+// holds: removing 100,000 such files cost 100,000 passes over the index.
+const perNameReferences = 64
+
+// EmbeddedChunksReferencing is ChunksReferencing for many names at once,
+// limited to chunks that are embedded (the signature cascade marks those
+// for re-embedding; the others are marked already). refs maps each name to
+// the file whose chunks are left out for it. The ids come sorted, once
+// each.
+func (s *Store) EmbeddedChunksReferencing(refs map[string]string) ([]string, error) {
+	var ids []string
+	if len(refs) <= perNameReferences {
+		for name, file := range refs {
+			got, err := s.chunksReferencing(name, file, " AND c.needs_embedding = 0")
+			if err != nil {
+				return nil, err
+			}
+			ids = append(ids, got...)
+		}
+	} else {
+		var err error
+		if ids, err = s.scanReferences(refs); err != nil {
+			return nil, fmt.Errorf("store: chunks referencing %d names: %w", len(refs), err)
+		}
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids), nil
+}
+
+// scanReferences reads each embedded chunk once and keeps those whose
+// text names one of refs' names as a whole identifier, outside that name's
+// file.
+func (s *Store) scanReferences(refs map[string]string) ([]string, error) {
+	ctx := context.Background()
+	paths := map[int64]string{}
+	rows, err := s.db.QueryContext(ctx, `SELECT id, path FROM files`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var id int64
+		var p string
+		if err := rows.Scan(&id, &p); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		paths[id] = p
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err = s.db.QueryContext(ctx, `SELECT c.seq, c.id, `+textExpr+` FROM chunks c WHERE c.needs_embedding = 0`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var seq int64
+		var id, text string
+		if err := rows.Scan(&seq, &id, &text); err != nil {
+			return nil, err
+		}
+		file := paths[seq>>fileShift]
+		if namesAny(text, func(name string) bool {
+			declared, ok := refs[name]
+			return ok && declared != file
+		}) {
+			out = append(out, id)
+		}
+	}
+	return out, rows.Err()
+}
+
+// namesAny reports whether match holds for one of the identifiers of text
+// (runs of identifier characters, with a private name's "#" kept as well):
+// the whole-identifier occurrences containsIdent finds, all at once.
+func namesAny(text string, match func(string) bool) bool {
+	for i := 0; i < len(text); {
+		r, w := utf8.DecodeRuneInString(text[i:])
+		if !ident.Part(r) {
+			i += w
+			continue
+		}
+		j := i + w
+		for j < len(text) {
+			r, w := utf8.DecodeRuneInString(text[j:])
+			if !ident.Part(r) {
+				break
+			}
+			j += w
+		}
+		if match(text[i:j]) || i > 0 && text[i-1] == '#' && match(text[i-1:j]) {
+			return true
+		}
+		i = j
+	}
+	return false
 }
 
 // containsIdent reports whether name occurs in text with no identifier

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/scry-dev/scry/internal/sqlitedb"
@@ -48,6 +49,8 @@ type Store struct {
 	stats statsCache
 	// splitMinChunks overrides splitMinChunks (tests split small indexes).
 	splitMinChunks int
+	// commits counts committed write transactions (Commits).
+	commits atomic.Int64
 }
 
 // FileRecord is what the store knows about one indexed file.
@@ -71,7 +74,8 @@ func Open(path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+	// Private: the index holds the workspace's full source.
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	db, err := sqlitedb.Open(abs, connOptions)
@@ -83,6 +87,12 @@ func Open(path string) (*Store, error) {
 	db.SetMaxIdleConns(4)
 	s := &Store{db: db, path: abs}
 	if err := s.ensureSchemaRetrying(context.Background()); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	// Only now is the file known to be an index (a file that is not
+	// SQLite was refused above, its mode untouched).
+	if err := sqlitedb.MakePrivate(abs); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -455,5 +465,14 @@ func (s *Store) write(fn func(ctx context.Context, tx *sql.Tx) error) error {
 		tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	s.commits.Add(1)
+	return nil
 }
+
+// Commits is how many write transactions this Store has committed: the
+// work count tests hold bulk changes to (each commit rewrites the pages it
+// touched into the write-ahead log).
+func (s *Store) Commits() int64 { return s.commits.Load() }

@@ -1119,3 +1119,98 @@ func TestDamagedSchemaIsScrys(t *testing.T) {
 		t.Fatalf("Open: %v, want ErrDamagedIndex and a corruption", err)
 	}
 }
+
+// TestIndexFilesArePrivate: the index holds the workspace's full source, so
+// its file, its -wal and -shm files and the folder it creates are its
+// owner's only (they were 0644 in 0755 folders), and an index an older
+// scry left readable is closed on its next open.
+func TestIndexFilesArePrivate(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "indexes", "abc")
+	path := filepath.Join(dir, "index.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustReplace(t, s, rec("a.ts"), fn("a.ts", "secret", 1, "return 'sk-live';"))
+	wantMode := func(p string, want os.FileMode) {
+		t.Helper()
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode().Perm(); got != want {
+			t.Errorf("%s: mode %v, want %v", filepath.Base(p), got, want)
+		}
+	}
+	wantMode(dir, 0o700)
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		wantMode(p, 0o600)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	wantMode(path, 0o600)
+}
+
+// TestEmbeddedChunksReferencingInBulk: past perNameReferences names the
+// cascade's lookup is one pass over the embedded chunks; it finds what a
+// query per name finds (whole identifiers, private names, each name's own
+// file left out), and only chunks that are embedded.
+func TestEmbeddedChunksReferencingInBulk(t *testing.T) {
+	s := openTemp(t)
+	refs := map[string]string{}
+	for i := range perNameReferences + 10 {
+		file := fmt.Sprintf("f%d.ts", i)
+		name := fmt.Sprintf("fn%d", i)
+		refs[name] = file
+		body := fmt.Sprintf("return fn%d(1) + fn%dx() + this.#p%d;", i+1, i, i)
+		mustReplace(t, s, rec(file), fn(file, name, 1, body))
+	}
+	refs["#p3"] = "nowhere.ts"
+	unembedded := "f7.ts#fn7@1"
+	all, err := s.NeedsEmbedding()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var embedded []string
+	for _, id := range all {
+		if id != unembedded {
+			embedded = append(embedded, id)
+		}
+	}
+	if err := s.ClearNeedsEmbedding(embedded); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for name, file := range refs {
+		ids, err := s.ChunksReferencing(name, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids {
+			if id != unembedded {
+				want = append(want, id)
+			}
+		}
+	}
+	slices.Sort(want)
+	want = slices.Compact(want)
+	got, err := s.EmbeddedChunksReferencing(refs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("in one pass: %q\nname by name: %q", got, want)
+	}
+	if !slices.Contains(got, "f3.ts#fn3@1") || slices.Contains(got, unembedded) {
+		t.Errorf("want f3.ts (fn4, #p3) and not the unembedded f7.ts: %q", got)
+	}
+}

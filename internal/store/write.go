@@ -185,6 +185,7 @@ func (b *Batch) Commit() error {
 	if err := b.tx.Commit(); err != nil {
 		return fmt.Errorf("store: commit: %w", err)
 	}
+	b.s.commits.Add(1)
 	return nil
 }
 
@@ -620,6 +621,79 @@ func (s *Store) DeleteFile(p string) error {
 		return fmt.Errorf("store: delete %s: %w", p, err)
 	}
 	return nil
+}
+
+// deleteBatch is how many files DeleteFiles removes per transaction: the
+// indexer's batch size, so a removal holds the write lock no longer than
+// an indexing batch does.
+const deleteBatch = 1024
+
+// DeleteFiles removes files as DeleteFile does, many per transaction, and
+// returns the signatures their chunks had (for the signature cascade).
+// Removing 100,000 files one transaction each, after a read of each file's
+// chunks, held the next question for a minute; here the cost is the rows
+// removed, and a commit per deleteBatch files. Unknown paths are skipped.
+func (s *Store) DeleteFiles(paths []string) ([]ChunkSig, error) {
+	var sigs []ChunkSig
+	for len(paths) > 0 {
+		n := min(len(paths), deleteBatch)
+		part := paths[:n]
+		paths = paths[n:]
+		err := s.write(func(ctx context.Context, tx *sql.Tx) error {
+			var fts []fullTextRow
+			var ids []int64
+			for _, p := range part {
+				var fileID int64
+				switch err := tx.QueryRowContext(ctx, `SELECT id FROM files WHERE path = ?`, p).Scan(&fileID); {
+				case errors.Is(err, sql.ErrNoRows):
+					continue
+				case err != nil:
+					return err
+				}
+				old, rows, err := oldChunks(ctx, tx, fileID, p)
+				if err != nil {
+					return err
+				}
+				sigs = append(sigs, old...)
+				fts = append(fts, rows...)
+				ids = append(ids, fileID)
+			}
+			// Full-text rows first, while the chunks they came from are
+			// there, as in ReplaceFile; then each file's chunks and source
+			// blocks by their rowid range, and the file rows.
+			if err := deleteFullText(ctx, tx, fts); err != nil {
+				return err
+			}
+			for _, q := range []string{`DELETE FROM chunks WHERE seq BETWEEN ? AND ?`, `DELETE FROM sources WHERE key BETWEEN ? AND ?`} {
+				st, err := tx.PrepareContext(ctx, q)
+				if err != nil {
+					return err
+				}
+				for _, id := range ids {
+					if _, err := st.ExecContext(ctx, id<<fileShift, id<<fileShift|(1<<fileShift-1)); err != nil {
+						st.Close()
+						return err
+					}
+				}
+				st.Close()
+			}
+			st, err := tx.PrepareContext(ctx, `DELETE FROM files WHERE id = ?`)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			for _, id := range ids {
+				if _, err := st.ExecContext(ctx, id); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return sigs, fmt.Errorf("store: delete %d files: %w", len(part), err)
+		}
+	}
+	return sigs, nil
 }
 
 // MarkNeedsEmbedding flags chunks for (re-)embedding, e.g. the neighbours of
