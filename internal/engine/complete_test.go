@@ -130,3 +130,67 @@ func TestAnswersSayWhyWhileTheCompilerStarts(t *testing.T) {
 		t.Errorf("callers do not say why:\n%s", render.CallTree(tree))
 	}
 }
+
+// TestImportersThroughAliasesAndBarrels: in a monorepo a file is imported
+// through a tsconfig paths alias, through its package's name, and through
+// a barrel's `export *`; every importer is listed and says which way it
+// reaches the file.
+func TestImportersThroughAliasesAndBarrels(t *testing.T) {
+	root := writeWorkspace(t, map[string]string{
+		"tsconfig.json": `{
+  // comments and trailing commas, as tsconfig.json allows
+  "compilerOptions": {
+    "baseUrl": ".",
+    "paths": { "@scope/pkg/*": ["packages/pkg/src/*"], },
+  },
+}`,
+		"packages/pkg/package.json":        `{"name": "@scope/pkg", "version": "1.0.0"}`,
+		"packages/pkg/src/data/restore.ts": "export function restoreElement(): number { return 1; }\n",
+		"packages/pkg/src/binding.ts":      "export function updateBoundElements(): number { return 2; }\nexport const unrelated = 3;\n",
+		"packages/pkg/src/index.ts":        "export * from './binding';\nexport { restoreElement } from './data/restore';\n",
+		"packages/pkg/src/inner.ts":        "import { updateBoundElements } from './binding';\nexport const i = updateBoundElements();\n",
+		"app/a.ts":                         "import { restoreElement } from '@scope/pkg/data/restore';\nexport const a = restoreElement();\n",
+		"app/b.ts":                         "import { restoreElement } from '../packages/pkg/src/data/restore';\nexport const b = restoreElement();\n",
+		"app/c.ts":                         "import { updateBoundElements } from '@scope/pkg';\nexport const c = updateBoundElements();\n",
+		"app/d.ts":                         "import { updateBoundElements } from '../packages/pkg/src';\nexport const d = updateBoundElements();\n",
+		"app/e.ts":                         "import { unrelated } from '@scope/pkg';\nexport const e = unrelated;\n",
+		"app/f.ts":                         "import { restoreElement } from '@scope/pkg';\nexport const f = restoreElement();\n",
+	})
+	e, err := engine.Open(context.Background(), engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, tc := range []struct {
+		target string
+		want   []string // file (via)
+	}{
+		{"packages/pkg/src/data/restore.ts", []string{
+			"app/a.ts (the tsconfig paths alias @scope/pkg/*)",
+			"app/b.ts ()",
+			"app/f.ts (the barrel packages/pkg/src/index.ts (through the workspace package @scope/pkg))",
+			"packages/pkg/src/index.ts ()",
+		}},
+		{"updateBoundElements", []string{
+			"app/c.ts (the barrel packages/pkg/src/index.ts (through the workspace package @scope/pkg))",
+			"app/d.ts (the barrel packages/pkg/src/index.ts)",
+			"packages/pkg/src/index.ts ()",
+			"packages/pkg/src/inner.ts ()",
+		}},
+	} {
+		imps, err := e.Importers(tc.target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, im := range imps {
+			got = append(got, im.File+" ("+im.Via+")")
+		}
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("importers %s:\n%s\nwant\n%s", tc.target, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
+		if text := render.Importers(tc.target, imps); !strings.Contains(text, "(via the barrel packages/pkg/src/index.ts") {
+			t.Errorf("importers %s do not say how they reach it:\n%s", tc.target, text)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -163,7 +162,15 @@ type Importer struct {
 	File      string `json:"file"`
 	Line      int    `json:"line"`
 	Statement string `json:"statement"`
+	// Via says how the import reaches the file when a relative path does
+	// not: a tsconfig paths alias or baseUrl, a workspace package's name,
+	// or a barrel that re-exports it (`export * from`).
+	Via string `json:"via,omitempty"`
 }
+
+// maxBarrelDepth bounds the chain of barrels re-exporting a file that
+// importers are followed through.
+const maxBarrelDepth = 8
 
 // Importers lists the import statements (ES imports, re-exports, require)
 // that load a module: a workspace file (relative specifiers resolved, `.js`
@@ -200,21 +207,85 @@ func (e *Engine) Importers(target string) ([]Importer, error) {
 		return nil, err
 	}
 	rows = append(rows, reexports...)
+	specOf := func(c chunk.Chunk) string { return c.Name[strings.IndexByte(c.Name, ':')+1:] }
+	mr := e.newModuleResolver()
+	// names are what an import must bind to reach the target through a
+	// barrel: the name asked for, or the file's exports.
+	names := []string{wantName}
+	if wantName == "" && wantFile != "" {
+		names = e.exportedNames(wantFile)
+	}
+	binds := func(c chunk.Chunk) bool {
+		if strings.Contains(c.FullSource, "*") {
+			return true
+		}
+		for _, n := range names {
+			if n != "" && containsWord(c.FullSource, n) {
+				return true
+			}
+		}
+		return false
+	}
 	var out []Importer
+	listed := map[string]bool{}
+	add := func(c chunk.Chunk, via string) {
+		key := fmt.Sprintf("%s:%d", c.RelativePath, c.StartLine)
+		if listed[key] {
+			return
+		}
+		listed[key] = true
+		out = append(out, Importer{File: c.RelativePath, Line: c.StartLine, Statement: strings.Join(strings.Fields(c.FullSource), " "), Via: via})
+	}
 	for _, c := range rows {
-		spec := c.Name[strings.IndexByte(c.Name, ':')+1:]
-		match := false
+		spec := specOf(c)
+		match, via := false, ""
 		switch {
 		case wantPkg != "":
 			match = spec == wantPkg || strings.HasPrefix(spec, wantPkg+"/")
 		case wantFile != "":
-			match = e.resolvesTo(c.RelativePath, spec, wantFile)
+			match, via = mr.resolvesTo(c.RelativePath, spec, wantFile)
 		}
 		if match && wantName != "" && !containsWord(c.FullSource, wantName) && !strings.Contains(c.FullSource, "*") {
 			match = false
 		}
 		if match {
-			out = append(out, Importer{File: c.RelativePath, Line: c.StartLine, Statement: strings.Join(strings.Fields(c.FullSource), " ")})
+			add(c, via)
+		}
+	}
+	if wantFile != "" {
+		// Barrels: files re-exporting the target (transitively), whose own
+		// importers reach it through them.
+		barrels := map[string]bool{wantFile: true}
+		frontier, order := []string{wantFile}, []string(nil)
+		for depth := 0; depth < maxBarrelDepth && len(frontier) > 0; depth++ {
+			var next []string
+			for _, f := range frontier {
+				for _, c := range reexports {
+					if barrels[c.RelativePath] || !binds(c) {
+						continue
+					}
+					if ok, _ := mr.resolvesTo(c.RelativePath, specOf(c), f); ok {
+						barrels[c.RelativePath] = true
+						next = append(next, c.RelativePath)
+					}
+				}
+			}
+			order = append(order, next...)
+			frontier = next
+		}
+		for _, b := range order {
+			for _, c := range rows {
+				if c.RelativePath == b || !binds(c) {
+					continue
+				}
+				if ok, how := mr.resolvesTo(c.RelativePath, specOf(c), b); ok {
+					via := "the barrel " + b
+					if how != "" {
+						via += " (through " + how + ")"
+					}
+					add(c, via)
+				}
+			}
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -226,34 +297,31 @@ func (e *Engine) Importers(target string) ([]Importer, error) {
 	return out, nil
 }
 
+// exportedNames are the names a file's top-level exported declarations
+// declare.
+func (e *Engine) exportedNames(rel string) []string {
+	cs, err := e.store.ChunksByFile(rel)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, c := range cs {
+		// A line of several declarations is a "statement" named after them.
+		if !c.Exported || c.ParentChunkID != "" || statementKind(c.NodeKind) && c.NodeKind != "statement" {
+			continue
+		}
+		for _, n := range strings.Split(c.Name, ", ") {
+			if ident.Is(n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
 func (e *Engine) fileIndexed(rel string) bool {
 	cs, err := e.store.ChunksByFile(rel)
 	return err == nil && len(cs) > 0
-}
-
-// resolvesTo reports whether a relative module specifier written in file
-// `from` names the workspace file `target`, with TypeScript's resolution of
-// extensions: `./a`, `./a.js` (for a.ts), `./dir` (for dir/index.ts).
-func (e *Engine) resolvesTo(from, spec, target string) bool {
-	if !strings.HasPrefix(spec, ".") {
-		return false
-	}
-	p := path.Clean(path.Join(path.Dir(from), spec))
-	if p == target {
-		return true
-	}
-	stem := strings.TrimSuffix(target, path.Ext(target))
-	if strings.HasSuffix(stem, ".d") {
-		stem = strings.TrimSuffix(stem, ".d")
-	}
-	pstem := p
-	for _, ext := range []string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"} {
-		if strings.HasSuffix(p, ext) {
-			pstem = strings.TrimSuffix(p, ext)
-			break
-		}
-	}
-	return pstem == stem || pstem+"/index" == stem
 }
 
 // statementKind reports whether a chunk kind is a statement rather than a

@@ -312,7 +312,11 @@ func Importers(target string, imps []engine.Importer) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d import(s) of %s:\n", len(imps), textfmt.Name(target))
 	for _, im := range imps {
-		fmt.Fprintf(&b, "%s:%d: %s\n", textfmt.Name(im.File), im.Line, oneLine(im.Statement))
+		fmt.Fprintf(&b, "%s:%d: %s", textfmt.Name(im.File), im.Line, oneLine(im.Statement))
+		if im.Via != "" {
+			fmt.Fprintf(&b, " (via %s)", textfmt.Line(im.Via))
+		}
+		b.WriteByte('\n')
 	}
 	return b.String()
 }
