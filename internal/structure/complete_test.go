@@ -162,7 +162,10 @@ func TestOverloadedCalleeListedOnce(t *testing.T) {
 			"export declare function timer(due: number, period: number): number;\n" +
 			"export declare function timer(due: string, period: number, label: string): number;\n",
 		"poll.ts": "import { timer } from 'fake-timers';\nimport { local } from './local';\n\n" +
-			"export function poll(): number {\n  return timer(1) + timer(new Date()) + timer(1, 2) + timer('a', 2, 'b') + local(1) + local('x');\n}\n",
+			"export function poll(): number {\n  return timer(1) + timer(new Date()) + timer(1, 2) + timer('a', 2, 'b') + local(1) + local('x');\n}\n" +
+			"export function later(): number[] {\n  return [\n    [1].map(() => timer(1)),\n    [1].map(() => timer(new Date())),\n    [1].map(() => timer(1, 2)),\n    [1].map(() => local(1) + local('x')),\n  ].flat();\n}\n",
+		"bus.ts": "export class Bus {\n  /** a */\n  on(e: 'a', f: () => void): void;\n  /** @deprecated */\n  on(e: 'b', f: () => void): void;\n  on(e: string, f: () => void): void {}\n}\n" +
+			"export function wire(b: Bus): void {\n  b.on('a', () => {});\n  b.on('b', () => {});\n  [b].forEach((x) => x.on('a', () => {}));\n}\n",
 		"local.ts": "export function local(a: number): number;\nexport function local(a: string): number;\n" +
 			"export function local(a: number | string): number {\n  return Number(a);\n}\n",
 	})
@@ -177,5 +180,29 @@ func TestOverloadedCalleeListedOnce(t *testing.T) {
 	}
 	if want := "timer[5] local[5]"; strings.Join(got, " ") != want {
 		t.Errorf("calls of poll = %s, want %s", strings.Join(got, " "), want)
+	}
+	// Calls in callbacks, which the call hierarchy leaves out and which are
+	// resolved one by one, each to its overload signature.
+	md, err = res.Metadata(context.Background(), targetOf(t, root, query{File: "poll.ts", Decl: "function later", Symbol: "later"}), structure.Options{Sections: structure.SecOutgoing})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = got[:0]
+	for _, c := range md.OutgoingCalls {
+		got = append(got, fmt.Sprintf("%s%v", c.Name, c.CallSites))
+	}
+	if want := "timer[9 10 11] local[12]"; strings.Join(got, " ") != want {
+		t.Errorf("calls of later = %s, want %s", strings.Join(got, " "), want)
+	}
+	md, err = res.Metadata(context.Background(), targetOf(t, root, query{File: "bus.ts", Decl: "function wire", Symbol: "wire"}), structure.Options{Sections: structure.SecOutgoing})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = got[:0]
+	for _, c := range md.OutgoingCalls {
+		got = append(got, fmt.Sprintf("%s%v", c.QualifiedName(), c.CallSites))
+	}
+	if want := "Bus.on[9 10 11]"; strings.Join(got, " ") != want {
+		t.Errorf("calls of wire = %s, want %s", strings.Join(got, " "), want)
 	}
 }
