@@ -57,6 +57,9 @@ func TestCLICallUsesServer(t *testing.T) {
 			t.Fatalf("%v opened an index of its own while a server answers for the workspace", args)
 		}
 	}
+	if out, err := runScry(t, "doctor", "--root", root); err != nil || !strings.Contains(out, "as seen by the running `scry serve`") || ownIndex() {
+		t.Errorf("doctor was not answered by the server (%v):\n%s", err, out)
+	}
 	served, err := runScry(t, "refs", "--root", root, "TokenService")
 	if err != nil || !strings.Contains(served, want) {
 		t.Fatalf("refs through the server: %v\n%s", err, served)

@@ -57,6 +57,11 @@ func newDoctorCmd() *cobra.Command {
 		Short: "Report what scry found and what is missing",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// With a `scry serve` running for the workspace, it answers:
+			// its compiler's state is the one agents' answers report.
+			if ok, err := ws.viaServer(cmd, func() []string { return nil }); ok {
+				return err
+			}
 			opt := engine.Options{KeepBrokenConfig: true}
 			if compiler {
 				// Loading the project needs the indexed file list.
@@ -72,6 +77,7 @@ func newDoctorCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			d.Served = served(cmd.Context()) != nil
 			tools := len(d.Config.Tools)
 			if tools == 0 {
 				tools = len(mcpserver.DefaultTools)

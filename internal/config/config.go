@@ -31,6 +31,10 @@ type Config struct {
 	Budget       int     `toml:"maxTokenBudget"`
 	Candidates   int     `toml:"maxVectorCandidates"`
 	CallDepth    int     `toml:"callDepth"`
+	// CompilerWait is how many seconds a question that needs exact
+	// structure waits for TypeScript 7 while it is still loading, before
+	// it is answered from the index and says so (0: not at all).
+	CompilerWait int `toml:"compilerWait"`
 
 	Include     []string `toml:"include"`
 	Exclude     []string `toml:"exclude"`
@@ -56,7 +60,7 @@ type Config struct {
 
 // Default returns the defaults of docs/architecture.md, rule 3.
 func Default() Config {
-	return Config{RerankWeight: 0.65, VectorWeight: 0.35, Threshold: 0.5, Budget: 8000, Candidates: 40, CallDepth: 1}
+	return Config{RerankWeight: 0.65, VectorWeight: 0.35, Threshold: 0.5, Budget: 8000, Candidates: 40, CallDepth: 1, CompilerWait: 20}
 }
 
 // Load reads the user's config (UserDir()/config.toml), then
@@ -189,9 +193,10 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 		}
 	}
 	ints := map[string]*int{
-		"SCRY_BUDGET":     &c.Budget,
-		"SCRY_CANDIDATES": &c.Candidates,
-		"SCRY_CALL_DEPTH": &c.CallDepth,
+		"SCRY_BUDGET":        &c.Budget,
+		"SCRY_CANDIDATES":    &c.Candidates,
+		"SCRY_CALL_DEPTH":    &c.CallDepth,
+		"SCRY_COMPILER_WAIT": &c.CompilerWait,
 	}
 	for k, p := range ints {
 		if v := getenv(k); v != "" {
@@ -270,6 +275,7 @@ func (c Config) Validate() error {
 	check(c.Budget > 0 && c.Budget <= 1_000_000, "maxTokenBudget %d: want 1..1000000", c.Budget)
 	check(c.Candidates > 0 && c.Candidates <= 10_000, "maxVectorCandidates %d: want 1..10000", c.Candidates)
 	check(c.CallDepth == -1 || c.CallDepth >= 0 && c.CallDepth <= MaxCallDepth, "callDepth %d: want -1 (transitive) or 0..%d", c.CallDepth, MaxCallDepth)
+	check(c.CompilerWait >= 0 && c.CompilerWait <= 600, "compilerWait %d: want 0..600 seconds", c.CompilerWait)
 	errs = append(errs, c.Embedding.Validate(), c.Reranking.Validate(), c.validateBackend())
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("config: %w", err)

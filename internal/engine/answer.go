@@ -130,7 +130,7 @@ func (e *Engine) describe(ctx context.Context, c chunk.Chunk, callDepth int) (gr
 }
 
 func (e *Engine) describeUncached(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
-	d, _, err := ask(e, named(c), func(s source) (graph.Result, error) { return s.describe(ctx, c, callDepth) })
+	d, _, err := ask(ctx, e, named(c), func(s source) (graph.Result, error) { return s.describe(ctx, c, callDepth) })
 	return d, err
 }
 

@@ -98,7 +98,7 @@ type References struct {
 // References lists a symbol's uses (at most limit; 0 for all), from the
 // compiler when attached, else whole-word matches in the indexed files.
 func (e *Engine) References(ctx context.Context, s Symbol, limit int) (References, error) {
-	sites, reason, err := ask(e, named(s.c), func(src source) ([]Site, error) { return src.references(ctx, s.c, limit) })
+	sites, reason, err := ask(ctx, e, named(s.c), func(src source) ([]Site, error) { return src.references(ctx, s.c, limit) })
 	return References{Symbol: s.Declaration, Limit: limit, Sites: sites, Approximate: reason != "", Reason: why(reason)}, err
 }
 
@@ -122,7 +122,7 @@ type Implementations struct {
 // Implementations lists the classes and interfaces that extend or
 // implement a symbol.
 func (e *Engine) Implementations(ctx context.Context, s Symbol) (Implementations, error) {
-	found, reason, err := ask(e, named(s.c), func(src source) ([]Declaration, error) { return src.implementations(ctx, s.c) })
+	found, reason, err := ask(ctx, e, named(s.c), func(src source) ([]Declaration, error) { return src.implementations(ctx, s.c) })
 	return Implementations{Symbol: s.Declaration, Found: found, Approximate: reason != "", Reason: why(reason)}, err
 }
 
@@ -150,7 +150,7 @@ func (e *Engine) Definition(ctx context.Context, file string, line, column int) 
 	if err != nil {
 		return Definitions{}, fmt.Errorf("definition: %w", err)
 	}
-	found, reason, err := ask(e, true, func(s source) ([]Declaration, error) { return s.definitionAt(ctx, abs, line, column) })
+	found, reason, err := ask(ctx, e, true, func(s source) ([]Declaration, error) { return s.definitionAt(ctx, abs, line, column) })
 	if err != nil {
 		return Definitions{}, err
 	}
@@ -175,7 +175,7 @@ type CallTree struct {
 // callTree asks for a symbol's call trees, with why they came from the
 // index when they did.
 func (e *Engine) callTree(ctx context.Context, s Symbol, opts structure.Options) (*structure.SymbolMetadata, string, error) {
-	md, reason, err := ask(e, named(s.c), func(src source) (*structure.SymbolMetadata, error) { return src.metadata(ctx, s.c, opts) })
+	md, reason, err := ask(ctx, e, named(s.c), func(src source) (*structure.SymbolMetadata, error) { return src.metadata(ctx, s.c, opts) })
 	return md, why(reason), err
 }
 

@@ -44,14 +44,21 @@ func (e *Engine) attachCompiler(ctx context.Context, flag, cacheDir string, wait
 	}
 	// The server outlives the call that opened the engine: Close stops it.
 	sctx := context.WithoutCancel(ctx)
+	files := 0
+	if fs, err := e.sourceFiles(); err == nil {
+		files = len(fs)
+	}
+	e.compiler.warm.begin(files)
 	start := func() *Compiler {
 		comp, err := e.startCompiler(sctx, path)
 		if err != nil {
 			e.setWhy(reasonNotStarted + ": " + err.Error())
+			e.compiler.warm.finish(err) // after the reason, which the questions it releases read
 			warn(fmt.Errorf("%w: %w", ErrApproximate, err))
 			return nil
 		}
 		e.setCompiler(comp)
+		e.compiler.warm.finish(nil)
 		return comp
 	}
 	stop := func(comp *Compiler) {
@@ -118,8 +125,9 @@ func (c *Compiler) Server() *tsls.Server { return c.srv }
 // compilerBox holds the compiler once it is ready; until then (and if it
 // never starts) answers come from the index, saying why (why).
 type compilerBox struct {
-	p   atomic.Pointer[Compiler]
-	why atomic.Pointer[string]
+	p    atomic.Pointer[Compiler]
+	why  atomic.Pointer[string]
+	warm warmup
 }
 
 // setWhy records why answers come from the index while no compiler is

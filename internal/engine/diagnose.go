@@ -49,6 +49,12 @@ type Diagnosis struct {
 	// Compiler is the running TypeScript 7 server's memory, when the
 	// engine was opened with it (doctor --compiler); nil otherwise.
 	Compiler *CompilerMemory
+	// CompilerStatus is the TypeScript 7 server's state in this engine:
+	// what answers report (loading, ready, absent, failed).
+	CompilerStatus CompilerStatus
+	// Served is set when a running `scry serve` answered (its engine's
+	// state, not a fresh process's).
+	Served bool
 
 	// Shared is the shared index's cluster, with the weaviate backend.
 	Shared *weaviate.Status
@@ -199,6 +205,7 @@ func (e *Engine) Diagnose(ctx context.Context, cacheDir string) (Diagnosis, erro
 		m.RSS, m.Peak, m.Err = comp.srv.Memory()
 		d.Compiler = m
 	}
+	d.CompilerStatus = e.CompilerStatus()
 	d.TypeScript = tsls.DiagnoseWith(tsls.FindOptions{Root: e.root.Dir(), CacheDir: cacheDir, Flag: e.conf().TSGo, TrustWorkspace: e.conf().Origin.Trust.Trusted})
 	if files, err := e.sourceFiles(); err == nil && len(files) > 0 {
 		d.Governed, d.Ungoverned = tsls.ProgramSplit(files)

@@ -40,9 +40,12 @@ const (
 // compiler when one is attached and the declaration has a name to ask
 // about (named), and to the index otherwise or when the compiler fails.
 // reason is "" when the compiler answered, else why the index did.
-func ask[T any](e *Engine, named bool, q func(source) (T, error)) (v T, reason string, err error) {
-	reason = e.noCompiler()
-	if comp := e.Compiler(); comp != nil {
+//
+// While the compiler is still loading, the question waits for it up to the
+// configured time (awaitCompiler); the reason then says how far it got.
+func ask[T any](ctx context.Context, e *Engine, named bool, q func(source) (T, error)) (v T, reason string, err error) {
+	comp, reason := e.awaitCompiler(ctx)
+	if comp != nil {
 		if !named {
 			reason = reasonAnonymous
 		} else {
@@ -67,6 +70,6 @@ func named(c chunk.Chunk) bool { return ident.Is(strings.TrimPrefix(c.Name, "#")
 // metadataOf is SymbolMetadata for a chunk: from the compiler when
 // attached, else from the index (marked approximate, with the reason).
 func (e *Engine) metadataOf(ctx context.Context, c chunk.Chunk, opts structure.Options) (*structure.SymbolMetadata, error) {
-	md, _, err := ask(e, named(c), func(s source) (*structure.SymbolMetadata, error) { return s.metadata(ctx, c, opts) })
+	md, _, err := ask(ctx, e, named(c), func(s source) (*structure.SymbolMetadata, error) { return s.metadata(ctx, c, opts) })
 	return md, err
 }

@@ -54,6 +54,11 @@ func newTool[A any](name, title, description string, h func(s *Server, ctx conte
 				if empty := s.empty.Load(); empty != nil && err == nil && res != nil {
 					res.Content = append(res.Content, text(render.EmptyWorkspace(empty)))
 				}
+				// An answer given while TypeScript 7 is still loading says
+				// so (the call waited for it up to compilerWait first).
+				if st := s.eng.CompilerStatus(); structural[name] && st.Phase == engine.CompilerLoading && err == nil && res != nil {
+					res.Content = append(res.Content, text(render.CompilerLoading(st)))
+				}
 				if err != nil {
 					// An error may echo a name from an argument or the
 					// workspace (an os error wraps the raw path): it must
@@ -64,6 +69,11 @@ func newTool[A any](name, title, description string, h func(s *Server, ctx conte
 			})
 	}}
 }
+
+// structural are the tools whose answers hold structure from TypeScript 7
+// (the others read files and the index only).
+var structural = map[string]bool{"codebase_search": true, "get_symbol_info": true, "find_definition": true,
+	"find_references": true, "find_implementations": true}
 
 // escapedError is an error whose message is printed with textfmt.Line; it
 // unwraps to the original, so its kind is still recognised.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
@@ -35,6 +36,7 @@ func Diagnosis(d engine.Diagnosis, tools int) string {
 	b.WriteString(Sensitive(d.Config, "           "))
 	models(&b, d)
 	fmt.Fprintf(&b, "typescript 7:\n%s\n", indentLines(d.TypeScript.String(), "  "))
+	fmt.Fprintf(&b, "  state: %s\n", CompilerState(d.CompilerStatus, d.Served))
 	if m := d.Compiler; m != nil {
 		if m.Err != nil {
 			fmt.Fprintf(&b, "  memory: not measured (%v)\n", m.Err)
@@ -193,4 +195,35 @@ func shared(b *strings.Builder, d engine.Diagnosis) {
 	}
 	fmt.Fprintln(b, "settings a workspace needs trust for (they run or send something, or raise a limit), and where each came from:")
 	b.WriteString(Sensitive(d.Config, "           "))
+}
+
+// CompilerState is the TypeScript 7 server's state in one line, as doctor
+// prints it; served says a running `scry serve` answered, so the state is
+// the server's.
+func CompilerState(s engine.CompilerStatus, served bool) string {
+	var out string
+	switch s.Phase {
+	case engine.CompilerLoading:
+		out = fmt.Sprintf("loading the project (%s files, %s so far); questions needing exact structure wait up to %s, then answer from the index and say so",
+			textfmt.Thousands(s.Files), s.Elapsed.Round(100*time.Millisecond), s.Wait)
+	case engine.CompilerReady:
+		out = "ready"
+		if s.Elapsed > 0 {
+			out += fmt.Sprintf(" (project of %s files loaded in %s)", textfmt.Thousands(s.Files), s.Elapsed.Round(100*time.Millisecond))
+		}
+	case engine.CompilerFailed:
+		out = "failed to start: " + s.Err + "; answers come from the index, marked approximate"
+	default:
+		out = "not running in this process (`scry serve` starts it in the background; the structure commands start it and wait; doctor --compiler starts it here)"
+	}
+	if served {
+		out += "; as seen by the running `scry serve` for this workspace"
+	}
+	return out
+}
+
+// CompilerLoading is the note an answer carries while TypeScript 7 is
+// still loading.
+func CompilerLoading(s engine.CompilerStatus) string {
+	return "Note: " + engine.LoadingReason(s) + ": structure in this answer comes from the index (approximate); ask again once it is ready for the compiler's answer."
 }

@@ -3,6 +3,7 @@ package render_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/render"
@@ -38,5 +39,25 @@ func TestEmptyWorkspace(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCompilerState checks doctor's line and the answers' note for each
+// state of TypeScript 7, so that both say the same thing.
+func TestCompilerState(t *testing.T) {
+	loading := engine.CompilerStatus{Phase: engine.CompilerLoading, Files: 1553, Elapsed: 2340 * time.Millisecond, Wait: 20 * time.Second}
+	for _, tc := range []struct {
+		got, want string
+	}{
+		{render.CompilerState(loading, false), "loading the project (1,553 files, 2.3s so far); questions needing exact structure wait up to 20s"},
+		{render.CompilerState(loading, true), "as seen by the running `scry serve`"},
+		{render.CompilerLoading(loading), "Note: TypeScript 7 is still loading the project (1,553 files, 2.3s so far): structure in this answer comes from the index"},
+		{render.CompilerState(engine.CompilerStatus{Phase: engine.CompilerReady, Files: 12, Elapsed: time.Second}, false), "ready (project of 12 files loaded in 1s)"},
+		{render.CompilerState(engine.CompilerStatus{Phase: engine.CompilerFailed, Err: "tsc exited"}, false), "failed to start: tsc exited"},
+		{render.CompilerState(engine.CompilerStatus{Phase: engine.CompilerAbsent}, false), "not running in this process"},
+	} {
+		if !strings.Contains(tc.got, tc.want) {
+			t.Errorf("%q lacks %q", tc.got, tc.want)
+		}
 	}
 }
