@@ -92,7 +92,10 @@ func TestAnswersSayWhyWhileTheCompilerStarts(t *testing.T) {
 	})
 	ctx := context.Background()
 	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
-		Compiler: engine.CompilerBackground, Configure: func(c *config.Config) error { c.TSGo = bin; return nil }})
+		// compilerWait 0: questions do not wait for the loading compiler
+		// (TestWarmupAnswersAgree covers the wait), so they are answered
+		// during the start.
+		Compiler: engine.CompilerBackground, Configure: func(c *config.Config) error { c.TSGo = bin; c.CompilerWait = 0; return nil }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,10 @@ func TestAwaitCompiler(t *testing.T) {
 	}
 
 	setWait(e, 600) // the test would time out if the wait were not released
-	go e.compiler.warm.finish(errors.New("tsc exited"))
+	go func() { // as attachCompiler ends a failed start
+		e.setWhy(reasonNotStarted + ": tsc exited")
+		e.compiler.warm.finish(errors.New("tsc exited"))
+	}()
 	if _, reason := e.awaitCompiler(ctx); reason != "TypeScript 7 did not start: tsc exited" {
 		t.Errorf("after a failed start: reason %q", reason)
 	}
