@@ -46,7 +46,7 @@ func TestAwaitCompiler(t *testing.T) {
 	}
 
 	setWait(e, 600) // the test would time out if the wait were not released
-	go func() { // as attachCompiler ends a failed start
+	go func() {     // as attachCompiler ends a failed start
 		e.setWhy(reasonNotStarted + ": tsc exited")
 		e.compiler.warm.finish(errors.New("tsc exited"))
 	}()
