@@ -8,6 +8,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // TestEmptyWorkspace indexes real directories with nothing to index and
@@ -63,7 +64,7 @@ func TestEmptyWorkspace(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
-			writeTree(t, root, tt.files)
+			testkit.WriteTree(t, root, tt.files)
 			w := openEmpty(t, root, tt.configure)
 			if w == nil {
 				t.Fatal("no empty-workspace report for an index with no files")
@@ -73,7 +74,7 @@ func TestEmptyWorkspace(t *testing.T) {
 	}
 	t.Run("a workspace with sources", func(t *testing.T) {
 		root := t.TempDir()
-		writeTree(t, root, map[string]string{"a.ts": "export const a = 1;\n"})
+		testkit.WriteTree(t, root, map[string]string{"a.ts": "export const a = 1;\n"})
 		if w := openEmpty(t, root, nil); w != nil {
 			t.Errorf("report %+v for a workspace with a source file", *w)
 		}

@@ -3,8 +3,6 @@ package engine_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"hash/fnv"
@@ -19,50 +17,11 @@ import (
 
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/tsls/tslstest"
 	"github.com/scry-dev/scry/internal/weaviate"
+	"github.com/scry-dev/scry/internal/weaviate/weaviatetest"
 )
-
-// sharedEnv is the environment of a shared-index engine on the Weaviate
-// scripts/weaviate.sh started (skipped without one, failed without one
-// when SCRY_REQUIRE_WEAVIATE is set, as in CI).
-func sharedEnv(t *testing.T, repo string) map[string]string {
-	t.Helper()
-	url := os.Getenv("SCRY_WEAVIATE_URL")
-	if url == "" {
-		if os.Getenv("SCRY_REQUIRE_WEAVIATE") != "" {
-			t.Fatal("SCRY_WEAVIATE_URL is not set: start Weaviate with scripts/weaviate.sh start DIR")
-		}
-		t.Skip("SCRY_WEAVIATE_URL is not set (scripts/weaviate.sh start DIR prints it)")
-	}
-	return map[string]string{"SCRY_BACKEND": "weaviate", "SCRY_WEAVIATE_URL": url, "SCRY_WEAVIATE_KEY": os.Getenv("SCRY_WEAVIATE_KEY"), "SCRY_REPO": repo}
-}
-
-func freshRepo(t *testing.T, env map[string]string, prefix string) string {
-	b := make([]byte, 4)
-	rand.Read(b)
-	repo := prefix + "_" + hex.EncodeToString(b)
-	t.Cleanup(func() {
-		c, err := weaviate.Connect(context.Background(), weaviate.Config{URL: env["SCRY_WEAVIATE_URL"], Key: env["SCRY_WEAVIATE_KEY"]})
-		if err == nil {
-			c.DeleteTenant(context.Background(), repo)
-		}
-	})
-	return repo
-}
-
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for rel, src := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 var sharedFixture = map[string]string{
 	"src/auth/token.ts": "import { hmac } from '../crypto';\n\n/** Validates a signed token. */\nexport function validateToken(token: string): boolean {\n  return hmac(token).length > 0;\n}\n",
@@ -75,12 +34,12 @@ var sharedFixture = map[string]string{
 // local index) answers with the same results, snapshots from the stored
 // file texts, and structure marked approximate.
 func TestSharedIndexEndToEnd(t *testing.T) {
-	env := sharedEnv(t, "")
-	repo := freshRepo(t, env, "e2e")
+	env := weaviatetest.Env(t, "")
+	repo := weaviatetest.Tenant(t, env, "e2e")
 	env["SCRY_REPO"] = repo
 	getenv := func(k string) string { return env[k] }
 	root := t.TempDir()
-	writeTree(t, root, sharedFixture)
+	testkit.WriteTree(t, root, sharedFixture)
 	ctx := context.Background()
 	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: getenv, Sync: true, Publish: true})
 	if err != nil {
@@ -133,9 +92,9 @@ func TestSharedIndexEndToEnd(t *testing.T) {
 // fail Open with an error saying which, and the local index stays as it
 // was.
 func TestSharedIndexBadConfig(t *testing.T) {
-	good := sharedEnv(t, "bad_config")
+	good := weaviatetest.Env(t, "bad_config")
 	root := t.TempDir()
-	writeTree(t, root, sharedFixture)
+	testkit.WriteTree(t, root, sharedFixture)
 	index := filepath.Join(t.TempDir(), "index.db")
 	ctx := context.Background()
 	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: index, Getenv: func(string) string { return "" }, Sync: true})
@@ -147,7 +106,7 @@ func TestSharedIndexBadConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeTree(t, root, map[string]string{"src/new.ts": "export const added = 1;\n"})
+	testkit.WriteTree(t, root, map[string]string{"src/new.ts": "export const added = 1;\n"})
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -178,8 +137,8 @@ func TestSharedIndexBadConfig(t *testing.T) {
 // takes vector candidates from the cluster (the embedding service sees the
 // query; nothing is reported as failed).
 func TestSharedIndexHybrid(t *testing.T) {
-	env := sharedEnv(t, "")
-	repo := freshRepo(t, env, "hybrid")
+	env := weaviatetest.Env(t, "")
+	repo := weaviatetest.Tenant(t, env, "hybrid")
 	env["SCRY_REPO"] = repo
 	env["SCRY_EMBED_KEY"] = "test-key"
 	var mu sync.Mutex
@@ -226,7 +185,7 @@ func TestSharedIndexHybrid(t *testing.T) {
 		return o
 	}
 	root := t.TempDir()
-	writeTree(t, root, sharedFixture)
+	testkit.WriteTree(t, root, sharedFixture)
 	ctx := context.Background()
 	e, err := engine.Open(ctx, opts(root, true))
 	if err != nil {
@@ -280,12 +239,12 @@ func TestSharedIndexHybrid(t *testing.T) {
 // approximate) while the file is at the indexed version, and from the
 // index, saying why, once the checkout differs.
 func TestSharedIndexCheckout(t *testing.T) {
-	env := sharedEnv(t, "")
-	repo := freshRepo(t, env, "checkout")
+	env := weaviatetest.Env(t, "")
+	repo := weaviatetest.Tenant(t, env, "checkout")
 	env["SCRY_REPO"] = repo
 	env["SCRY_TSGO"] = tslstest.Binary(t)
 	root := t.TempDir()
-	writeTree(t, root, sharedFixture)
+	testkit.WriteTree(t, root, sharedFixture)
 	ctx := context.Background()
 	getenv := func(k string) string { return env[k] }
 	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: getenv, Sync: true, Publish: true})
@@ -310,7 +269,7 @@ func TestSharedIndexCheckout(t *testing.T) {
 	if ans.Approximate || !strings.Contains(ans.Graph, "hmac") {
 		t.Errorf("with a checkout at the indexed version: approximate %v, graph\n%s\nwant the compiler's answer with the call to hmac", ans.Approximate, ans.Graph)
 	}
-	writeTree(t, root, map[string]string{"src/auth/token.ts": strings.Replace(sharedFixture["src/auth/token.ts"], "length > 0", "length > 1", 1)})
+	testkit.WriteTree(t, root, map[string]string{"src/auth/token.ts": strings.Replace(sharedFixture["src/auth/token.ts"], "length > 0", "length > 1", 1)})
 	ans, err = s.Search(ctx, engine.Query{Text: "symbol = validateToken", CallDepth: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -326,16 +285,16 @@ func TestSharedIndexCheckout(t *testing.T) {
 // same refusal whether or not the cluster has such a tenant, before the
 // cluster is asked.
 func TestSharedIndexServedSet(t *testing.T) {
-	env := sharedEnv(t, "")
+	env := weaviatetest.Env(t, "")
 	ctx := context.Background()
 	repos := map[string]string{}
 	for _, name := range []string{"served", "other"} {
-		repo := freshRepo(t, env, name)
+		repo := weaviatetest.Tenant(t, env, name)
 		repos[name] = repo
 		env["SCRY_REPO"] = repo
 		getenv := func(k string) string { return env[k] }
 		root := t.TempDir()
-		writeTree(t, root, map[string]string{"src/" + name + ".ts": "export function " + name + "Secret(): string {\n  return '" + name + "';\n}\n"})
+		testkit.WriteTree(t, root, map[string]string{"src/" + name + ".ts": "export function " + name + "Secret(): string {\n  return '" + name + "';\n}\n"})
 		e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: getenv, Sync: true, Publish: true})
 		if err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/scry-dev/scry/internal/embed"
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // hashEmbedder is a deterministic stand-in for a model: the vector is
@@ -100,7 +101,7 @@ func TestEmbedPending(t *testing.T) {
 	// A signature change: the file's chunks are new rows, the dependents
 	// are marked by the cascade; all of them get vectors again, and the
 	// cache spares the model every text it has seen.
-	writeFiles(t, e.root, map[string]string{"src/auth/token.ts": `import { hmac } from '../crypto';
+	testkit.WriteTree(t, e.root, map[string]string{"src/auth/token.ts": `import { hmac } from '../crypto';
 
 /** Validates a signed token against an audience. */
 export function validateToken(token: string, audience: string): boolean {

@@ -12,6 +12,7 @@ import (
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/sqlitedb"
 	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -70,7 +71,7 @@ func copyTree(t *testing.T, src, dst string, edit func(rel, text string) string)
 		if text == "" {
 			return nil
 		}
-		writeFiles(t, dst, map[string]string{rel: text})
+		testkit.WriteTree(t, dst, map[string]string{rel: text})
 		return nil
 	})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/sqlitedb"
 	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -48,19 +49,6 @@ module.exports = function start() {
 `,
 }
 
-func writeFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(root, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 type env struct {
 	root string
 	st   *store.Store
@@ -71,7 +59,7 @@ func newEnv(t *testing.T, files map[string]string) *env {
 	t.Helper()
 	dir := t.TempDir()
 	root := filepath.Join(dir, "ws")
-	writeFiles(t, root, files)
+	testkit.WriteTree(t, root, files)
 	r, err := workspace.NewRoot(root)
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +155,7 @@ func TestContentChange(t *testing.T) {
 	e := newEnv(t, fixture)
 	e.sync(t)
 	before := e.chunkIDs(t, "src/config.ts")
-	writeFiles(t, e.root, map[string]string{"src/config.ts": "export const TOKEN_EXPIRY = 7200;\n\n\nexport const AUDIENCE = 'api';\n"})
+	testkit.WriteTree(t, e.root, map[string]string{"src/config.ts": "export const TOKEN_EXPIRY = 7200;\n\n\nexport const AUDIENCE = 'api';\n"})
 	sum := e.sync(t)
 	if sum.Indexed != 1 || sum.Unchanged != 4 {
 		t.Fatalf("content change: %+v", sum)
@@ -193,7 +181,7 @@ func TestContentChange(t *testing.T) {
 func TestFileAddedAndRemoved(t *testing.T) {
 	e := newEnv(t, fixture)
 	e.sync(t)
-	writeFiles(t, e.root, map[string]string{"src/new.ts": "export function added(): void {}\n"})
+	testkit.WriteTree(t, e.root, map[string]string{"src/new.ts": "export function added(): void {}\n"})
 	sum := e.sync(t)
 	if sum.Indexed != 1 || sum.Unchanged != 5 || sum.Files != 6 {
 		t.Fatalf("file added: %+v", sum)
@@ -229,7 +217,7 @@ func TestSignatureCascade(t *testing.T) {
 	if err := e.st.ClearNeedsEmbedding(all); err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, e.root, map[string]string{"src/auth/token.ts": `import { hmac } from '../crypto';
+	testkit.WriteTree(t, e.root, map[string]string{"src/auth/token.ts": `import { hmac } from '../crypto';
 
 /** Validates a signed token against an audience. */
 export function validateToken(token: string, audience: string): boolean {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -32,7 +33,7 @@ func TestSyncFileReplacedDuringSync(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Changed, so that the next sync reads them.
-	writeFiles(t, e.root, map[string]string{
+	testkit.WriteTree(t, e.root, map[string]string{
 		"fifo.ts": "export const a = 10\n",
 		"link.ts": "export const b = 20\n",
 		"huge.ts": "export const c = 30\n",

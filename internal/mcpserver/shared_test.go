@@ -2,9 +2,6 @@ package mcpserver_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,39 +10,23 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/tsls/tslstest"
-	"github.com/scry-dev/scry/internal/weaviate"
+	"github.com/scry-dev/scry/internal/weaviate/weaviatetest"
 )
 
 // TestSharedIndexTools: a server of the shared index offers
 // codebase_search alone, unless the machine has the repository checked
 // out; then the structure tools answer from the checkout.
 func TestSharedIndexTools(t *testing.T) {
-	url := os.Getenv("SCRY_WEAVIATE_URL")
-	if url == "" {
-		if os.Getenv("SCRY_REQUIRE_WEAVIATE") != "" {
-			t.Fatal("SCRY_WEAVIATE_URL is not set: start Weaviate with scripts/weaviate.sh start DIR")
-		}
-		t.Skip("SCRY_WEAVIATE_URL is not set (scripts/weaviate.sh start DIR prints it)")
-	}
-	b := make([]byte, 4)
-	rand.Read(b)
-	repo := "mcp_" + hex.EncodeToString(b)
-	t.Cleanup(func() {
-		if c, err := weaviate.Connect(context.Background(), weaviate.Config{URL: url, Key: os.Getenv("SCRY_WEAVIATE_KEY")}); err == nil {
-			c.DeleteTenant(context.Background(), repo)
-		}
-	})
+	env := weaviatetest.Env(t, "")
+	repo := weaviatetest.Tenant(t, env, "mcp")
+	env["SCRY_REPO"], env["SCRY_TSGO"] = repo, tslstest.Binary(t)
 	root := t.TempDir()
-	for rel, src := range map[string]string{
+	testkit.WriteTree(t, root, map[string]string{
 		"src/crypto.ts": "export function hmac(data: string): string {\n  return data.split('').reverse().join('');\n}\n",
 		"src/token.ts":  "import { hmac } from './crypto';\n\n/** Signs a token. */\nexport function sign(token: string): string {\n  return hmac(token);\n}\n",
-	} {
-		os.MkdirAll(filepath.Join(root, filepath.Dir(rel)), 0o755)
-		os.WriteFile(filepath.Join(root, rel), []byte(src), 0o644)
-	}
-	env := map[string]string{"SCRY_BACKEND": "weaviate", "SCRY_WEAVIATE_URL": url, "SCRY_WEAVIATE_KEY": os.Getenv("SCRY_WEAVIATE_KEY"),
-		"SCRY_REPO": repo, "SCRY_TSGO": tslstest.Binary(t)}
+	})
 	getenv := func(k string) string { return env[k] }
 	ctx := context.Background()
 	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: getenv, Sync: true, Publish: true})

@@ -12,11 +12,17 @@ import (
 )
 
 // WriteTree writes files (slash paths relative to root), making their
-// folders.
+// folders; a name ending in "/" makes an empty folder.
 func WriteTree(t testing.TB, root string, files map[string]string) {
 	t.Helper()
 	for p, c := range files {
 		full := filepath.Join(root, filepath.FromSlash(p))
+		if strings.HasSuffix(p, "/") {
+			if err := os.MkdirAll(full, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			t.Fatal(err)
 		}

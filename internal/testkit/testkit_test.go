@@ -10,7 +10,10 @@ import (
 
 func TestWriteTree(t *testing.T) {
 	root := t.TempDir()
-	WriteTree(t, root, map[string]string{"a/b/c.ts": "export const c = 1;\n", "d.ts": ""})
+	WriteTree(t, root, map[string]string{"a/b/c.ts": "export const c = 1;\n", "d.ts": "", "empty/": ""})
+	if fi, err := os.Stat(filepath.Join(root, "empty")); err != nil || !fi.IsDir() {
+		t.Errorf("empty/: %v, %v", fi, err)
+	}
 	for p, want := range map[string]string{"a/b/c.ts": "export const c = 1;\n", "d.ts": ""} {
 		got, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 		if err != nil || string(got) != want {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/weaviate"
 )
 
@@ -183,7 +184,7 @@ func TestReplicaFailover(t *testing.T) {
 	for k := range 3 {
 		time.Sleep(time.Second)
 		name := fmt.Sprintf("whileDown%d", k)
-		writeFiles(t, w.dir, map[string]string{fmt.Sprintf("src/down%d.ts", k): fmt.Sprintf("export function %s() { return %d; }\n", name, k)})
+		testkit.WriteTree(t, w.dir, map[string]string{fmt.Sprintf("src/down%d.ts", k): fmt.Sprintf("export function %s() { return %d; }\n", name, k)})
 		w.sync(t)
 		if sum := w.push(t, indexer, repo); sum.Sent != 1 {
 			t.Errorf("push while a node is down: %+v, want one file sent", sum)

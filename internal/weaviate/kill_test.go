@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/weaviate"
 )
 
@@ -100,7 +101,7 @@ func TestKilledIndexer(t *testing.T) {
 		cmd.Env = append(os.Environ(), "SCRY_WEAVIATE_URL="+cfg.URL, "SCRY_WEAVIATE_KEY="+cfg.Key)
 		return cmd
 	}
-	writeFiles(t, root, versionedFiles("src/old", 150, "v1"))
+	testkit.WriteTree(t, root, versionedFiles("src/old", 150, "v1"))
 	if out, err := run().CombinedOutput(); err != nil {
 		t.Fatalf("scry index: %v\n%s", err, out)
 	}
@@ -118,9 +119,9 @@ func TestKilledIndexer(t *testing.T) {
 
 	// Version 2 of every file, and new files (sent first: "src/a_new"
 	// sorts before "src/old").
-	writeFiles(t, root, versionedFiles("src/old", 150, "v2"))
+	testkit.WriteTree(t, root, versionedFiles("src/old", 150, "v2"))
 	added := versionedFiles("src/a_new", 100, "v2")
-	writeFiles(t, root, added)
+	testkit.WriteTree(t, root, added)
 	cmd := run()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -217,7 +218,7 @@ func TestSweepLeftovers(t *testing.T) {
 		}
 	}
 	// A new file, stopped before its record, then deleted.
-	writeFiles(t, w.dir, map[string]string{"src/orphan.ts": "export function orphanOne() { return 1; }\nexport function orphanTwo() { return 2; }\n"})
+	testkit.WriteTree(t, w.dir, map[string]string{"src/orphan.ts": "export function orphanOne() { return 1; }\nexport function orphanTwo() { return 2; }\n"})
 	w.sync(t)
 	interrupt("src/orphan.ts")
 	os.Remove(filepath.Join(w.dir, "src/orphan.ts"))
@@ -230,10 +231,10 @@ func TestSweepLeftovers(t *testing.T) {
 
 	// A changed file, stopped before its switch, then restored.
 	orig := fixture["src/crypto.ts"]
-	writeFiles(t, w.dir, map[string]string{"src/crypto.ts": strings.Replace(orig, "reverse()", "reverse().reverse()", 1)})
+	testkit.WriteTree(t, w.dir, map[string]string{"src/crypto.ts": strings.Replace(orig, "reverse()", "reverse().reverse()", 1)})
 	w.sync(t)
 	interrupt("src/crypto.ts")
-	writeFiles(t, w.dir, map[string]string{"src/crypto.ts": orig})
+	testkit.WriteTree(t, w.dir, map[string]string{"src/crypto.ts": orig})
 	w.sync(t)
 	sum = w.push(t, c, repo)
 	if sum.Sent != 0 || sum.Swept != 1 {

@@ -18,6 +18,7 @@ import (
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/weaviate"
 	"github.com/scry-dev/scry/internal/workspace"
 )
@@ -68,7 +69,7 @@ type workspaceIndex struct {
 func newWorkspace(t testing.TB, files map[string]string) *workspaceIndex {
 	t.Helper()
 	dir := t.TempDir()
-	writeFiles(t, dir, files)
+	testkit.WriteTree(t, dir, files)
 	root, err := workspace.NewRoot(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -103,19 +104,6 @@ func (w *workspaceIndex) push(t testing.TB, c *weaviate.Client, repo string) wea
 		t.Fatal(err)
 	}
 	return sum
-}
-
-func writeFiles(t testing.TB, root string, files map[string]string) {
-	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(root, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 var fixture = map[string]string{
@@ -445,7 +433,7 @@ func TestSync(t *testing.T) {
 		t.Fatalf("second push: %+v, want nothing sent", sum)
 	}
 
-	writeFiles(t, w.dir, map[string]string{
+	testkit.WriteTree(t, w.dir, map[string]string{
 		"src/auth/token.ts": strings.Replace(fixture["src/auth/token.ts"], "length > 0", "length > 1 /* v2 */", 1),
 		"src/session.ts":    "export function openSession(id: string) { return id; }\n",
 		"src/hash.ts":       fixture["src/crypto.ts"],
@@ -474,7 +462,7 @@ func TestSync(t *testing.T) {
 
 	// Interrupted: cancel the push after the first changed file's new
 	// chunks are written, before its switch.
-	writeFiles(t, w.dir, map[string]string{
+	testkit.WriteTree(t, w.dir, map[string]string{
 		"src/auth/token.ts": strings.Replace(fixture["src/auth/token.ts"], "length > 0", "length > 2 /* v3 */", 1),
 	})
 	w.sync(t)

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"github.com/scry-dev/scry/internal/testkit"
 	"testing"
 )
 
@@ -31,7 +32,7 @@ func BenchmarkDiscover(b *testing.B) {
 			files[fmt.Sprintf("packages/p%02d/dist/f%d.js", p, f)] = ""
 		}
 	}
-	writeTree(b, root, files)
+	testkit.WriteTree(b, root, files)
 	res, err := Discover(root, Options{})
 	if err != nil {
 		b.Fatal(err)

@@ -5,6 +5,7 @@ package workspace
 import (
 	"bytes"
 	"errors"
+	"github.com/scry-dev/scry/internal/testkit"
 	"net"
 	"os"
 	"path/filepath"
@@ -234,7 +235,7 @@ func TestManyReadsOfAFIFO(t *testing.T) {
 // used to open and wait on) is not read.
 func TestDiscoverSpecialFiles(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"ok.ts": "export {}\n", ".git/info/": ""})
+	testkit.WriteTree(t, root, map[string]string{"ok.ts": "export {}\n", ".git/info/": ""})
 	mkfifo(t, filepath.Join(root, "pipe.ts"))
 	mkfifo(t, filepath.Join(root, ".git", "info", "exclude"))
 	symlink(t, root, "/dev/zero", "zero.ts")

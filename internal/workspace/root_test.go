@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"errors"
+	"github.com/scry-dev/scry/internal/testkit"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,9 +10,9 @@ import (
 
 func TestResolve(t *testing.T) {
 	outside := t.TempDir()
-	writeTree(t, outside, map[string]string{"secret.ts": ""})
+	testkit.WriteTree(t, outside, map[string]string{"secret.ts": ""})
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"src/a.ts": "", "src/sub/": ""})
+	testkit.WriteTree(t, dir, map[string]string{"src/a.ts": "", "src/sub/": ""})
 	symlink(t, dir, outside, "out")
 	symlink(t, dir, filepath.Join(outside, "secret.ts"), "src/secret.ts")
 	symlink(t, dir, filepath.Join(outside, "not-yet"), "src/dangling-out")
@@ -84,7 +85,7 @@ func TestResolve(t *testing.T) {
 
 func TestNewRoot(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"f.ts": ""})
+	testkit.WriteTree(t, dir, map[string]string{"f.ts": ""})
 	for _, bad := range []string{"", filepath.Join(dir, "f.ts"), filepath.Join(dir, "missing")} {
 		if _, err := NewRoot(bad); err == nil {
 			t.Errorf("NewRoot(%q): no error", bad)

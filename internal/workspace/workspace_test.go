@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"github.com/scry-dev/scry/internal/testkit"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,27 +12,6 @@ import (
 	"strings"
 	"testing"
 )
-
-// writeTree creates files under root; a name ending in "/" makes an empty
-// directory.
-func writeTree(t testing.TB, root string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if strings.HasSuffix(name, "/") {
-			if err := os.MkdirAll(p, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // symlink creates link (relative to root) pointing at target, verbatim.
 func symlink(t *testing.T, root, target, link string) {
@@ -182,7 +162,7 @@ func TestDiscoverGitignore(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
-			writeTree(t, root, tt.files)
+			testkit.WriteTree(t, root, tt.files)
 			res := mustDiscover(t, root, Options{})
 			equal(t, "files", rels(res), tt.want)
 			equal(t, "skipped", skips(res), nil)
@@ -219,7 +199,7 @@ func TestDiscoverDefaultExcludesAndExtensions(t *testing.T) {
 		files[d+"/x.ts"] = ""
 		files["packages/p/"+d+"/x.ts"] = ""
 	}
-	writeTree(t, root, files)
+	testkit.WriteTree(t, root, files)
 	res := mustDiscover(t, root, Options{})
 	equal(t, "files", rels(res), []string{
 		".github/scripts/ci.js", "packages/p/index.ts",
@@ -249,7 +229,7 @@ func TestDiscoverDefaultExcludesAndExtensions(t *testing.T) {
 
 func TestDiscoverIncludeExclude(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testkit.WriteTree(t, root, map[string]string{
 		"index.ts":               "",
 		"src/auth/login.ts":      "",
 		"src/auth/login.test.ts": "",
@@ -339,7 +319,7 @@ func TestDiscoverBadGlobs(t *testing.T) {
 
 func TestDiscoverRootErrors(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"file.ts": ""})
+	testkit.WriteTree(t, dir, map[string]string{"file.ts": ""})
 	for _, root := range []string{filepath.Join(dir, "missing"), filepath.Join(dir, "file.ts"), ""} {
 		if _, err := Discover(root, Options{}); err == nil {
 			t.Errorf("Discover(%q): no error", root)
@@ -349,7 +329,7 @@ func TestDiscoverRootErrors(t *testing.T) {
 
 func TestDiscoverSizeCap(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testkit.WriteTree(t, root, map[string]string{
 		"small.ts": strings.Repeat("x", 100),
 		"edge.ts":  strings.Repeat("x", 101),
 		"big.ts":   strings.Repeat("x", 102),
@@ -409,9 +389,9 @@ func TestCheckContent(t *testing.T) {
 
 func TestDiscoverSymlinks(t *testing.T) {
 	outside := t.TempDir()
-	writeTree(t, outside, map[string]string{"o.ts": "", "dir/p.ts": ""})
+	testkit.WriteTree(t, outside, map[string]string{"o.ts": "", "dir/p.ts": ""})
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testkit.WriteTree(t, root, map[string]string{
 		".gitignore":            "generated/\nignored-link.ts\n",
 		"src/a.ts":              "",
 		"src/deep/b.ts":         "",
@@ -476,7 +456,7 @@ func TestDiscoverSymlinks(t *testing.T) {
 // links, each pointing into a directory the plain walk never enters.
 func TestDiscoverSymlinkLoopAcrossLinks(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testkit.WriteTree(t, root, map[string]string{
 		".gitignore": "x/\ny/\n",
 		"x/a.ts":     "",
 		"y/b.ts":     "",
@@ -491,7 +471,7 @@ func TestDiscoverSymlinkLoopAcrossLinks(t *testing.T) {
 
 func TestDiscoverSymlinkedRoot(t *testing.T) {
 	real := t.TempDir()
-	writeTree(t, real, map[string]string{"a.ts": ""})
+	testkit.WriteTree(t, real, map[string]string{"a.ts": ""})
 	link := filepath.Join(t.TempDir(), "ws")
 	if err := os.Symlink(real, link); err != nil {
 		t.Skipf("symlinks unavailable: %v", err)
@@ -508,7 +488,7 @@ func TestDiscoverUnreadableDir(t *testing.T) {
 		t.Skip("permissions do not apply to root")
 	}
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"a.ts": "", "locked/b.ts": ""})
+	testkit.WriteTree(t, root, map[string]string{"a.ts": "", "locked/b.ts": ""})
 	locked := filepath.Join(root, "locked")
 	if err := os.Chmod(locked, 0); err != nil {
 		t.Fatal(err)
@@ -563,7 +543,7 @@ func TestDiscoverManyFilesSameOnOneCore(t *testing.T) {
 	for i := range 1500 {
 		files[fmt.Sprintf("pkg%d/src/f%d.ts", i%7, i)] = "export const a = 1\n"
 	}
-	writeTree(t, root, files)
+	testkit.WriteTree(t, root, files)
 	opt := Options{MaxFileSize: 1024}
 	many, err := Discover(root, opt)
 	if err != nil {
