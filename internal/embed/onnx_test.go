@@ -5,31 +5,13 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/scry-dev/scry/internal/embed/onnxbuild"
-	"github.com/scry-dev/scry/internal/embed/onnxrt"
 	"github.com/scry-dev/scry/internal/embed/tokenizer"
 )
-
-// requireRuntime returns the ONNX Runtime library for tests: from
-// SCRY_ONNXRUNTIME_LIB, else scry's cache. Without one the test is skipped,
-// unless SCRY_REQUIRE_ONNX=1 (CI with the library installed) makes that a
-// failure.
-func requireRuntime(t testing.TB) string {
-	t.Helper()
-	lib, err := onnxrt.FindLibrary("", "")
-	if err != nil {
-		if os.Getenv("SCRY_REQUIRE_ONNX") == "1" {
-			t.Fatalf("SCRY_REQUIRE_ONNX=1 but: %v", err)
-		}
-		t.Skipf("no ONNX Runtime (set SCRY_ONNXRUNTIME_LIB or run `scry setup --onnx`): %v", err)
-	}
-	return lib
-}
 
 // codeSamples are real TypeScript shapes: identifiers, punctuation, nesting,
 // an empty text and a long one.
@@ -88,7 +70,7 @@ func closeTo(t *testing.T, what string, got, want []float32, tol float64) {
 // the rows of the tokenizer's ids — checking tokenizer, batching with
 // padding, the runtime and pooling end to end.
 func TestONNXMeanPoolingExact(t *testing.T) {
-	lib := requireRuntime(t)
+	lib := onnxbuild.Runtime(t)
 	vocab := onnxbuild.TestVocab()
 	table := bagTable(len(vocab), 8)
 	dir := writeModel(t, map[string][]byte{
@@ -137,7 +119,7 @@ func TestONNXMeanPoolingExact(t *testing.T) {
 }
 
 func TestONNXCLSPoolingAndPrefixes(t *testing.T) {
-	lib := requireRuntime(t)
+	lib := onnxbuild.Runtime(t)
 	vocab := onnxbuild.TestVocab()
 	table := bagTable(len(vocab), 6)
 	scry, _ := json.Marshal(ModelDirConfig{Pooling: "cls", MaxLength: 32, QueryPrefix: "user: ", Name: "bag/cls"})
@@ -169,7 +151,7 @@ func TestONNXCLSPoolingAndPrefixes(t *testing.T) {
 // depend on what it is batched with (padding is masked out of attention
 // and pooling), and vectors are unit length and deterministic.
 func TestONNXBertShaped(t *testing.T) {
-	lib := requireRuntime(t)
+	lib := onnxbuild.Runtime(t)
 	vocab := onnxbuild.TestVocab()
 	cfg := onnxbuild.BertConfig{Vocab: len(vocab), Hidden: 32, Layers: 2, Heads: 4, Intermediate: 64, MaxPos: 128, Seed: 7}
 	dir := writeModel(t, map[string][]byte{
@@ -218,7 +200,7 @@ func dot(a, b []float32) float64 {
 }
 
 func TestONNXBadModelDir(t *testing.T) {
-	lib := requireRuntime(t)
+	lib := onnxbuild.Runtime(t)
 	if _, err := NewONNX(Config{Dir: t.TempDir(), ONNXRuntimeLib: lib}); err == nil || !strings.Contains(err.Error(), "model.onnx") {
 		t.Fatalf("empty directory: %v", err)
 	}

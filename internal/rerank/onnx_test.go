@@ -4,27 +4,13 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/scry-dev/scry/internal/embed/onnxbuild"
-	"github.com/scry-dev/scry/internal/embed/onnxrt"
 	"github.com/scry-dev/scry/internal/embed/tokenizer"
 )
-
-func requireRuntime(t testing.TB) string {
-	t.Helper()
-	lib, err := onnxrt.FindLibrary("", "")
-	if err != nil {
-		if os.Getenv("SCRY_REQUIRE_ONNX") == "1" {
-			t.Fatalf("SCRY_REQUIRE_ONNX=1 but: %v", err)
-		}
-		t.Skipf("no ONNX Runtime (set SCRY_ONNXRUNTIME_LIB or run `scry setup --onnx`): %v", err)
-	}
-	return lib
-}
 
 var testDocs = []Doc{
 	{Name: "validateToken", Kind: "function", Breadcrumb: "src/auth.ts > validateToken", Path: "src/auth.ts",
@@ -42,7 +28,7 @@ var testDocs = []Doc{
 // [SEP] with type ids 0/1), batching by length and the mapping to [0,1] are
 // all as documented.
 func TestONNXCrossEncoderExact(t *testing.T) {
-	lib := requireRuntime(t)
+	lib := onnxbuild.Runtime(t)
 	vocab := onnxbuild.TestVocab()
 	rng := rand.New(rand.NewPCG(2, 3))
 	w := make([]float32, len(vocab))
@@ -93,7 +79,7 @@ func TestONNXCrossEncoderExact(t *testing.T) {
 // TestONNXCrossEncoderBERT runs a 2-layer BERT cross-encoder (pooler and
 // classifier on [CLS]): scores in (0,1), independent of batching.
 func TestONNXCrossEncoderBERT(t *testing.T) {
-	lib := requireRuntime(t)
+	lib := onnxbuild.Runtime(t)
 	vocab := onnxbuild.TestVocab()
 	cfg := onnxbuild.BertConfig{Vocab: len(vocab), Hidden: 32, Layers: 2, Heads: 4, Intermediate: 64, MaxPos: 128, CrossEncoder: true, Seed: 9}
 	dir := t.TempDir()
@@ -142,7 +128,7 @@ func BenchmarkONNXCrossEncoderMiniLM40(b *testing.B) {
 }
 
 func benchCrossEncoder(b *testing.B, maxLen int) {
-	lib := requireRuntime(b)
+	lib := onnxbuild.Runtime(b)
 	cfg := onnxbuild.MiniLM
 	cfg.CrossEncoder = true
 	dir := b.TempDir()

@@ -1,0 +1,46 @@
+package onnxbuild
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/embed/onnxrt"
+)
+
+// Runtime finds a library the real ONNX Runtime loads from (or skips).
+func TestRuntimeLoads(t *testing.T) {
+	if err := onnxrt.Init(Runtime(t)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// WriteDir writes a model directory's files.
+func TestWriteDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := WriteDir(dir, map[string][]byte{"model.onnx": Linear([]float32{1, 2}, 0.5)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "model.onnx")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The tokenizer files it writes are JSON with the vocabulary in them.
+func TestWordPieceJSON(t *testing.T) {
+	vocab := TestVocab()
+	var tok struct {
+		Model struct {
+			Vocab map[string]int `json:"vocab"`
+		} `json:"model"`
+	}
+	if err := json.Unmarshal(WordPieceJSON(vocab, true), &tok); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range vocab {
+		if _, ok := tok.Model.Vocab[w]; !ok {
+			t.Errorf("%q is not in the tokenizer's vocabulary", w)
+		}
+	}
+}
