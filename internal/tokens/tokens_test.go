@@ -1,7 +1,6 @@
 package tokens
 
 import (
-	"flag"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 	"github.com/pkoukk/tiktoken-go-loader/assets"
+	"github.com/scry-dev/scry/internal/golden"
 )
 
 func TestCount(t *testing.T) {
@@ -274,11 +274,9 @@ func TestCacheBoundedInBytes(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite o200k.table from the loader module's rank file")
-
 // TestTableIsCurrent holds the embedded table equal to one encoded from
 // the tiktoken loader module's o200k rank file (go.mod pins its version);
-// with -update it rewrites the table.
+// with -update (the golden files' flag) it rewrites the table.
 func TestTableIsCurrent(t *testing.T) {
 	raw, err := assets.Assets.ReadFile("o200k_base.tiktoken")
 	if err != nil {
@@ -289,7 +287,7 @@ func TestTableIsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := encodeTable(toks)
-	if *update {
+	if golden.Updating() {
 		if err := os.WriteFile("o200k.table", want, 0o644); err != nil {
 			t.Fatal(err)
 		}
