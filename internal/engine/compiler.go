@@ -52,7 +52,12 @@ func (e *Engine) attachCompiler(ctx context.Context, flag, cacheDir string, wait
 	start := func() *Compiler {
 		comp, err := e.startCompiler(sctx, path)
 		if err != nil {
-			e.setWhy(reasonNotStarted + ": " + err.Error())
+			// The error's own prefixes say what the reason already does.
+			why := err.Error()
+			for _, p := range []string{"start TypeScript 7: ", "tsls: ", "not started: "} {
+				why = strings.TrimPrefix(why, p)
+			}
+			e.setWhy(reasonNotStarted + ": " + why)
 			e.compiler.warm.finish(err) // after the reason, which the questions it releases read
 			warn(fmt.Errorf("%w: %w", ErrApproximate, err))
 			return nil
@@ -146,12 +151,14 @@ func (e *Engine) noCompiler() string {
 // setCompiler makes structure answers come from the compiler (nil: from the
 // index again).
 func (e *Engine) setCompiler(c *Compiler) {
-	e.compiler.p.Store(c)
-	e.described.clear()
 	if c != nil {
-		// A sync may have added or removed files since c started.
+		// A sync may have added or removed files since c started: c
+		// learns of them before any question reaches it, so no answer
+		// comes from a program missing files the index has.
 		e.updateProgram(context.Background(), c)
 	}
+	e.compiler.p.Store(c)
+	e.described.clear()
 }
 
 // updateProgram gives the compiler the index's current file list.

@@ -213,7 +213,7 @@ func (s *Server) spawn(ctx context.Context) (*process, error) {
 	// every caller waiting for it) until the ready timeout: say which file,
 	// at once, instead.
 	if bad := blockingFiles(s.root); len(bad) > 0 {
-		return nil, fmt.Errorf("tsls: %w: %s; TypeScript 7 would block reading it (a tsconfig.json include reaches such files): remove it", ErrBlockingFile, strings.Join(bad, ", "))
+		return nil, fmt.Errorf("tsls: %w: %s, which TypeScript 7 would block reading (a tsconfig.json include reaches such files); remove it", ErrBlockingFile, strings.Join(bad, ", "))
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.opts.ReadyTimeout)
 	defer cancel()

@@ -67,7 +67,7 @@ func pickWarmFile(root string) string {
 
 // ErrBlockingFile is wrapped by the error of a start refused because a file
 // the compiler would read is a FIFO, socket or device.
-var ErrBlockingFile = errors.New("a source file is not a regular file")
+var ErrBlockingFile = errors.New("not started")
 
 // maxBlockingNamed bounds the files an error names.
 const maxBlockingNamed = 3
