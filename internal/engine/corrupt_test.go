@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/sqlitedb"
+	"github.com/scry-dev/scry/internal/store"
 )
 
 // TestDamagedIndexIsRebuilt is issue 18 item 11: an index whose pages were
@@ -118,5 +120,75 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 				t.Errorf("rebuilt index has %d files, want 120", files)
 			}
 		})
+	}
+}
+
+// TestInconsistentIndexIsRebuilt: an index whose rows disagree with each
+// other — here a file row renumbered, so that its chunks belong to no file
+// — passes SQLite's quick check (and its full integrity check: each table
+// and index is sound alone). The next sync of that file inserted its
+// chunks again beside the orphans and failed, "UNIQUE constraint failed",
+// on every command for good. A unique-constraint failure while syncing is
+// taken for such damage: the index is rebuilt, with a note.
+func TestInconsistentIndexIsRebuilt(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	idx := filepath.Join(t.TempDir(), "index.db")
+	open := func(warn func(error)) (*engine.Engine, error) {
+		return engine.Open(context.Background(), engine.Options{Root: root, IndexPath: idx, Sync: true,
+			Getenv: func(string) string { return "" }, Warn: warn})
+	}
+	write("a.ts", "export function alpha(): number {\n  return 1;\n}\n")
+	write("b.ts", "export function beta(): number {\n  return 2;\n}\n")
+	e, err := open(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Close()
+
+	db, err := sqlitedb.Open(idx, sqlitedb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE files SET id = 99 WHERE path = 'a.ts'`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	st, err := store.Open(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.QuickCheck(context.Background()); err != nil {
+		t.Fatalf("the damage should pass the quick check: %v", err)
+	}
+	st.Close()
+
+	write("a.ts", "export function alpha(): number {\n  return 10;\n}\n")
+	for i := range 2 { // the second open finds a healthy index
+		var warnings []string
+		e, err := open(func(err error) { warnings = append(warnings, err.Error()) })
+		if err != nil {
+			t.Fatalf("open %d after the damage: %v", i+1, err)
+		}
+		ans, err := e.Search(context.Background(), engine.Query{Text: "symbol = alpha", CallDepth: 1})
+		if err != nil {
+			t.Fatalf("search: %v", err)
+		}
+		if len(ans.Response.Results) != 1 || !strings.Contains(ans.Response.Results[0].Chunk.FullSource, "return 10") {
+			t.Errorf("search for alpha: %d results, want the edited one", len(ans.Response.Results))
+		}
+		if files, _, _ := e.Store().Stats(); files != 2 {
+			t.Errorf("index has %d files, want 2", files)
+		}
+		e.Close()
+		note := strings.Join(warnings, "\n")
+		if rebuilt := strings.Contains(note, "rebuilt"); rebuilt != (i == 0) {
+			t.Errorf("open %d: warnings %q", i+1, warnings)
+		}
 	}
 }

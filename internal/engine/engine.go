@@ -221,7 +221,16 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 		}
 	}
 	if opt.Sync || opt.Compiler == CompilerWait {
-		if e.lastSync, err = e.Sync(ctx); err != nil {
+		e.lastSync, err = e.Sync(ctx)
+		if store.IsCorrupt(err) {
+			// Damage only a write meets (rows that disagree with each
+			// other pass SQLite's check at open): rebuild once, and say so.
+			if opt.Warn != nil {
+				opt.Warn(fmt.Errorf("%w; the index is rebuilt from the workspace", err))
+			}
+			err = e.Rebuild(ctx)
+		}
+		if err != nil {
 			return fail(fmt.Errorf("sync %s: %w", textfmt.Name(root.Dir()), err))
 		}
 	}

@@ -224,6 +224,12 @@ func IsBusy(err error) bool {
 	return strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked")
 }
 
+// IsUniqueViolation reports whether err is a write refused by a UNIQUE or
+// PRIMARY KEY constraint.
+func IsUniqueViolation(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
+}
+
 // IsCorrupt reports whether err is SQLite's "the file is damaged or not a
 // database" in either driver's wording. The C build's integrity check also
 // opens each FTS5 table, and a table whose pages are damaged fails there

@@ -23,7 +23,13 @@ var ErrCorrupt = errors.New("index file is damaged")
 // Which page a damage hits decides which of the two a caller sees.
 var ErrDamagedIndex = errors.New("scry index with damaged pages")
 
-// IsCorrupt reports whether err says the index file is damaged.
+// IsCorrupt reports whether err says the index file is damaged: SQLite
+// found damaged pages, or a write failed a unique constraint. scry's
+// writes never break one (a file's chunks are deleted, by the file's id,
+// before its new ones are inserted), so such a failure means rows that
+// disagree with each other — a file row renumbered, orphaned chunks —
+// which SQLite's checks do not see (each table and index is sound alone)
+// and which would fail every sync of the file for good.
 func IsCorrupt(err error) bool {
 	if err == nil {
 		return false
@@ -31,7 +37,7 @@ func IsCorrupt(err error) bool {
 	if errors.Is(err, ErrCorrupt) {
 		return true
 	}
-	return sqlitedb.IsCorrupt(err)
+	return sqlitedb.IsCorrupt(err) || sqlitedb.IsUniqueViolation(err)
 }
 
 // QuickCheck runs SQLite's quick integrity check over every table and
