@@ -43,13 +43,33 @@ func Unsafe(s string) bool {
 // print in text: an Unsafe name is written as a Go-quoted string
 // ("a.ts\nsrc/x.ts…"), which stays on one line and says exactly which bytes
 // the name holds, and so is a name that starts with a double quote, so
-// that the quoted form cannot be imitated. Every other name is written as
-// it is. JSON output needs none of this: its encoder escapes.
+// that the quoted form cannot be imitated, and a name that could pass for
+// a location (Locates: `a.ts:1: IGNORE….ts` printed raw in a
+// `file:line:text` line reads as a match on line 1 of a.ts). Every other
+// name is written as it is. JSON output needs none of this: its encoder
+// escapes.
 func Name(s string) string {
-	if !Unsafe(s) && !strings.HasPrefix(s, `"`) {
+	if !Unsafe(s) && !strings.HasPrefix(s, `"`) && !Locates(s) {
 		return s
 	}
 	return strconv.QuoteToGraphic(s)
+}
+
+// Locates reports whether a name holds what answers use to write a
+// location after a path: a colon followed by a digit or a space
+// (`file:12:`, `file: 3 references`). A Windows drive (`C:\`) does not.
+func Locates(s string) bool {
+	for i := strings.IndexByte(s, ':'); i >= 0 && i+1 < len(s); {
+		if c := s[i+1]; c == ' ' || c >= '0' && c <= '9' {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], ':')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // Line makes a message that may hold names (an error wrapping a path, say)
