@@ -65,6 +65,11 @@ func (e *Engine) Search(ctx context.Context, q Query) (answer.Answer, error) {
 		return answer.Answer{}, err
 	}
 	for attempt := 0; ; attempt++ {
+		if lv, ok := v.(localView); ok && attempt == maxStaleRetries {
+			// Still changing: the last attempt answers from the index.
+			lv.fromIndex = true
+			v = lv
+		}
 		ans, err := answer.Search(ctx, v, req, callDepth)
 		if !errors.Is(err, snapshot.ErrStale) || attempt == maxStaleRetries {
 			return ans, err

@@ -100,7 +100,7 @@ func (e *Engine) findSymbols(ctx context.Context, q SymbolQuery) ([]chunk.Chunk,
 	}
 	prm := search.DefaultParams()
 	prm.Threshold, prm.Budget, prm.Candidates = 0, 0, max(40, q.Limit*3)
-	resp, err := localView{e}.Search(ctx, search.Request{Query: q.Name, Paths: q.Paths, Languages: q.Languages, Params: prm})
+	resp, err := localView{e: e}.Search(ctx, search.Request{Query: q.Name, Paths: q.Paths, Languages: q.Languages, Params: prm})
 	if err != nil {
 		return nil, err
 	}

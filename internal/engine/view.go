@@ -2,7 +2,10 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/scry-dev/scry/internal/answer"
@@ -17,7 +20,7 @@ import (
 // engine, else of the local index.
 func (e *Engine) View(ctx context.Context, repos []string) (answer.View, error) {
 	if e.shared == nil {
-		return localView{e}, nil
+		return localView{e: e}, nil
 	}
 	rd, err := e.sharedReader(ctx, repos)
 	if err != nil {
@@ -26,8 +29,14 @@ func (e *Engine) View(ctx context.Context, repos []string) (answer.View, error) 
 	return sharedView{e, rd}, nil
 }
 
-// localView reads the workspace's own index.
-type localView struct{ e *Engine }
+// localView reads the workspace's own index. Snapshots come from the
+// files on disk; fromIndex makes them come from the index when the file
+// cannot give them even if it is only stale (the last attempt of a
+// question whose file keeps changing).
+type localView struct {
+	e         *Engine
+	fromIndex bool
+}
 
 func (v localView) Index() search.Reader { return v.e.store }
 
@@ -41,7 +50,20 @@ func (v localView) Snapshot(file string, targets []snapshot.Target) (string, err
 	if err != nil {
 		return "", fmt.Errorf("snapshot %s: %w", file, err)
 	}
-	return v.e.parsed.build(file, abs, v.e.readFile, targets)
+	text, err := v.e.parsed.build(file, abs, v.e.readFile, targets)
+	if err == nil || errors.Is(err, snapshot.ErrStale) && !v.fromIndex {
+		// A stale file is synced and the question asked again, for an
+		// answer from its new version (Engine.Search).
+		return text, err
+	}
+	// The file was deleted, replaced by something that is not a file,
+	// or edited again after every re-sync: answer from the version the
+	// index holds, whose chunks selected the targets. An answer during
+	// edits is then the old version or the new one, never an error.
+	if text, ierr := v.e.indexedSnapshot(file, targets); ierr == nil {
+		return text, nil
+	}
+	return text, err
 }
 
 func (v localView) DescribeAll(ctx context.Context, results []search.Result, callDepth int, wanted *atomic.Int64) (map[string]graph.Result, error) {
@@ -75,3 +97,58 @@ func (v sharedView) DescribeAll(ctx context.Context, results []search.Result, ca
 }
 
 func (v sharedView) Resync(context.Context) (bool, error) { return false, nil }
+
+// indexedSnapshot is the snapshot of file for targets as the index holds
+// the file: its root chunks' sources at their lines (chunks cover every
+// line that is not blank). When the index has moved on since the targets
+// were selected, the targets' own sources make the text instead: the
+// snapshot then shows the selected code alone, still from one version.
+func (e *Engine) indexedSnapshot(file string, targets []snapshot.Target) (string, error) {
+	chunks, err := e.store.ChunksByFile(file)
+	if err != nil {
+		return "", fmt.Errorf("snapshot %s from the index: %w", file, err)
+	}
+	var roots []linesPiece
+	for _, c := range chunks {
+		if c.ParentChunkID == "" {
+			roots = append(roots, linesPiece{c.StartLine, c.EndLine, c.FullSource})
+		}
+	}
+	if text, err := snapshot.Build(file, piecesText(roots), targets); err == nil {
+		return text, nil
+	}
+	own := make([]linesPiece, len(targets))
+	for i, t := range targets {
+		own[i] = linesPiece{t.StartLine, t.EndLine, t.Source}
+	}
+	return snapshot.Build(file, piecesText(own), targets)
+}
+
+// linesPiece is text that stands at lines start to end of a file.
+type linesPiece struct {
+	start, end int
+	text       string
+}
+
+// piecesText is a file's text made of pieces at their lines, blank lines
+// between them; a piece inside one already placed is left out.
+func piecesText(pieces []linesPiece) []byte {
+	slices.SortFunc(pieces, func(a, b linesPiece) int {
+		if a.start != b.start {
+			return a.start - b.start
+		}
+		return b.end - a.end
+	})
+	var b strings.Builder
+	line := 1
+	for _, p := range pieces {
+		if p.start < line || p.end < p.start {
+			continue
+		}
+		b.WriteString(strings.Repeat("\n", p.start-line))
+		b.WriteString(p.text)
+		b.WriteByte('\n')
+		line = p.end + 1
+	}
+	return []byte(b.String())
+}
