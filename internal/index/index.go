@@ -47,8 +47,9 @@ type Changes interface {
 	// call, or complete false with the reason when everything must be
 	// scanned.
 	Take() (changed []string, complete bool, reason string)
-	// Watch is told the directories and files a full scan found.
-	Watch(dirs, files []string)
+	// Watch is told the directories and files a full scan found, and
+	// which directories it reached through a link (workspace.Result.Linked).
+	Watch(dirs []string, linked map[string]string, files []string)
 }
 
 // Summary counts what a sync did.
@@ -463,7 +464,7 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 				rels = append(rels, s.Rel)
 			}
 		}
-		ix.opt.Changes.Watch(found.Dirs, rels)
+		ix.opt.Changes.Watch(found.Dirs, found.Linked, rels)
 		ix.scanned = true
 	}
 	sum.Duration = time.Since(start)

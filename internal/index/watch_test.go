@@ -181,3 +181,69 @@ func cleanSnapshot(t *testing.T, dir string) string {
 	}
 	return snapshotOf(t, st)
 }
+
+// TestWatchedSyncThroughALink: src/gen is a link to dist/gen, a directory
+// the scan leaves out (build output, here by .gitignore), so its files are
+// indexed as src/gen/…. The watch is on the real directory, whose events
+// name dist/gen/…: an edit made in place there went unseen, and the index
+// stayed stale (snapshots then failed, "file changed since it was
+// indexed") until a restart. Events are mapped back to the names the scan
+// gave the files.
+func TestWatchedSyncThroughALink(t *testing.T) {
+	dir := t.TempDir()
+	for rel, src := range map[string]string{
+		".gitignore":    "dist/\n",
+		"src/a.ts":      "export function alpha() { return 1 }\n",
+		"dist/gen/g.ts": "export function generated() { return 1 }\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../dist/gen", filepath.Join(dir, "src", "gen")); err != nil {
+		t.Fatal(err)
+	}
+	root, err := workspace.NewRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := watch.New(dir)
+	if err != nil {
+		t.Skipf("watching is not possible here: %v", err)
+	}
+	defer w.Close()
+	st, err := store.Open(filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ix := index.New(root, st, index.Options{Changes: w})
+	for range 2 { // the first scan, then the one that runs watched
+		if _, err := ix.Sync(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// In place, as a generator or an editor without renames writes.
+	f, err := os.OpenFile(filepath.Join(dir, "dist", "gen", "g.ts"), os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("export function regenerated() { return 2 }\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	sum, err := ix.Sync(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Indexed != 1 {
+		t.Errorf("the edit through the link: indexed %d (watched %v, scan reason %q), want 1", sum.Indexed, sum.Watched, sum.ScanReason)
+	}
+	if got, want := snapshotOf(t, st), cleanSnapshot(t, dir); got != want {
+		t.Fatalf("index differs from a clean one:\n got %s\nwant %s", got, want)
+	}
+}

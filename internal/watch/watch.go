@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -41,9 +42,13 @@ type Watcher struct {
 	reason  string          // why the last full scan was needed
 	known   map[string]bool // relative paths of the files the last scan found
 	watched map[string]bool // directories watched
-	seen    chan int        // barrier writes seen, by sequence number
-	broken  error           // watching stopped for good
-	done    chan struct{}
+	// linked maps a watched directory the scan reached through a link to
+	// the relative path its files are listed under (its events name the
+	// real directory).
+	linked map[string]string
+	seen   chan int // barrier writes seen, by sequence number
+	broken error    // watching stopped for good
+	done   chan struct{}
 }
 
 // gitExclude is git's per-repository ignore file, relative to the root.
@@ -140,6 +145,11 @@ func (w *Watcher) event(ev fsnotify.Event) {
 	}
 	rel = filepath.ToSlash(rel)
 	base := filepath.Base(ev.Name)
+	if listed, ok := w.linked[filepath.Dir(ev.Name)]; ok {
+		// src/gen linking to dist/gen (left out of the scan): the file is
+		// known as src/gen/g.ts, its events say dist/gen/g.ts.
+		rel = path.Join(listed, base)
+	}
 	switch {
 	case w.watched[ev.Name]:
 		// A watched directory itself was removed or renamed.
@@ -179,9 +189,11 @@ func (w *Watcher) fullScan(reason string) {
 
 // Watch makes the watched directories those the last full scan walked, and
 // files the files it found (and those it skipped for their size, which an
-// edit can bring under the limit). Directories that cannot be watched (the
+// edit can bring under the limit). linked maps the directories the scan
+// reached through a link to the relative path it listed them under
+// (workspace.Result.Linked). Directories that cannot be watched (the
 // system's limit on watches) leave every later Take asking for a full scan.
-func (w *Watcher) Watch(dirs, files []string) {
+func (w *Watcher) Watch(dirs []string, linked map[string]string, files []string) {
 	want := make(map[string]bool, len(dirs)+1)
 	for _, d := range dirs {
 		want[d] = true
@@ -228,6 +240,7 @@ func (w *Watcher) Watch(dirs, files []string) {
 		}
 		w.watched[d] = true
 	}
+	w.linked = linked
 	w.known = make(map[string]bool, len(files))
 	for _, f := range files {
 		w.known[f] = true

@@ -54,7 +54,7 @@ func discover(r *Root, opt Options) (Result, error) {
 		exclude: exclude,
 		maxSize: opt.MaxFileSize,
 		all:     opt.AllFiles,
-		visited: make(map[string]bool),
+		visited: make(map[string]string),
 		seen:    make(map[string]bool),
 	}
 	if w.maxSize == 0 {
@@ -80,11 +80,18 @@ func discover(r *Root, opt Options) (Result, error) {
 	slices.SortFunc(w.files, func(a, b File) int { return strings.Compare(a.Rel, b.Rel) })
 	slices.SortFunc(w.skipped, func(a, b Skip) int { return strings.Compare(a.Rel, b.Rel) })
 	dirs := make([]string, 0, len(w.visited))
-	for d := range w.visited {
+	var linked map[string]string
+	for d, rel := range w.visited {
 		dirs = append(dirs, d)
+		if own, ok := within(r.dir, d); !ok || own != "." && filepath.ToSlash(own) != rel {
+			if linked == nil {
+				linked = map[string]string{}
+			}
+			linked[d] = rel
+		}
 	}
 	slices.Sort(dirs)
-	return Result{Files: w.files, Skipped: w.skipped, Dirs: dirs}, nil
+	return Result{Files: w.files, Skipped: w.skipped, Dirs: dirs, Linked: linked}, nil
 }
 
 // maxIgnoreFile bounds the read of one ignore file (a larger one is not
@@ -99,8 +106,8 @@ type walker struct {
 
 	files   []File
 	skipped []Skip
-	visited map[string]bool // real paths of directories walked
-	seen    map[string]bool // real paths of files listed or skipped
+	visited map[string]string // real paths of directories walked: the relative path they were listed under
+	seen    map[string]bool   // real paths of files listed or skipped
 	links   []pendingLink
 	pending []pendingFile // candidates not yet stat'ed, in walk order
 }
@@ -124,7 +131,7 @@ func (w *walker) skip(rel, reason string) {
 // walkDir lists the real directory dir, found at rel. top is the real
 // directory its segment starts from (the root, or the last link's target).
 func (w *walker) walkDir(dir, rel string, rules *ignoreSet, chain []segment, top string) error {
-	w.visited[dir] = true
+	w.visited[dir] = rel
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		if rel == "" {
@@ -161,7 +168,7 @@ func (w *walker) walkDir(dir, rel string, rules *ignoreSet, chain []segment, top
 			if w.prunedDir(childRel, name, rules) {
 				continue
 			}
-			if w.visited[childReal] {
+			if _, ok := w.visited[childReal]; ok {
 				// Only possible below a followed link whose target overlaps a
 				// tree walked before.
 				w.skip(childRel, SkipSymlinkDuplicate)
@@ -324,7 +331,7 @@ func (w *walker) followLink(l pendingLink) {
 			return
 		}
 	}
-	if w.visited[target] {
+	if _, ok := w.visited[target]; ok {
 		w.skip(l.rel, SkipSymlinkDuplicate)
 		return
 	}

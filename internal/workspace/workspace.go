@@ -85,6 +85,10 @@ type Result struct {
 	// sorted): where a new candidate file can appear without any other
 	// change to the tree. A watcher watches these.
 	Dirs []string
+	// Linked maps each of Dirs walked through a symbolic link (its files
+	// are listed under the link's path, not its own) to the relative path
+	// it was listed under: a watcher's events name the real directory.
+	Linked map[string]string
 }
 
 // SkipCounts returns the number of skips per reason.
