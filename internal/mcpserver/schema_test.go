@@ -3,6 +3,8 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,7 +24,7 @@ import (
 const (
 	maxDescriptionTokens  = 60
 	maxSchemaTokens       = 1_700
-	maxInstructionsTokens = 260
+	maxInstructionsTokens = 300
 )
 
 // TestToolAnnotationsAndSizes checks what clients read before calling: every
@@ -162,5 +164,48 @@ func TestEmptyWorkspaceAnswer(t *testing.T) {
 		if text := strings.Join(all, "\n"); !strings.Contains(text, "The index is empty: no TypeScript or JavaScript files") || !strings.Contains(text, "--root") {
 			t.Errorf("%s: answer does not say the workspace is empty:\n%s", c.tool, text)
 		}
+	}
+}
+
+// TestChangeImpactTool asks change_impact about an edit to add() in a git
+// repository of testdata/impact: the answer names the changed symbol, its
+// caller and the test that reaches it; a revision that is an option is an
+// error answer.
+func TestChangeImpactTool(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "shop")
+	copyTree(t, "../../testdata/impact", root)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-q", "-m", "shop"}} {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	p := filepath.Join(root, "src", "money.ts")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Replace(string(b), "return round(a + b);", "return round(b + a);", 1)), 0o644)
+	ctx := context.Background()
+	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"),
+		Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := inMemory(t, e)
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "change_impact", Arguments: map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	for _, want := range []string{"function add — src/money.ts:7", "src/cart.ts", "test/cart.test.ts"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("lacks %q:\n%s", want, text)
+		}
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "change_impact", Arguments: map[string]any{"rev": "--output=/tmp/x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "is not a revision") {
+		t.Errorf("an option as rev: %+v", res.Content[0])
 	}
 }

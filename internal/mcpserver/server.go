@@ -27,7 +27,7 @@ var Version = "0.1.0"
 // workspace that wants fewer names them (tools in .scry.toml).
 var DefaultTools = []string{
 	"codebase_search", "find_symbol", "list_symbols", "get_symbol_info", "find_definition",
-	"find_references", "find_implementations", "find_importers", "search_files", "find_files",
+	"find_references", "find_implementations", "find_importers", "search_files", "find_files", "change_impact",
 }
 
 // Server answers MCP tool calls for one workspace.
@@ -185,6 +185,7 @@ var uses = []struct{ tool, line string }{
 	{"list_symbols", "- A file's or directory's outline: list_symbols."},
 	{"search_files", "- Exact text or a regex: search_files."},
 	{"find_files", "- Files by name: find_files."},
+	{"change_impact", "- What the uncommitted change (or a revision range) affects, and which tests reach it: change_impact."},
 }
 
 // Instructions is what the server tells an agent at start-up: which of the

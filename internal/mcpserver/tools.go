@@ -27,6 +27,7 @@ var tools = []tool{
 	newTool("find_importers", "Find importers", "Files that import a module (a workspace file or a package) or a named export.", (*Server).findImporters),
 	newTool("search_files", "Search file text", "Grep the workspace: literal text or RE2 regex, as file:line:text.", (*Server).searchFiles),
 	newTool("find_files", "Find files by glob", "Find files by glob (ignored and generated directories excluded).", (*Server).findFiles),
+	newTool("change_impact", "Change impact", "What a git change affects: changed symbols, their callers and references, importers of changed exports, tests reaching them. Default: uncommitted changes against HEAD.", (*Server).changeImpact),
 }
 
 // tool is one row of the table: add registers it on a server, bound to s.
@@ -73,7 +74,7 @@ func newTool[A any](name, title, description string, h func(s *Server, ctx conte
 // structural are the tools whose answers hold structure from TypeScript 7
 // (the others read files and the index only).
 var structural = map[string]bool{"codebase_search": true, "get_symbol_info": true, "find_definition": true,
-	"find_references": true, "find_implementations": true}
+	"find_references": true, "find_implementations": true, "change_impact": true}
 
 // escapedError is an error whose message is printed with textfmt.Line; it
 // unwraps to the original, so its kind is still recognised.
@@ -384,4 +385,38 @@ func (s *Server) eachSymbol(ctx context.Context, req *mcp.CallToolRequest, symbo
 		parts = append(parts, out)
 	}
 	return textResult(strings.Join(parts, sep)), nil
+}
+
+type impactArgs struct {
+	Rev    string `json:"rev,omitempty" jsonschema:"a revision (against the working tree) or a range A..B (default: HEAD)"`
+	Depth  int    `json:"depth,omitempty" jsonschema:"how far callers and importers are followed (default 3)"`
+	Budget int    `json:"budget,omitempty" jsonschema:"token budget (default 8000)"`
+}
+
+// maxImpactDepth bounds how far one impact call follows callers and
+// importers.
+const maxImpactDepth = 8
+
+func (s *Server) changeImpact(ctx context.Context, req *mcp.CallToolRequest, a impactArgs) (*mcp.CallToolResult, error) {
+	if a.Depth < 0 || a.Depth > maxImpactDepth {
+		return nil, argError("depth must be 1..%d", maxImpactDepth)
+	}
+	if a.Budget < 0 || a.Budget > maxBudget {
+		return nil, argError("budget must be 1..%d", maxBudget)
+	}
+	if len(a.Rev) > 256 {
+		return nil, argError("rev too long")
+	}
+	if err := s.fresh(ctx, req); err != nil {
+		return nil, err
+	}
+	imp, err := s.eng.Impact(ctx, a.Rev, a.Depth)
+	if err != nil {
+		return nil, err
+	}
+	budget := a.Budget
+	if budget == 0 {
+		budget = s.eng.Config().Budget
+	}
+	return textResult(render.Impact(imp, budget)), nil
 }

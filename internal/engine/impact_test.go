@@ -1,0 +1,184 @@
+package engine_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/golden"
+	"github.com/scry-dev/scry/internal/render"
+	"github.com/scry-dev/scry/internal/tsls/tslstest"
+)
+
+// impactRepo copies testdata/impact into a new git repository with one
+// commit and returns its root.
+func impactRepo(t *testing.T) string {
+	t.Helper()
+	root := filepath.Join(t.TempDir(), "shop")
+	err := filepath.Walk("../../testdata/impact", func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel("../../testdata/impact", p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	git(t, root, "init", "-q")
+	git(t, root, "add", ".")
+	git(t, root, "commit", "-q", "-m", "shop")
+	return root
+}
+
+func git(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+func edit(t *testing.T, root, rel, old, new string) {
+	t.Helper()
+	p := filepath.Join(root, rel)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s lacks %q", rel, old)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestImpactGolden changes add() in a shop project whose blast radius is
+// known: Cart.total calls it, checkout calls Cart.total, cart.ts imports
+// it, and test/cart.test.ts imports cart.ts; round, report and greeting,
+// and their tests, are untouched. The answers (working tree against HEAD;
+// the same change committed, as a range; and one under a small budget) are
+// pinned in testdata/impact.txtar (go test -update rewrites them).
+func TestImpactGolden(t *testing.T) {
+	bin := tslstest.Binary(t)
+	root := impactRepo(t)
+	edit(t, root, "src/money.ts", "return round(a + b);", "const sum = a + b;\n  return round(sum);")
+	ctx := context.Background()
+	env := map[string]string{"SCRY_TSGO": bin}
+	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
+		Compiler: engine.CompilerWait, Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+
+	imp, err := e.Impact(ctx, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if imp.Approximate {
+		t.Errorf("approximate: %s", imp.Reason)
+	}
+	if len(imp.Symbols) != 1 || imp.Symbols[0].Name != "add" {
+		t.Fatalf("changed symbols %+v, want add", imp.Symbols)
+	}
+	var callers []string
+	for _, c := range imp.Symbols[0].Callers {
+		callers = append(callers, c.Name+"@"+c.File)
+	}
+	if got := strings.Join(callers, " "); !strings.Contains(got, "Cart.total@src/cart.ts") || !strings.Contains(got, "checkout@src/checkout.ts") {
+		t.Errorf("callers %s, want Cart.total and checkout", got)
+	}
+	var tests []string
+	for _, tf := range imp.Tests {
+		tests = append(tests, tf.File)
+	}
+	if strings.Join(tests, " ") != "test/cart.test.ts" {
+		t.Errorf("tests %v, want test/cart.test.ts only", tests)
+	}
+	files := []golden.File{{Name: "working tree", Data: render.Impact(imp, 8000)}}
+
+	git(t, root, "commit", "-q", "-am", "add: name the sum")
+	rng, err := e.Impact(ctx, "HEAD~1..HEAD", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, golden.File{Name: "HEAD~1..HEAD", Data: render.Impact(rng, 8000)})
+	files = append(files, golden.File{Name: "working tree, budget 120", Data: render.Impact(imp, 120)})
+	golden.Check(t, "testdata/impact.txtar", files)
+}
+
+// TestImpactRefusesOptions: a revision that is not one (an option, a
+// path with spaces) is refused before git runs; outside a git work tree
+// the error says so.
+func TestImpactRefusesOptions(t *testing.T) {
+	root := impactRepo(t)
+	ctx := context.Background()
+	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
+		Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, rev := range []string{"--output=/tmp/x", "-p", "HEAD ; rm", "a...b"} {
+		if _, err := e.Impact(ctx, rev, 0); err == nil || !strings.Contains(err.Error(), "is not a revision") {
+			t.Errorf("Impact(%q): %v", rev, err)
+		}
+	}
+	if imp, err := e.Impact(ctx, "", 0); err != nil || len(imp.Files) != 0 {
+		t.Errorf("a clean tree: %v %+v", err, imp.Files)
+	}
+
+	plain := t.TempDir()
+	os.WriteFile(filepath.Join(plain, "a.ts"), []byte("export const a = 1;\n"), 0o644)
+	e2, err := engine.Open(ctx, engine.Options{Root: plain, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
+		Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e2.Close()
+	if _, err := e2.Impact(ctx, "", 0); err == nil || !strings.Contains(err.Error(), "not a git work tree") {
+		t.Errorf("outside git: %v", err)
+	}
+}
+
+// TestImpactFromTheIndex: without TypeScript 7 the same change is answered
+// from the index, marked approximate, with the direct caller and the test.
+func TestImpactFromTheIndex(t *testing.T) {
+	root := impactRepo(t)
+	edit(t, root, "src/money.ts", "return round(a + b);", "return round(b + a);")
+	ctx := context.Background()
+	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
+		Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	imp, err := e.Impact(ctx, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := render.Impact(imp, 8000)
+	for _, want := range []string{"(approximate: from the index", "function add — src/money.ts:7 [exported]", "total — src/cart.ts", "test/cart.test.ts"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "report.test.ts") || strings.Contains(text, "greeting") {
+		t.Errorf("reaches files the change does not:\n%s", text)
+	}
+}

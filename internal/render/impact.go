@@ -1,0 +1,117 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/textfmt"
+	"github.com/scry-dev/scry/internal/tokens"
+)
+
+// Impact is a change's blast radius as text, within budget tokens: the
+// changed symbols always, then as much of each one's callers (nearest
+// first), references (most used files first) and importers, and of the
+// tests reaching them (nearest first), as fits; what does not fit is
+// counted ("… 12 more").
+func Impact(imp engine.Impact, budget int) string {
+	// The lists shrink together until the answer fits.
+	for _, keep := range []int{1 << 30, 24, 12, 8, 5, 3, 2, 1, 0} {
+		text := impactText(imp, keep, budget)
+		if budget <= 0 || tokens.Count(text) <= budget || keep == 0 {
+			return text
+		}
+	}
+	return ""
+}
+
+func impactText(imp engine.Impact, keep, budget int) string {
+	var b strings.Builder
+	what := "the working tree against HEAD"
+	if imp.Rev != "" {
+		what = textfmt.Name(imp.Rev)
+		if !strings.Contains(imp.Rev, "..") {
+			what = "the working tree against " + what
+		}
+	}
+	fmt.Fprintf(&b, "Impact of %s: %s changed, %s, %s reaching them (callers and importers to depth %d)\n",
+		what, plural(len(imp.Files), "TypeScript/JavaScript file"), plural(len(imp.Symbols), "changed symbol"), plural(len(imp.Tests), "test file"), imp.Depth)
+	if imp.Approximate {
+		fmt.Fprintf(&b, "(approximate: from the index, %s)\n", imp.Reason)
+	}
+	if len(imp.Files) == 0 {
+		b.WriteString("\nNo TypeScript or JavaScript file changed.\n")
+		return b.String()
+	}
+	b.WriteString("\nChanged files:\n")
+	for _, f := range imp.Files {
+		fmt.Fprintf(&b, "  %s %s\n", f.Status, textfmt.Name(f.Path))
+	}
+	for _, s := range imp.Symbols {
+		fmt.Fprintf(&b, "\n%s %s — %s:%d", s.Kind, textfmt.Name(s.Name), textfmt.Name(s.File), s.Line)
+		if s.Exported {
+			b.WriteString(" [exported]")
+		}
+		b.WriteString("\n")
+		if len(s.Callers) > 0 {
+			fmt.Fprintf(&b, "  callers (%d):\n", len(s.Callers))
+			for i, c := range s.Callers {
+				if i == keep {
+					fmt.Fprintf(&b, "    … %d more\n", len(s.Callers)-keep)
+					break
+				}
+				fmt.Fprintf(&b, "    %s%s — %s:%d\n", strings.Repeat("↑", c.Depth), textfmt.Name(c.Name), textfmt.Name(c.File), c.Line)
+			}
+		} else {
+			b.WriteString("  callers: none\n")
+		}
+		if len(s.References) > 0 {
+			total := 0
+			for _, r := range s.References {
+				total += r.Count
+			}
+			fmt.Fprintf(&b, "  references: %d in %s\n", total, plural(len(s.References), "file"))
+			for i, r := range s.References {
+				if i == keep {
+					fmt.Fprintf(&b, "    … %s more\n", plural(len(s.References)-keep, "file"))
+					break
+				}
+				fmt.Fprintf(&b, "    %s (%d)\n", textfmt.Name(r.File), r.Count)
+			}
+		}
+		if len(s.Importers) > 0 {
+			fmt.Fprintf(&b, "  imported by (%d):", len(s.Importers))
+			for i, f := range s.Importers {
+				if i == keep {
+					fmt.Fprintf(&b, " … %d more", len(s.Importers)-keep)
+					break
+				}
+				b.WriteString(" " + textfmt.Name(f))
+			}
+			b.WriteString("\n")
+		}
+	}
+	if len(imp.Tests) > 0 {
+		b.WriteString("\nTests reaching the change:\n")
+		for i, t := range imp.Tests {
+			if i == keep*2 {
+				fmt.Fprintf(&b, "  … %d more\n", len(imp.Tests)-keep*2)
+				break
+			}
+			how := "reaches " + textfmt.Name(t.Via)
+			switch {
+			case t.Via == "":
+				how = "changed"
+			case t.Hops > 0:
+				how = fmt.Sprintf("imports %s (%s away)", textfmt.Name(t.Via), plural(t.Hops, "import"))
+			}
+			fmt.Fprintf(&b, "  %s — %s\n", textfmt.Name(t.File), how)
+		}
+	} else {
+		b.WriteString("\nNo test file reaches the change.\n")
+	}
+	if budget > 0 {
+		fmt.Fprintf(&b, "\n%s/%s tokens\n", textfmt.Thousands(tokens.Count(b.String())), textfmt.Thousands(budget))
+	}
+	return b.String()
+}

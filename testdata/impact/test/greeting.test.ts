@@ -1,0 +1,5 @@
+import { greeting } from '../src/greeting';
+
+export function testGreeting(): boolean {
+  return greeting('x') === 'hello x';
+}
