@@ -68,7 +68,7 @@ func TestDoctorReportsBrokenConfig(t *testing.T) {
 	if err != nil {
 		t.Fatalf("doctor failed: %v\n%s", err, out)
 	}
-	for _, w := range []string{"workspace: ", "config:    ERROR ", "maxTokenBudget", "ranker model: built-in builtin/", "embedder:     none", "reranker:     builtin", "typescript 7:", "mcp tools: 10 exposed"} {
+	for _, w := range []string{"workspace: ", "config:    ERROR ", "maxTokenBudget", "ranker model: built-in builtin/", "embedder:     none", "reranker:     builtin", "typescript 7:", "mcp tools: 11 exposed"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("want %q in:\n%s", w, out)
 		}
