@@ -269,13 +269,33 @@ func (r *req) uncoveredCallees(n *callNode, ranges []tsls.Range, covered []tsls.
 			if !calleeKinds[ref.Kind] && !pc.external {
 				continue // parameters, imports and other non-declarations
 			}
-			key := nodeKey(dp, ref.Name, d.Range.Start.Line)
+			// A call that matches no single overload resolves to every
+			// signature: each is the one function, named at its
+			// implementation as the call hierarchy's callees are
+			// (nodeFromItem), or once by name when it has none (a
+			// package's declarations).
+			sel := d.Range.Start
+			key := nodeKey(dp, ref.Name, sel.Line)
+			if impl, ok := r.implementationOf(dp, sel, nil); ok && !pc.external {
+				sel = impl.SelectionRange.Start
+				key = nodeKey(dp, ref.Name, sel.Line)
+				if txt, err := r.text(dp); err == nil {
+					ref.Line = txt.Line(sel)
+				}
+			} else if pc.external && (ref.Kind == "function" || ref.Kind == "method" || ref.Kind == "") {
+				key = nodeKey(dp, ref.QualifiedName(), -1)
+			}
 			if prev := byKey[key]; prev != nil {
-				prev.sites = append(prev.sites, site)
+				if last := prev.sites[len(prev.sites)-1]; last != site {
+					prev.sites = append(prev.sites, site)
+				}
+				if prev.external && ref.Line > 0 && ref.Line < prev.ref.Line {
+					prev.ref.Line, prev.sel = ref.Line, sel // named at its first signature
+				}
 				continue
 			}
 			c := &callNode{
-				ref: ref, key: key, path: dp, sel: d.Range.Start,
+				ref: ref, key: key, path: dp, sel: sel,
 				sites: []tsls.Range{site}, sitesPath: n.path,
 				viaRefs: true, external: pc.external,
 			}
@@ -284,7 +304,7 @@ func (r *req) uncoveredCallees(n *callNode, ranges []tsls.Range, covered []tsls.
 				c.ref.Kind = "constructor"
 			}
 			if !pc.external {
-				if d, _ := r.declOf(dp, d.Range.Start); d != nil {
+				if d, _ := r.declOf(dp, sel); d != nil {
 					c.declRange, c.hasRange = d.Range, true
 				}
 			}

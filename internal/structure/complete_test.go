@@ -152,7 +152,9 @@ func TestCallersInAnonymousFunctionsAreNamed(t *testing.T) {
 
 // TestOverloadedCalleeListedOnce: calls that resolve to different overload
 // signatures of one function (a package's `timer`) are calls of one
-// function, listed once with all their sites.
+// function, listed once with all their sites. A call in a nested function
+// is resolved by definition, which names every signature of an overloaded
+// function: `timer` was listed four times.
 func TestOverloadedCalleeListedOnce(t *testing.T) {
 	root := writeProject(t, map[string]string{
 		"tsconfig.json":                         `{"compilerOptions":{"strict":true,"moduleResolution":"bundler","module":"esnext"},"include":["*.ts"]}`,
@@ -163,7 +165,11 @@ func TestOverloadedCalleeListedOnce(t *testing.T) {
 			"export declare function timer(due: string, period: number, label: string): number;\n",
 		"poll.ts": "import { timer } from 'fake-timers';\nimport { local } from './local';\n\n" +
 			"export function poll(): number {\n  return timer(1) + timer(new Date()) + timer(1, 2) + timer('a', 2, 'b') + local(1) + local('x');\n}\n" +
-			"export function later(): number[] {\n  return [\n    [1].map(() => timer(1)),\n    [1].map(() => timer(new Date())),\n    [1].map(() => timer(1, 2)),\n    [1].map(() => local(1) + local('x')),\n  ].flat();\n}\n",
+			"export function later(): number[] {\n  return [\n    [1].map(() => timer(1)),\n    [1].map(() => timer(new Date())),\n    [1].map(() => timer(1, 2)),\n    [1].map(() => local(1) + local('x')),\n  ].flat();\n}\n" +
+			// Calls in a nested function are found by reading the body
+			// and resolved one by one: to every signature of an
+			// overloaded function.
+			"export function retry(d: number): number {\n  const again = (): number => timer(d) + local(d);\n  return again();\n}\n",
 		"bus.ts": "export class Bus {\n  /** a */\n  on(e: 'a', f: () => void): void;\n  /** @deprecated */\n  on(e: 'b', f: () => void): void;\n  on(e: string, f: () => void): void {}\n}\n" +
 			"export function wire(b: Bus): void {\n  b.on('a', () => {});\n  b.on('b', () => {});\n  [b].forEach((x) => x.on('a', () => {}));\n}\n",
 		"local.ts": "export function local(a: number): number;\nexport function local(a: string): number;\n" +
@@ -193,6 +199,17 @@ func TestOverloadedCalleeListedOnce(t *testing.T) {
 	}
 	if want := "timer[9 10 11] local[12]"; strings.Join(got, " ") != want {
 		t.Errorf("calls of later = %s, want %s", strings.Join(got, " "), want)
+	}
+	md, err = res.Metadata(context.Background(), targetOf(t, root, query{File: "poll.ts", Decl: "function retry", Symbol: "retry"}), structure.Options{Sections: structure.SecOutgoing})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = got[:0]
+	for _, c := range md.OutgoingCalls {
+		got = append(got, fmt.Sprintf("%s:%d%v", c.Name, c.Line, c.CallSites))
+	}
+	if want := "timer:1[16] local:3[16] again:16[17]"; strings.Join(got, " ") != want {
+		t.Errorf("calls of retry = %s, want %s", strings.Join(got, " "), want)
 	}
 	md, err = res.Metadata(context.Background(), targetOf(t, root, query{File: "bus.ts", Decl: "function wire", Symbol: "wire"}), structure.Options{Sections: structure.SecOutgoing})
 	if err != nil {
