@@ -49,8 +49,10 @@ type View interface {
 // Answer is what a search returns to an agent: the connection graph, then
 // one smart snapshot per file in score order.
 type Answer struct {
-	Response  search.Response
-	Graph     string
+	Response search.Response
+	// Graph is what the connection graph shows (internal/render draws it,
+	// with the snapshots counted in its token total).
+	Graph     graph.Input
 	Snapshots []Snapshot
 	Tokens    int // tokens of the whole answer (graph + snapshots)
 	Budget    int
@@ -84,8 +86,8 @@ func Search(ctx context.Context, v View, req search.Request, callDepth int) (Ans
 	leadsOnly := func(resp search.Response) (Answer, error) {
 		return fitLeads(req.Query, budget, resp, 1, func(leads []graph.Lead) (Answer, error) {
 			in := graph.Input{Query: req.Query, Budget: budget, Threshold: req.Params.Threshold, Leads: leads, Lookup: resp.Symbol != nil}
-			g, n := graph.Render(in)
-			return Answer{Graph: g, Tokens: n, Budget: budget}, nil
+			_, n := graph.Render(in)
+			return Answer{Graph: in, Tokens: n, Budget: budget}, nil
 		})
 	}
 	if len(resp.Results) == 0 && len(resp.Leads) > 0 {
@@ -234,7 +236,7 @@ func fitLeads(query string, budget int, resp search.Response, min int, render fu
 	}
 	// Fewer leads: the longest best-first prefix that fits, by bisection.
 	lo, hi := min, len(all)-1
-	best = Answer{}
+	found := false
 	for lo <= hi {
 		mid := (lo + hi) / 2
 		a, err := try(mid)
@@ -242,20 +244,22 @@ func fitLeads(query string, budget int, resp search.Response, min int, render fu
 			return Answer{}, err
 		}
 		if a.Tokens <= budget {
-			best, lo = a, mid+1
+			best, found, lo = a, true, mid+1
 		} else {
 			hi = mid - 1
 		}
 	}
-	if best.Graph != "" {
+	if found {
 		return best, nil
 	}
 	smallest, err := try(min)
 	if err != nil {
 		return Answer{}, err
 	}
+	// The answer is then the one line render writes for a budget that is
+	// too small (graph.TooSmall).
 	line := graph.TooSmall(query, budget, smallest.Tokens)
-	out := Answer{Graph: line, Tokens: graph.Tokens(line), Budget: budget, MinBudget: smallest.Tokens}
+	out := Answer{Graph: graph.Input{Query: query, Budget: budget}, Tokens: graph.Tokens(line), Budget: budget, MinBudget: smallest.Tokens}
 	out.Response.Query = resp.Query
 	out.Response.Symbol = resp.Symbol
 	return out, nil
@@ -390,6 +394,7 @@ func renderAnswer(query string, results []search.Result, descs map[string]graph.
 		ans.Snapshots = append(ans.Snapshots, Snapshot{File: g.file, Text: text, Score: g.score, Priority: p})
 		texts = append(texts, text)
 	}
-	ans.Graph, ans.Tokens = graph.Render(in, texts...)
+	ans.Graph = in
+	_, ans.Tokens = graph.Render(in, texts...)
 	return ans, nil
 }

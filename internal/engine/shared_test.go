@@ -17,6 +17,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/render"
 	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/tsls/tslstest"
 	"github.com/scry-dev/scry/internal/weaviate"
@@ -73,15 +74,15 @@ func TestSharedIndexEndToEnd(t *testing.T) {
 	if len(ans.Snapshots) == 0 || !strings.Contains(ans.Snapshots[0].Text, "hmac(token).length > 0") || !strings.Contains(ans.Snapshots[0].Text, "import { hmac }") {
 		t.Errorf("snapshot does not hold the indexed file's symbol and its import: %+v", ans.Snapshots)
 	}
-	if !ans.Approximate || !strings.Contains(ans.Graph, "shared index") {
-		t.Errorf("structure from the shared index is not marked approximate:\n%s", ans.Graph)
+	if !ans.Approximate || !strings.Contains(render.Graph(ans), "shared index") {
+		t.Errorf("structure from the shared index is not marked approximate:\n%s", render.Graph(ans))
 	}
 	sym, err := s.Search(ctx, engine.Query{Text: "symbol = SessionStore"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sym.Response.Results) != 1 || !strings.Contains(sym.Graph, "open()") {
-		t.Errorf("symbol lookup: %d results, graph\n%s\nwant SessionStore with its members", len(sym.Response.Results), sym.Graph)
+	if len(sym.Response.Results) != 1 || !strings.Contains(render.Graph(sym), "open()") {
+		t.Errorf("symbol lookup: %d results, graph\n%s\nwant SessionStore with its members", len(sym.Response.Results), render.Graph(sym))
 	}
 	if _, err := os.Stat(filepath.Join(elsewhere, ".scry.toml")); err == nil {
 		t.Error("the stateless engine wrote into its directory")
@@ -266,16 +267,16 @@ func TestSharedIndexCheckout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ans.Approximate || !strings.Contains(ans.Graph, "hmac") {
-		t.Errorf("with a checkout at the indexed version: approximate %v, graph\n%s\nwant the compiler's answer with the call to hmac", ans.Approximate, ans.Graph)
+	if ans.Approximate || !strings.Contains(render.Graph(ans), "hmac") {
+		t.Errorf("with a checkout at the indexed version: approximate %v, graph\n%s\nwant the compiler's answer with the call to hmac", ans.Approximate, render.Graph(ans))
 	}
 	testkit.WriteTree(t, root, map[string]string{"src/auth/token.ts": strings.Replace(sharedFixture["src/auth/token.ts"], "length > 0", "length > 1", 1)})
 	ans, err = s.Search(ctx, engine.Query{Text: "symbol = validateToken", CallDepth: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !ans.Approximate || !strings.Contains(ans.Graph, "differs from the indexed version") {
-		t.Errorf("with a checkout that differs: approximate %v, graph\n%s\nwant the index's answer saying why", ans.Approximate, ans.Graph)
+	if !ans.Approximate || !strings.Contains(render.Graph(ans), "differs from the indexed version") {
+		t.Errorf("with a checkout that differs: approximate %v, graph\n%s\nwant the index's answer saying why", ans.Approximate, render.Graph(ans))
 	}
 }
 

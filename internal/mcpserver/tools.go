@@ -137,7 +137,7 @@ func (s *Server) codebaseSearch(ctx context.Context, req *mcp.CallToolRequest, a
 		return nil, err
 	}
 	res := &mcp.CallToolResult{}
-	g := text(ans.Graph)
+	g := text(render.Graph(ans))
 	g.Annotations.Priority = 1.0
 	res.Content = append(res.Content, g)
 	for _, snap := range ans.Snapshots {

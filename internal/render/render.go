@@ -37,11 +37,27 @@ func approximate(reason string) string {
 // then each snapshot, separated by blank lines. (MCP sends the same parts
 // as separate content items.)
 func Search(a answer.Answer) string {
-	parts := []string{a.Graph}
+	parts := []string{Graph(a)}
 	for _, s := range a.Snapshots {
 		parts = append(parts, s.Text)
 	}
 	return strings.Join(parts, "\n\n")
+}
+
+// Graph is an answer's connection graph as text, its first content item:
+// the graph of its results and leads, whose summary counts the whole
+// answer (graph and snapshots), or the one line that says the budget is
+// too small for any useful answer.
+func Graph(a answer.Answer) string {
+	if a.MinBudget > 0 {
+		return graph.TooSmall(a.Graph.Query, a.Budget, a.MinBudget)
+	}
+	texts := make([]string, len(a.Snapshots))
+	for i, s := range a.Snapshots {
+		texts[i] = s.Text
+	}
+	g, _ := graph.Render(a.Graph, texts...)
+	return g
 }
 
 // searchResult is the stable `results` entry of `scry search --json`.
@@ -100,7 +116,7 @@ func SearchJSON(w io.Writer, a answer.Answer) error {
 		"query":     a.Response.Query,
 		"results":   res,
 		"leads":     leads,
-		"graph":     a.Graph,
+		"graph":     Graph(a),
 		"snapshots": snaps,
 		"tokens":    a.Tokens,
 		"budget":    a.Budget,
