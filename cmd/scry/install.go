@@ -19,7 +19,7 @@ func newUninstallCmd() *cobra.Command { return agentCmd(true) }
 // agentCmd builds `scry install AGENT` and `scry uninstall AGENT`.
 func agentCmd(remove bool) *cobra.Command {
 	var scope, root string
-	var dryRun, list bool
+	var dryRun, list, hook bool
 	use, short := "install AGENT", "Register scry's MCP server in an agent's configuration"
 	if remove {
 		use, short = "uninstall AGENT", "Remove scry's MCP server from an agent's configuration"
@@ -41,7 +41,13 @@ cannot read is left untouched and the error says where it is malformed.
 --scope user (the default) writes the agent's file in your home directory:
 the server then answers for the project the agent starts it in. --scope
 project writes the project's file (e.g. .mcp.json, .vscode/mcp.json), with
-the project as the server's --root. --print shows the change instead.`,
+the project as the server's --root. --print shows the change instead.
+
+--hook (claude-code only; off unless asked for) installs, instead, a hook in
+Claude Code's settings.json that runs after the agent's own Grep and Glob
+calls and adds scry's best matches for the same words; it answers only when
+a scry serve runs for the project (the MCP server), and adds nothing
+otherwise.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if list {
 				return cobra.NoArgs(cmd, args)
@@ -85,19 +91,27 @@ the project as the server's --root. --print shows the change instead.`,
 					return err
 				}
 			}
-			c, err := engine.PlanAgent(engine.AgentRequest{Agent: a, Scope: scope, Root: ws.root, Bin: bin, Remove: remove, Env: env})
+			req := engine.AgentRequest{Agent: a, Scope: scope, Root: ws.root, Bin: bin, Remove: remove, Env: env}
+			plan, name := engine.PlanAgent, a.Name
+			if hook {
+				if a.ID != "claude-code" {
+					return fmt.Errorf("--hook is for claude-code only")
+				}
+				plan, name = engine.PlanClaudeHook, a.Name+" hook"
+			}
+			c, err := plan(req)
 			if err != nil {
 				return err
 			}
 			if dryRun {
-				fmt.Fprintln(cmd.OutOrStdout(), render.AgentChange(a.Name, c, "", true))
+				fmt.Fprintln(cmd.OutOrStdout(), render.AgentChange(name, c, "", true))
 				return nil
 			}
 			backup, err := engine.ApplyAgent(c)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(cmd.OutOrStdout(), render.AgentChange(a.Name, c, backup, false))
+			fmt.Fprintln(cmd.OutOrStdout(), render.AgentChange(name, c, backup, false))
 			return nil
 		},
 	}
@@ -105,5 +119,6 @@ the project as the server's --root. --print shows the change instead.`,
 	cmd.Flags().StringVar(&root, "root", "", "the project, for --scope project (default: the project enclosing the current directory)")
 	cmd.Flags().BoolVar(&dryRun, "print", false, "show the change instead of writing it")
 	cmd.Flags().BoolVar(&list, "list", false, "list the agents and their configuration files")
+	cmd.Flags().BoolVar(&hook, "hook", false, "claude-code only, optional: instead, the hook that adds scry's best matches to the agent's Grep and Glob calls (.claude/settings.json)")
 	return cmd
 }

@@ -17,6 +17,6 @@ complete, with their structural connections, inside a token budget.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(newChunksCmd(), newIndexCmd(), newSearchCmd(), newServeCmd(), newSetupCmd(), newDoctorCmd(), newTrustCmd(),
-		newInfoCmd(), newRefsCmd(), newCallsCmd(), newCallersCmd(), newImplsCmd(), newDefCmd(), newImportersCmd(), benchcmd.Command(), newInstallCmd(), newUninstallCmd(), newImpactCmd())
+		newInfoCmd(), newRefsCmd(), newCallsCmd(), newCallersCmd(), newImplsCmd(), newDefCmd(), newImportersCmd(), benchcmd.Command(), newInstallCmd(), newUninstallCmd(), newImpactCmd(), newHookCmd())
 	return root
 }

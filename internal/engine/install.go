@@ -34,3 +34,7 @@ func PlanAgent(r AgentRequest) (AgentChange, error) { return install.Plan(r) }
 
 // ApplyAgent writes a planned change atomically after a backup.
 func ApplyAgent(c AgentChange) (backup string, err error) { return install.Apply(c) }
+
+// PlanClaudeHook computes adding (or removing) the optional Claude Code
+// hook that adds scry's best matches to the agent's Grep and Glob calls.
+func PlanClaudeHook(r AgentRequest) (AgentChange, error) { return install.PlanHook(r) }

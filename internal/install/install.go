@@ -231,13 +231,8 @@ func Plan(r Request) (Change, error) {
 		return Change{}, err
 	}
 	c := Change{Path: path}
-	before, err := os.ReadFile(path)
-	switch {
-	case err == nil:
-		c.Before, c.Existed = before, true
-	case errors.Is(err, fs.ErrNotExist):
-	default:
-		return c, fmt.Errorf("read %s: %w", path, err)
+	if c.Before, c.Existed, err = readConfig(path); err != nil {
+		return c, err
 	}
 	args := []string{"serve"}
 	switch {
@@ -301,6 +296,18 @@ func Plan(r Request) (Change, error) {
 	c.After = after
 	c.Action = action(false, old != nil, false)
 	return c, nil
+}
+
+// readConfig reads a configuration file; a missing one is empty.
+func readConfig(path string) (data []byte, existed bool, err error) {
+	data, err = os.ReadFile(path)
+	switch {
+	case err == nil:
+		return data, true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, false, nil
+	}
+	return nil, false, fmt.Errorf("read %s: %w", path, err)
 }
 
 func action(remove, found, same bool) string {

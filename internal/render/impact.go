@@ -115,3 +115,25 @@ func impactText(imp engine.Impact, keep, budget int) string {
 	}
 	return b.String()
 }
+
+// HookHit is one search result as `scry search --json` gives it, read by
+// the Claude Code hook.
+type HookHit struct {
+	File      string  `json:"file"`
+	StartLine int     `json:"start_line"`
+	EndLine   int     `json:"end_line"`
+	Name      string  `json:"name"`
+	Kind      string  `json:"kind"`
+	Score     float64 `json:"score"`
+}
+
+// HookContext is what the Claude Code hook adds after a Grep or Glob:
+// scry's best matches for the same words, one line each.
+func HookContext(query string, hits []HookHit) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "scry's best matches for %q (complete symbols: codebase_search or `scry search` shows them):\n", query)
+	for _, h := range hits {
+		fmt.Fprintf(&b, "- %s %s  %s:%d-%d  p=%.2f\n", h.Kind, textfmt.Name(h.Name), textfmt.Name(h.File), h.StartLine, h.EndLine, h.Score)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
