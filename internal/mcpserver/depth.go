@@ -110,32 +110,51 @@ func tooDeep(msg []byte) (reply []byte, deep bool) {
 }
 
 // ServeStdio serves srv over newline-delimited JSON-RPC on in and out (the
-// stdio transport). A message nested deeper than MaxNesting never reaches
-// the SDK's decoder: it is answered with the same error as over HTTP (a
-// notification is dropped: there is nothing to answer), and the session
-// goes on.
+// stdio transport). A message nested deeper than MaxNesting, or larger
+// than MaxRequestBytes, never reaches the SDK's decoder (which would end
+// the session): it is answered with an error (-32600), as HTTP refuses
+// both, and the session goes on. A too-deep notification is dropped:
+// there is nothing to answer.
 func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer) error {
 	w := &lockedWriter{w: out}
 	return srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(guardReader(in, w)), Writer: nopCloser{w}})
 }
 
-// guardReader passes in's lines through, except those nested too deeply:
-// their answer goes to reply.
+// guardReader passes in's lines through, except those nested too deeply
+// or too large: their answer goes to reply.
 func guardReader(r io.Reader, reply io.Writer) io.Reader {
 	pr, pw := io.Pipe()
 	go func() {
 		br := bufio.NewReaderSize(r, 64*1024)
 		for {
-			line, err := br.ReadBytes('\n')
-			if len(line) > 0 {
-				if answer, deep := tooDeep(line); deep {
-					if requestID(line) != nil {
-						if _, werr := reply.Write(append(answer, '\n')); werr != nil {
-							pw.CloseWithError(werr)
-							return
-						}
-					}
-				} else if _, werr := pw.Write(line); werr != nil {
+			line, over, err := readLine(br, MaxRequestBytes)
+			var answer []byte
+			pass := false
+			switch {
+			case over:
+				// What was read of it may name its id; else the answer's
+				// id is null, as JSON-RPC has it when the id cannot be read.
+				id := requestID(line)
+				if id == nil {
+					id = json.RawMessage("null")
+				}
+				answer = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,"message":"message larger than %d bytes"}}`, id, MaxRequestBytes)
+			case len(line) == 0:
+			default:
+				var deep bool
+				if answer, deep = tooDeep(line); deep && requestID(line) == nil {
+					answer = nil
+				}
+				pass = !deep
+			}
+			if answer != nil {
+				if _, werr := reply.Write(append(answer, '\n')); werr != nil {
+					pw.CloseWithError(werr)
+					return
+				}
+			}
+			if pass {
+				if _, werr := pw.Write(line); werr != nil {
 					return
 				}
 			}
@@ -146,6 +165,26 @@ func guardReader(r io.Reader, reply io.Writer) io.Reader {
 		}
 	}()
 	return pr
+}
+
+// readLine reads one line of at most limit bytes. A longer one is read to
+// its end without being kept: over is set, and line holds its first limit
+// bytes.
+func readLine(br *bufio.Reader, limit int) (line []byte, over bool, err error) {
+	for {
+		part, err := br.ReadSlice('\n')
+		if !over {
+			if len(line)+len(part) > limit {
+				line = append(line, part[:limit-len(line)]...)
+				over = true
+			} else {
+				line = append(line, part...)
+			}
+		}
+		if err != bufio.ErrBufferFull {
+			return line, over, err
+		}
+	}
 }
 
 // lockedWriter lets the guard answer between the SDK's messages, never

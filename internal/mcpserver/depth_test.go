@@ -1,9 +1,14 @@
 package mcpserver
 
 import (
+	"bufio"
+	"context"
 	"io"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestNestingAndRequestID(t *testing.T) {
@@ -45,5 +50,84 @@ func TestGuardReader(t *testing.T) {
 	}
 	if want := `{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"message nested deeper than 256 levels"}}` + "\n"; reply.String() != want {
 		t.Errorf("answered %q, want %q (nothing for the notification)", reply.String(), want)
+	}
+}
+
+// TestStdioOversizedLine: a message larger than MaxRequestBytes over stdio
+// (one line over ~16 MB used to end the server) is answered with an error
+// for its request, and the session goes on; it is never held in memory
+// whole.
+func TestStdioOversizedLine(t *testing.T) {
+	big := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","arguments":{"s":"` + strings.Repeat("a", 20<<20) + `"}}}`
+	noID := `{"jsonrpc":"2.0","method":"tools/call","params":{"s":"` + strings.Repeat("b", MaxRequestBytes) + `"},"id":9}`
+	in := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n" + big + "\n" + noID + "\n" + `{"jsonrpc":"2.0","id":8,"method":"ping"}` + "\n"
+	var reply strings.Builder
+	out, err := io.ReadAll(guardReader(strings.NewReader(in), &reply))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":8,"method":"ping"}` + "\n"; string(out) != want {
+		t.Errorf("passed on %.200q, want the small messages alone", out)
+	}
+	want := `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"message larger than 4194304 bytes"}}` + "\n" +
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"message larger than 4194304 bytes"}}` + "\n"
+	if reply.String() != want {
+		t.Errorf("answered %q, want %q", reply.String(), want)
+	}
+}
+
+// stdioAnswers serves a bare SDK server over ServeStdio, sends it an
+// initialize and the given lines, and returns its first n answers (fewer
+// when the session ends or none comes within a generous bound).
+func stdioAnswers(t *testing.T, n int, lines ...string) []string {
+	t.Helper()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "scry-test", Version: "0"}, nil)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go ServeStdio(ctx, srv, inR, outW)
+	go func() {
+		io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
+		io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+		for _, l := range lines {
+			io.WriteString(inW, l+"\n")
+		}
+	}()
+	defer inW.Close()
+	defer outW.Close()
+	answers := make(chan string, n+1)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			answers <- sc.Text()
+		}
+		close(answers)
+	}()
+	var got []string
+	bound := time.After(10 * time.Second) // a session that ended answers nothing more
+	for len(got) < n {
+		select {
+		case a, ok := <-answers:
+			if !ok {
+				return got
+			}
+			got = append(got, a)
+		case <-bound:
+			return got
+		}
+	}
+	return got
+}
+
+// TestStdioSessionSurvivesOversizedLine: through the SDK's server, the
+// request after a 20 MB line is still answered.
+func TestStdioSessionSurvivesOversizedLine(t *testing.T) {
+	got := stdioAnswers(t, 3,
+		`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"x","arguments":{"s":"`+strings.Repeat("a", 20<<20)+`"}}}`,
+		`{"jsonrpc":"2.0","id":10,"method":"ping"}`)
+	all := strings.Join(got, "\n")
+	if !strings.Contains(all, `"id":9,"error":{"code":-32600`) || !strings.Contains(all, `"id":10,"result"`) {
+		t.Errorf("answers:\n%s\nwant an error for the large request and the next one answered", all)
 	}
 }

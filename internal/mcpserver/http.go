@@ -223,6 +223,9 @@ func loopbackOrigin(origin string) bool {
 // bearerOK checks an Authorization header strictly: the "Bearer" scheme
 // (any case, as RFC 9110 allows), one space, and exactly the token. The
 // bare token is refused, so it cannot be sent where a scheme was expected.
+// (The SDK's auth.RequireBearerToken splits the header at any run of
+// white space and compares through a verifier meant for OAuth tokens with
+// expiry and scopes; a fixed shared token needs neither.)
 func bearerOK(header, token string) bool {
 	scheme, got, ok := strings.Cut(header, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || got == "" {

@@ -408,28 +408,11 @@ func TestDeepMessageAnsweredAlikeOnBothTransports(t *testing.T) {
 	deep := `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":` + strings.Repeat("[", 300) + strings.Repeat("]", 300) + "}"
 	want := `{"jsonrpc":"2.0","id":9,"error":{"code":-32600,"message":"message nested deeper than 256 levels"}}`
 
-	srv := mcp.NewServer(&mcp.Implementation{Name: "scry-test", Version: "0"}, nil)
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go ServeStdio(ctx, srv, inR, outW)
-	go func() {
-		io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
-		io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
-		io.WriteString(inW, deep+"\n")
-		io.WriteString(inW, `{"jsonrpc":"2.0","id":10,"method":"ping"}`+"\n")
-	}()
-	lines := bufio.NewScanner(outR)
-	var got []string
-	for len(got) < 3 && lines.Scan() {
-		got = append(got, lines.Text())
-	}
+	got := stdioAnswers(t, 3, deep, `{"jsonrpc":"2.0","id":10,"method":"ping"}`)
 	answered := strings.Join(got, "\n")
 	if !slices.Contains(got, want) || !strings.Contains(answered, `"id":10,"result"`) {
 		t.Errorf("stdio answered:\n%s\nwant the error %s, and the next request answered", answered, want)
 	}
-	inW.Close()
 
 	_, addr := serveTest(t, DefaultHTTPLimits())
 	req, _ := http.NewRequest("POST", "http://"+addr+"/mcp", strings.NewReader(deep))
