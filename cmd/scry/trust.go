@@ -15,7 +15,7 @@ func newTrustCmd() *cobra.Command {
 	var revoke bool
 	cmd := &cobra.Command{
 		Use:   "trust [--root DIR] [--revoke]",
-		Short: "Let a workspace's .scry.toml name programs, URLs and models, and use its own TypeScript",
+		Short: "Let a workspace's .scry.toml name programs, URLs, models and repositories, raise limits, and use its own TypeScript",
 		Long: `A repository being indexed is not trusted: settings in its .scry.toml that run a
 program (tsgo), load a library or model (onnxRuntimeLib, dir) or choose where
 code and API keys are sent (provider, url, the shared index's repos) are

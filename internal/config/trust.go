@@ -92,7 +92,7 @@ func (t Trust) String() string {
 	case t.Stale:
 		return "not trusted: .scry.toml changed since `scry trust` on " + t.Record.TrustedAt.Format(time.DateOnly) + "; review it and run `scry trust` again"
 	default:
-		return "not trusted (run `scry trust` to let its .scry.toml name programs, URLs and models, and to use its own TypeScript)"
+		return "not trusted (run `scry trust` to let its .scry.toml name programs, URLs, models and shared-index repositories, raise limits, and use its own TypeScript)"
 	}
 }
 
