@@ -176,7 +176,8 @@ func wordIndex(line, word string) int {
 	for i := 0; ; {
 		k := strings.Index(line[i:], word)
 		if k < 0 {
-			return -1
+			// A name the source writes with escapes (\u0061bc for abc).
+			return ident.IndexEscaped(line, word)
 		}
 		k += i
 		before := k == 0 || !ident.PartByte(line[k-1])

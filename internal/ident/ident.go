@@ -16,6 +16,8 @@
 package ident
 
 import (
+	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -54,3 +56,88 @@ func StartByte(b byte) bool {
 
 // PartByte is the scanners' rule for a byte that can continue a name.
 func PartByte(b byte) bool { return StartByte(b) || b >= '0' && b <= '9' }
+
+// Decode is the identifier a name written with Unicode escapes stands
+// for, as the compiler reads it: `\u0061bc` and `\u{61}bc` are abc. A name
+// without a backslash, or whose escapes do not make an identifier, comes
+// back as it is.
+func Decode(s string) string {
+	if !strings.Contains(s, `\u`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '\\' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		r, n := escape(s[i:])
+		if n == 0 {
+			return s
+		}
+		b.WriteRune(r)
+		i += n
+	}
+	if d := b.String(); Is(d) {
+		return d
+	}
+	return s
+}
+
+// escape reads one `\uXXXX` or `\u{X…}` escape at the start of s: the rune
+// and its length, or 0 when s does not start with one.
+func escape(s string) (rune, int) {
+	if len(s) < 3 || s[0] != '\\' || s[1] != 'u' {
+		return 0, 0
+	}
+	digits, n := s[2:], 0
+	if digits[0] == '{' {
+		end := strings.IndexByte(digits, '}')
+		if end < 2 {
+			return 0, 0
+		}
+		digits, n = digits[1:end], end+3
+	} else {
+		if len(digits) < 4 {
+			return 0, 0
+		}
+		digits, n = digits[:4], 6
+	}
+	v, err := strconv.ParseUint(digits, 16, 32)
+	if err != nil || v > unicode.MaxRune {
+		return 0, 0
+	}
+	return rune(v), n
+}
+
+// IndexEscaped returns where in line the identifier name is written with
+// Unicode escapes (`\u0061bc` for abc), or -1: the place to point the
+// compiler at when the text does not spell the name out.
+func IndexEscaped(line, name string) int {
+	for i := 0; i < len(line); {
+		if !PartByte(line[i]) && line[i] != '\\' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(line) {
+			if PartByte(line[j]) {
+				j++
+			} else if _, n := escape(line[j:]); n > 0 {
+				j += n
+			} else {
+				break
+			}
+		}
+		if j == i {
+			i++
+			continue
+		}
+		if tok := line[i:j]; strings.Contains(tok, `\u`) && Decode(tok) == name {
+			return i
+		}
+		i = j
+	}
+	return -1
+}

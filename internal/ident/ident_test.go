@@ -55,3 +55,36 @@ func TestByteRuleKeepsNamesWhole(t *testing.T) {
 		t.Error("a digit continues a name but does not start one")
 	}
 }
+
+// TestDecode: a name written with Unicode escapes is the identifier the
+// compiler reads; it was taken for no name at all (an anonymous function).
+func TestDecode(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"abc", "abc"},
+		{`\u0061bc`, "abc"},
+		{`\u{61}bc`, "abc"},
+		{`m\u0065th`, "meth"},
+		{`caf\u00e9`, "café"},
+		{`\u0031abc`, `\u0031abc`}, // "1abc" is not an identifier
+		{`\u00zz`, `\u00zz`},
+		{`a\nb`, `a\nb`},
+	}
+	for _, tt := range tests {
+		if got := Decode(tt.in); got != tt.want {
+			t.Errorf("Decode(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		line, name string
+		want       int
+	}{
+		{`export function \u0061bc(): number {`, "abc", 16},
+		{`  m\u0065th() {`, "meth", 2},
+		{`const x = abc;`, "abc", -1}, // spelled out: wordIndex's business
+		{`\u0061bcd()`, "abc", -1},
+	} {
+		if got := IndexEscaped(tt.line, tt.name); got != tt.want {
+			t.Errorf("IndexEscaped(%q, %q) = %d, want %d", tt.line, tt.name, got, tt.want)
+		}
+	}
+}

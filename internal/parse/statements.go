@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/lines"
 	sitter "github.com/tree-sitter/go-tree-sitter"
 )
@@ -133,6 +134,9 @@ func mergeSameLine(in []*Symbol) []*Symbol {
 
 func setDepth(syms []*Symbol, parent string, depth int) {
 	for _, s := range syms {
+		// A name written with escapes is the identifier the compiler
+		// reads (\u0061bc is abc), not an anonymous declaration.
+		s.Name = ident.Decode(s.Name)
 		s.Depth = depth
 		s.ParentName = parent
 		if depth >= MaxDepth {
