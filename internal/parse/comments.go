@@ -31,20 +31,48 @@ func unclosedComment(root *sitter.Node, src []byte) int {
 			return -1
 		}
 		p := from + i
-		if !insideToken(root, p) {
+		if !insideToken(root, p, 2) {
 			return p
 		}
 		from = p + 1
 	}
 }
 
-// insideToken reports whether offset p is inside a string, template, regex,
-// JSX text or comment that has no error in it.
-func insideToken(root *sitter.Node, p int) bool {
-	for n := root.DescendantForByteRange(uint(p), uint(p+2)); n != nil; n = n.Parent() {
+// unclosedTemplate returns the offset of a "`" that no "`" closes, or -1:
+// to the compiler the rest of the file is that template's text, while
+// tree-sitter recovers by parsing on, so a function after it came back as
+// a symbol. The backticks that count are those outside the strings,
+// comments, regexes and templates that parsed cleanly; when they are odd
+// in number, the last one opens a template that never ends (the ones
+// before it pair up).
+func unclosedTemplate(root *sitter.Node, src []byte) int {
+	if !root.HasError() || bytes.IndexByte(src, '`') < 0 {
+		return -1
+	}
+	last, n := -1, 0
+	for i := bytes.IndexByte(src, '`'); i >= 0; {
+		if !insideToken(root, i, 1) {
+			last, n = i, n+1
+		}
+		k := bytes.IndexByte(src[i+1:], '`')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	if n%2 == 0 {
+		return -1
+	}
+	return last
+}
+
+// insideToken reports whether the width bytes at offset p are inside a
+// string, template, regex, JSX text or comment that has no error in it.
+func insideToken(root *sitter.Node, p, width int) bool {
+	for n := root.DescendantForByteRange(uint(p), uint(p+width)); n != nil; n = n.Parent() {
 		switch n.Kind() {
 		case "string", "template_string", "regex", "jsx_text", "comment", "string_fragment":
-			return !n.HasError() && int(n.StartByte()) <= p && p+2 <= int(n.EndByte())
+			return !n.HasError() && int(n.StartByte()) <= p && p+width <= int(n.EndByte())
 		}
 	}
 	return false
@@ -62,12 +90,12 @@ func blankFrom(src []byte, off int) []byte {
 	return out
 }
 
-// unclosedCommentSymbol adds the comment running from off to the end of
-// the file; a symbol sharing its first line absorbs it.
-func (b *builder) unclosedCommentSymbol(syms []*Symbol, off int) []*Symbol {
+// unclosedSymbol adds the comment (or template text) running from off to
+// the end of the file; a symbol sharing its first line absorbs it.
+func (b *builder) unclosedSymbol(syms []*Symbol, off int, kind string) []*Symbol {
 	start := b.line(off)
 	end := lines.Total(b.lineStarts, len(b.src))
-	c := &Symbol{Kind: KindComment, StartLine: start, EndLine: end, StartByte: off, DeclStartByte: off, EndByte: len(b.src), BodyStartByte: -1}
+	c := &Symbol{Kind: kind, StartLine: start, EndLine: end, StartByte: off, DeclStartByte: off, EndByte: len(b.src), BodyStartByte: -1}
 	c.Name = commentName(b.src[off:])
 	return mergeSameLine(append(syms, c))
 }

@@ -106,7 +106,12 @@ func parseWhole(path string, src []byte, lang string) (*File, error) {
 	// come back as symbols. Parse again with the rest of the file blanked
 	// (line breaks kept, so every offset and line stays), and make the
 	// rest one comment.
-	unclosed := unclosedComment(tree.RootNode(), src)
+	// A "`" that is never closed is the same: the rest of the file is
+	// template text to the compiler.
+	unclosed, unclosedKind := unclosedComment(tree.RootNode(), src), KindComment
+	if unclosed < 0 {
+		unclosed, unclosedKind = unclosedTemplate(tree.RootNode(), src), KindStatement
+	}
 	if unclosed >= 0 {
 		tree.Close()
 		if tree = p.Parse(blankFrom(src, unclosed), nil); tree == nil {
@@ -131,7 +136,7 @@ func parseWhole(path string, src []byte, lang string) (*File, error) {
 	f := &File{Path: path, Language: lang, Source: src, LineStarts: b.lineStarts}
 	f.Symbols = b.statements(b.namedChildren(root), "", 0)
 	if unclosed >= 0 {
-		f.Symbols = b.unclosedCommentSymbol(f.Symbols, unclosed)
+		f.Symbols = b.unclosedSymbol(f.Symbols, unclosed, unclosedKind)
 		b.errors++
 	}
 	f.Symbols = b.fillGaps(f.Symbols)

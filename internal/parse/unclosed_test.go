@@ -76,3 +76,50 @@ func TestUnclosedBlockComment(t *testing.T) {
 		})
 	}
 }
+
+// TestUnterminatedTemplate: after a "`" that is never closed, the rest of
+// the file is template text to the compiler ("Unterminated template
+// literal"); tree-sitter parsed on, and a function there was a symbol.
+func TestUnterminatedTemplate(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string // declared names, in order
+	}{
+		{"top level", "export function before() {\n  return 1;\n}\nconst s = `abc ${x}\nexport function hidden() {\n  return 2;\n}\n", []string{"before"}},
+		{"in a function", "function f() {\n  return `open\n}\nfunction hidden() {}\n", nil},
+		{"after closed templates", "const a = `x${`y`}z`\nconst b = `open\nfunction hidden() {}\n", []string{"a"}},
+		{"closed", "const a = `x`\nfunction shown() {}\nfunction broken( {\n", nil},
+		{"in a string", "const q = '`'\nfunction shown() {}\nfunction broken( {\n", nil},
+		{"in a comment", "// a ` here\nfunction shown() {}\nfunction broken( {\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := parse.Parse("a.ts", []byte(tt.src), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := names(f.Symbols)
+			if tt.want != nil && !slices.Equal(got, tt.want) {
+				t.Errorf("symbols = %q, want %q", got, tt.want)
+			}
+			if slices.Contains(got, "hidden") {
+				t.Errorf("a function inside an unterminated template is a symbol: %q", got)
+			}
+			if strings.Contains(tt.src, "function shown") && !slices.Contains(got, "shown") {
+				t.Errorf("a function after a closed template is lost: %q", got)
+			}
+			covered := map[int]bool{}
+			for _, s := range f.Symbols {
+				for l := s.StartLine; l <= s.EndLine; l++ {
+					if covered[l] {
+						t.Errorf("line %d in two symbols", l)
+					}
+					covered[l] = true
+				}
+			}
+			if n := strings.Count(tt.src, "\n"); !covered[n] {
+				t.Errorf("last line %d not covered", n)
+			}
+		})
+	}
+}
