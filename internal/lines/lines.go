@@ -1,9 +1,15 @@
 // Package lines owns what a line is, so that every line number scry shows
 // — chunk and symbol ranges, snapshots, grep matches, compiler positions —
 // is the one an editor shows for the same file. A line ends at "\n", at
-// "\r\n" or at a lone "\r", as in editors, the language server protocol and
-// ECMAScript's own line terminators; counting only "\n" (tree-sitter's rows)
+// "\r\n" or at a lone "\r", as in the language server protocol, editors and
+// TypeScript 7's own positions; counting only "\n" (tree-sitter's rows)
 // would put every line after a lone "\r" on the wrong number.
+//
+// U+2028 and U+2029 (and U+0085) end no line, although ECMAScript counts
+// the first two as line terminators: the protocol does not, so neither do
+// the compiler's answers nor editors' line numbers, and a line number is
+// only useful if it is the one the editor shows. (File names holding them
+// are never indexed: internal/textfmt.)
 package lines
 
 import (

@@ -23,6 +23,10 @@ func TestLines(t *testing.T) {
 		{"blank lines", "\n\n", []int{0, 1, 2}, []string{"", "", ""}, []string{"\n", "\n"}},
 		{"no final LF", "ab\ncd", []int{0, 3}, []string{"ab", "cd"}, []string{"ab\n", "cd"}},
 		{"CR last", "a\nb\r", []int{0, 2, 4}, []string{"a", "b", ""}, []string{"a\n", "b\r"}},
+		// ECMAScript's other line terminators end no line, as in the
+		// language server protocol (TestLineSeparatorsAsTheCompilerCounts).
+		{"LS and PS", "a\u2028b\u2029c\nd", []int{0, 10}, []string{"a\u2028b\u2029c", "d"}, []string{"a\u2028b\u2029c\n", "d"}},
+		{"NEL", "a\u0085b", []int{0}, []string{"a\u0085b"}, []string{"a\u0085b"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
