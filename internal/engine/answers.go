@@ -46,7 +46,7 @@ type Symbol struct {
 // Parent.name) to its declarations: all of them when the name is
 // ambiguous, none (not an error) when nothing matches.
 func (e *Engine) Symbols(path string) ([]Symbol, error) {
-	cs, err := e.resolve(path)
+	cs, err := e.local().resolve(path)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +146,7 @@ func (e *Engine) Definition(ctx context.Context, file string, line, column int) 
 	}
 	// Read first, so that a FIFO, a device or a huge file is refused here
 	// rather than handed to the compiler.
-	src, err := e.readFile(abs)
+	src, err := e.local().readFile(abs)
 	if err != nil {
 		return Definitions{}, fmt.Errorf("definition: %w", err)
 	}

@@ -108,7 +108,7 @@ func (e *Engine) describeSharedResult(ctx context.Context, rd *weaviate.Reader, 
 	abs, _, err := sub.root.Resolve(local.RelativePath)
 	var text []byte
 	if err == nil {
-		text, err = sub.readFile(abs)
+		text, err = sub.local().readFile(abs)
 	}
 	sum := sha256.Sum256(text)
 	if err != nil || hex.EncodeToString(sum[:]) != indexed {

@@ -177,7 +177,7 @@ const maxExtends = 8
 // inside the root; ok is false when the file is missing or unreadable.
 func (m *moduleResolver) readConfig(rel string, depth int) (*tsPaths, bool) {
 	abs := filepath.Join(m.e.root.Dir(), filepath.FromSlash(rel))
-	b, err := m.e.readFile(abs)
+	b, err := m.e.local().readFile(abs)
 	if err != nil {
 		return nil, false
 	}
@@ -251,7 +251,7 @@ func (m *moduleResolver) workspacePackages() map[string]string {
 		if strings.Contains("/"+f, "/node_modules/") {
 			continue
 		}
-		b, err := m.e.readFile(filepath.Join(m.e.root.Dir(), filepath.FromSlash(f)))
+		b, err := m.e.local().readFile(filepath.Join(m.e.root.Dir(), filepath.FromSlash(f)))
 		if err != nil {
 			continue
 		}

@@ -17,19 +17,19 @@ import (
 // resolve finds the declarations a symbol path names (`[file >] [Parent >]
 // name`, or Parent.name): all of them when the name is ambiguous, none (not
 // an error) when nothing matches.
-func (e *Engine) resolve(symbol string) ([]chunk.Chunk, error) {
+func (x localIndex) resolve(symbol string) ([]chunk.Chunk, error) {
 	sp, _, err := search.ParseSymbolPath(symbol)
 	if err != nil {
 		return nil, err
 	}
 	if sp.File != "" {
-		if _, rel, err := e.root.Canonical(sp.File); err == nil && rel != "" {
+		if _, rel, err := x.root.Canonical(sp.File); err == nil && rel != "" {
 			sp.File = rel
 		} else if err != nil && strings.Contains(err.Error(), "outside") {
 			return nil, fmt.Errorf("symbol %q: %w", symbol, err)
 		}
 	}
-	cs, err := search.LookupSymbol(e.store, sp, nil, nil)
+	cs, err := search.LookupSymbol(x.store, sp, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -80,11 +80,11 @@ func usage(line string, col int, name string) string {
 // the indexed files: the syntactic stand-in for compiler references. It
 // cannot tell a same-named symbol apart, which is why callers mark it
 // approximate.
-func (e *Engine) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
+func (x localIndex) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
 	if !ident.Is(strings.TrimPrefix(c.Name, "#")) {
 		return nil, nil
 	}
-	files, err := e.store.FilesReferencing(c.Name, "")
+	files, err := x.store.FilesReferencing(c.Name, "")
 	if err != nil {
 		return nil, err
 	}
@@ -92,11 +92,11 @@ func (e *Engine) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
 	re := regexp.MustCompile(`(?:^|[^` + identChars + `#])(` + regexp.QuoteMeta(c.Name) + `)(?:$|[^` + identChars + `])`)
 	var out []Site
 	for _, f := range files {
-		abs, _, err := e.root.Resolve(f)
+		abs, _, err := x.root.Resolve(f)
 		if err != nil {
 			continue
 		}
-		b, err := e.readFile(abs)
+		b, err := x.readFile(abs)
 		if err != nil {
 			continue
 		}
@@ -135,15 +135,15 @@ func clip(s string) string {
 
 // textImplementations lists classes and interfaces whose heritage clause
 // names the declaration (syntactic).
-func (e *Engine) textImplementations(c chunk.Chunk) ([]chunk.Chunk, error) {
-	ids, err := e.store.ChunksReferencing(c.Name, "")
+func (x localIndex) textImplementations(c chunk.Chunk) ([]chunk.Chunk, error) {
+	ids, err := x.store.ChunksReferencing(c.Name, "")
 	if err != nil {
 		return nil, err
 	}
 	re := regexp.MustCompile(`\b(extends|implements)\b[^{]*(?:^|[^` + identChars + `])` + regexp.QuoteMeta(c.Name) + `(?:$|[^` + identChars + `])`)
 	var out []chunk.Chunk
 	for _, id := range ids {
-		cand, err := e.store.Chunk(id)
+		cand, err := x.store.Chunk(id)
 		if err != nil {
 			continue
 		}
@@ -182,7 +182,7 @@ func (e *Engine) Importers(target string) ([]Importer, error) {
 	}
 	var wantFile, wantPkg, wantName string
 	if strings.Contains(target, "/") || strings.Contains(target, ".") {
-		if _, rel, err := e.root.Canonical(target); err == nil && e.fileIndexed(rel) {
+		if _, rel, err := e.root.Canonical(target); err == nil && e.local().fileIndexed(rel) {
 			wantFile = rel
 		} else if strings.HasPrefix(target, ".") || strings.HasPrefix(target, "/") {
 			if err != nil {
@@ -192,7 +192,7 @@ func (e *Engine) Importers(target string) ([]Importer, error) {
 		} else {
 			wantPkg = target
 		}
-	} else if cs, _ := e.resolve(target); len(cs) > 0 {
+	} else if cs, _ := e.local().resolve(target); len(cs) > 0 {
 		wantName = target
 		wantFile = cs[0].RelativePath
 	} else {
@@ -319,8 +319,8 @@ func (e *Engine) exportedNames(rel string) []string {
 	return out
 }
 
-func (e *Engine) fileIndexed(rel string) bool {
-	cs, err := e.store.ChunksByFile(rel)
+func (x localIndex) fileIndexed(rel string) bool {
+	cs, err := x.store.ChunksByFile(rel)
 	return err == nil && len(cs) > 0
 }
 

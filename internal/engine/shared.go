@@ -62,7 +62,7 @@ func (e *Engine) Publish(ctx context.Context) (PublishSummary, error) {
 			if err != nil {
 				return nil, err
 			}
-			return e.readFile(abs)
+			return e.local().readFile(abs)
 		},
 		Progress: e.progress,
 	}

@@ -59,7 +59,7 @@ func ask[T any](ctx context.Context, e *Engine, named bool, q func(source) (T, e
 			}
 		}
 	}
-	v, err = q(syntactic{e: e, reason: reason})
+	v, err = q(syntactic{ix: e.local(), reason: reason})
 	return v, reason, err
 }
 

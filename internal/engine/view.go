@@ -50,7 +50,7 @@ func (v localView) Snapshot(file string, targets []snapshot.Target) (string, err
 	if err != nil {
 		return "", fmt.Errorf("snapshot %s: %w", file, err)
 	}
-	text, err := v.e.parsed.build(file, abs, v.e.readFile, targets)
+	text, err := v.e.parsed.build(file, abs, v.e.local().readFile, targets)
 	if err == nil || errors.Is(err, snapshot.ErrStale) && !v.fromIndex {
 		// A stale file is synced and the question asked again, for an
 		// answer from its new version (Engine.Search).
