@@ -46,12 +46,16 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code)
 // file all do, so a call setting them answers itself).
 var forwardable = map[string]bool{"root": true, "json": true, "depth": true, "path": true, "lang": true, "k": true}
 
+// servable are the commands a running server answers for a CLI call.
+var servable = map[string]bool{"search": true, "info": true, "refs": true, "calls": true, "callers": true,
+	"impls": true, "def": true, "importers": true, "impact": true, "doctor": true}
+
 // viaServer runs the command on a `scry serve` for the same workspace when
 // one answers, and reports whether it did (with the command's error).
 // args gives the positional arguments, rewritten for the root (called once
 // the root is known).
 func (w *workspaceFlags) viaServer(cmd *cobra.Command, args func() []string) (bool, error) {
-	if served(cmd.Context()) != nil || os.Getenv(noServerEnv) != "" {
+	if served(cmd.Context()) != nil || os.Getenv(noServerEnv) != "" || !servable[cmd.Name()] {
 		return false, nil
 	}
 	if err := w.findRoot(cmd); err != nil {
@@ -126,6 +130,13 @@ func serveLocal(ctx context.Context, cmd *cobra.Command, e *engine.Engine) <-cha
 // run runs a CLI command line against the serving engine e.
 func run(e *engine.Engine) engine.LocalRunner {
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		// Only the commands that read the workspace run here: serve would
+		// read the server's own stdin, and install, trust, setup or index
+		// change things a CLI call does itself.
+		if len(args) == 0 || !servable[args[0]] {
+			fmt.Fprintln(stderr, "scry: scry serve does not run this command for a CLI call")
+			return 2
+		}
 		// The served engine follows .scry.toml, as its MCP calls do.
 		if e.ConfigChanged() {
 			notes, err := e.ReloadConfig()

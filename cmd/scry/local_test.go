@@ -39,6 +39,10 @@ func TestCLICallUsesServer(t *testing.T) {
 		_, err := os.Stat(filepath.Join(cache, "indexes"))
 		return err == nil
 	}
+	// A command that changes things is not run for a CLI call.
+	if code := run(e)(ctx, []string{"serve"}, &strings.Builder{}, &strings.Builder{}); code != 2 {
+		t.Errorf("serve run for a CLI call: status %d, want 2", code)
+	}
 	want := "TokenService — src/auth/tokenService.ts:7"
 	for _, args := range [][]string{
 		{"refs", "--root", root, "TokenService"},
