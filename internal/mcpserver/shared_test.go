@@ -79,4 +79,13 @@ func TestSharedIndexTools(t *testing.T) {
 	if text := resultText(res); res.IsError || !strings.Contains(text, "sign") {
 		t.Errorf("codebase_search on the shared index:\n%s", text)
 	}
+	// The served set is a boundary (issue 29 B.18): a client cannot
+	// widen it with the repos argument.
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "codebase_search", Arguments: map[string]any{"query": "sign a token", "repos": []string{"someone_else"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := resultText(res); !res.IsError || !strings.Contains(text, "not served") {
+		t.Errorf("codebase_search with a repository outside the served set:\n%s", text)
+	}
 }
