@@ -3,7 +3,6 @@ package engine_test
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/sqlitedb"
 	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // TestDamagedIndexIsRebuilt is issue 18 item 11: an index whose pages were
@@ -20,12 +20,7 @@ import (
 // so — but never delete a file named with --index that may not be scry's.
 func TestDamagedIndexIsRebuilt(t *testing.T) {
 	root := t.TempDir()
-	for i := 0; i < 120; i++ {
-		src := fmt.Sprintf("/** Computes checksum number %d of a ledger. */\nexport function ledgerChecksum%d(values: number[]): number {\n  return values.reduce((a, b) => a + b * %d, 0);\n}\n", i, i, i)
-		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("m%03d.ts", i)), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testkit.WriteTree(t, root, testkit.Ledger(120))
 	// The default index path, in scry's cache, and a path named with --index.
 	t.Setenv("SCRY_CACHE_DIR", t.TempDir())
 	real, err := filepath.EvalSymlinks(root)

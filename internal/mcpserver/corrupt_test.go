@@ -2,7 +2,6 @@ package mcpserver_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/sqlitedb"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // TestIndexDamagedWhileServing is issue 18 item 11 for a running server:
@@ -20,12 +20,7 @@ import (
 // the index, answers, and says so; later calls are answered as before.
 func TestIndexDamagedWhileServing(t *testing.T) {
 	root := t.TempDir()
-	for i := 0; i < 150; i++ {
-		src := fmt.Sprintf("/** Computes checksum number %d of a ledger. */\nexport function ledgerChecksum%d(values: number[]): number {\n  return values.reduce((a, b) => a + b * %d, 0);\n}\n", i, i, i)
-		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("m%03d.ts", i)), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testkit.WriteTree(t, root, testkit.Ledger(150))
 	idx := filepath.Join(t.TempDir(), "index.db")
 	ctx := context.Background()
 	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: idx, Sync: true, Getenv: func(string) string { return "" }})

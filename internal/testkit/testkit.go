@@ -4,6 +4,7 @@
 package testkit
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,4 +72,15 @@ func GitMirror(t testing.TB, name string, states []map[string]string) (base stri
 		t.Fatalf("clone: %v\n%s", err, out)
 	}
 	return base, commits
+}
+
+// Ledger is a workspace of n small documented TypeScript files (m000.ts,
+// m001.ts, ...), the i-th declaring ledgerChecksum<i>: large enough that its
+// index has pages to damage, with one name to look up in each file.
+func Ledger(n int) map[string]string {
+	files := make(map[string]string, n)
+	for i := range n {
+		files[fmt.Sprintf("m%03d.ts", i)] = fmt.Sprintf("/** Computes checksum number %d of a ledger. */\nexport function ledgerChecksum%d(values: number[]): number {\n  return values.reduce((a, b) => a + b * %d, 0);\n}\n", i, i, i)
+	}
+	return files
 }

@@ -37,3 +37,10 @@ func TestGitMirror(t *testing.T) {
 		t.Errorf("second commit holds %v, want [a.ts]", got)
 	}
 }
+
+func TestLedger(t *testing.T) {
+	files := Ledger(3)
+	if len(files) != 3 || !strings.Contains(files["m002.ts"], "export function ledgerChecksum2(") {
+		t.Errorf("ledger: %v", files)
+	}
+}
