@@ -369,6 +369,13 @@ func TestHTTPConnectionsPerAddress(t *testing.T) {
 	if !closedByServer(t, dial("127.0.0.1")) {
 		t.Errorf("a connection beyond %d from one address was kept", lim.MaxConnsPerAddr)
 	}
+	// All of 127.0.0.0/8 is loopback on Linux; elsewhere only 127.0.0.1
+	// may be configured.
+	probe, err := (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}}).Dial("tcp", addr)
+	if err != nil {
+		t.Skipf("no second loopback address to connect from: %v", err)
+	}
+	probe.Close()
 	other := dial("127.0.0.2")
 	io.WriteString(other, "GET /mcp HTTP/1.1\r\nHost: "+addr+"\r\n\r\n")
 	other.SetReadDeadline(time.Now().Add(bound))
