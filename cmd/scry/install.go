@@ -66,7 +66,7 @@ otherwise.`,
 					if err != nil {
 						project = "-"
 					}
-					fmt.Fprintf(cmd.OutOrStdout(), "%-12s %-18s user: %s  project: %s\n", a.ID, a.Name, user, project)
+					fmt.Fprintf(cmd.OutOrStdout(), "%-15s %-19s user: %s  project: %s\n", a.ID, a.Name, user, project)
 				}
 				return nil
 			}

@@ -149,6 +149,14 @@ var Agents = []Agent{
 		}},
 	{ID: "kiro", Name: "Kiro", container: "mcpServers",
 		user: func(e Env) string { return filepath.Join(e.Home, ".kiro", "settings", "mcp.json") }, project: filepath.Join(".kiro", "settings", "mcp.json"), entry: stdioEntry},
+	{ID: "claude-desktop", Name: "Claude Desktop", container: "mcpServers",
+		user: func(e Env) string { return filepath.Join(appConfigDir(e), "Claude", "claude_desktop_config.json") }, entry: stdioEntry},
+	{ID: "cline", Name: "Cline", container: "mcpServers",
+		user: vscodeExtension("saoudrizwan.claude-dev", "cline_mcp_settings.json"), entry: stdioEntry},
+	{ID: "roo-code", Name: "Roo Code", container: "mcpServers",
+		user: vscodeExtension("rooveterinaryinc.roo-cline", "mcp_settings.json"), project: filepath.Join(".roo", "mcp.json"), entry: stdioEntry},
+	{ID: "amazonq", Name: "Amazon Q Developer", container: "mcpServers",
+		user: func(e Env) string { return filepath.Join(e.Home, ".aws", "amazonq", "mcp.json") }, project: filepath.Join(".amazonq", "mcp.json"), entry: stdioEntry},
 	{ID: "opencode", Name: "opencode", container: "mcp",
 		user: func(e Env) string { return filepath.Join(e.configDir(), "opencode", "opencode.json") }, project: "opencode.json",
 		entry: func(bin string, args []string) any {
@@ -156,17 +164,30 @@ var Agents = []Agent{
 		}},
 }
 
-// vscodeUser is VS Code's user-profile mcp.json.
-func vscodeUser(e Env) string {
+// appConfigDir is where desktop applications keep their settings:
+// ~/Library/Application Support on macOS, %APPDATA% on Windows,
+// $XDG_CONFIG_HOME (~/.config) elsewhere.
+func appConfigDir(e Env) string {
 	switch e.GOOS {
 	case "darwin":
-		return filepath.Join(e.Home, "Library", "Application Support", "Code", "User", "mcp.json")
+		return filepath.Join(e.Home, "Library", "Application Support")
 	case "windows":
 		if d := e.get("APPDATA"); d != "" {
-			return filepath.Join(d, "Code", "User", "mcp.json")
+			return d
 		}
 	}
-	return filepath.Join(e.configDir(), "Code", "User", "mcp.json")
+	return e.configDir()
+}
+
+// vscodeUser is VS Code's user-profile mcp.json.
+func vscodeUser(e Env) string { return filepath.Join(appConfigDir(e), "Code", "User", "mcp.json") }
+
+// vscodeExtension is a VS Code extension's settings file in its global
+// storage.
+func vscodeExtension(ext, file string) func(Env) string {
+	return func(e Env) string {
+		return filepath.Join(appConfigDir(e), "Code", "User", "globalStorage", ext, "settings", file)
+	}
 }
 
 // Find is the agent with the given ID.

@@ -18,6 +18,7 @@ import (
 var fixtures = map[string]string{
 	"claude-code": "claude-code.json", "cursor": "cursor.json", "vscode": "vscode.jsonc", "codex": "codex.toml",
 	"gemini": "gemini.json", "windsurf": "windsurf.json", "zed": "zed.jsonc", "kiro": "kiro.json", "opencode": "opencode.json",
+	"claude-desktop": "claude-desktop.json", "cline": "cline.json", "roo-code": "roo-code.json", "amazonq": "amazonq.json",
 }
 
 func testEnv(t *testing.T) Env {
