@@ -48,7 +48,7 @@ func TestInstallCommand(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != broken {
 		t.Error("the malformed file was changed")
 	}
-	if _, err := runScry(t, "install", "nosuchagent"); err == nil || !strings.Contains(err.Error(), "known: claude-code") {
+	if _, err := runScry(t, "install", "nosuchagent"); err == nil || !strings.Contains(err.Error(), "known: amazonq, claude-code") {
 		t.Errorf("unknown agent: %v", err)
 	}
 }
