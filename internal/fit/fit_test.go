@@ -179,33 +179,8 @@ func TestFeatureIndexes(t *testing.T) {
 	}
 }
 
-const tokenTS = `export class TokenService {
-  constructor(private secret: string) {}
-
-  /** Checks a token's signature and expiry. */
-  validateToken(token: string): boolean {
-    const [body, sig] = token.split('.');
-    return sign(body, this.secret) === sig && !expired(body);
-  }
-}
-
-function sign(body: string, secret: string): string {
-  return body + secret;
-}
-
-function expired(body: string): boolean {
-  return body.length === 0;
-}
-`
-
-const cartTS = `export function addItem(cart: string[], item: string): string[] {
-  return [...cart, item];
-}
-
-export function removeItem(cart: string[], item: string): string[] {
-  return cart.filter((x) => x !== item);
-}
-`
+// The repository's sources (testkit.TokenTS, testkit.CartTS).
+const tokenTS, cartTS = testkit.TokenTS, testkit.CartTS
 
 // The localize benchmark's dump feeds the fitter; the fitted model
 // round-trips through model.json.

@@ -84,3 +84,35 @@ func Ledger(n int) map[string]string {
 	}
 	return files
 }
+
+// TokenTS and CartTS are two small TypeScript modules of the repository that
+// the benchmarks' and the fitter's tests build (acme/widgets): a class whose
+// method a question names, and two functions side by side.
+const TokenTS = `export class TokenService {
+  constructor(private secret: string) {}
+
+  /** Checks a token's signature and expiry. */
+  validateToken(token: string): boolean {
+    const [body, sig] = token.split('.');
+    return sign(body, this.secret) === sig && !expired(body);
+  }
+}
+
+function sign(body: string, secret: string): string {
+  return body + secret;
+}
+
+function expired(body: string): boolean {
+  return body.length === 0;
+}
+`
+
+// CartTS: see TokenTS.
+const CartTS = `export function addItem(cart: string[], item: string): string[] {
+  return [...cart, item];
+}
+
+export function removeItem(cart: string[], item: string): string[] {
+  return cart.filter((x) => x !== item);
+}
+`
