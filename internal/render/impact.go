@@ -16,13 +16,20 @@ import (
 // counted ("… 12 more").
 func Impact(imp engine.Impact, budget int) string {
 	// The lists shrink together until the answer fits.
-	for _, keep := range []int{1 << 30, 24, 12, 8, 5, 3, 2, 1, 0} {
+	for _, keep := range []int{1 << 30, 24, 12, 8, 5, 3, 2, 1} {
 		text := impactText(imp, keep, budget)
-		if budget <= 0 || tokens.Count(text) <= budget || keep == 0 {
+		if budget <= 0 || tokens.Count(text) <= budget {
 			return text
 		}
 	}
-	return ""
+	text := impactText(imp, 0, budget)
+	if n := tokens.Count(text); n > budget {
+		// Even the changed symbols alone do not fit: say so rather than
+		// cut them.
+		text += fmt.Sprintf("The token budget %s is too small for this answer: its shortest form takes %s tokens.\n",
+			textfmt.Thousands(budget), textfmt.Thousands(n))
+	}
+	return text
 }
 
 func impactText(imp engine.Impact, keep, budget int) string {

@@ -1,0 +1,37 @@
+package render_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/render"
+	"github.com/scry-dev/scry/internal/tokens"
+)
+
+// TestImpactBudget: an impact answer shrinks its lists, far end first, to
+// fit the budget, counts what it left out, and says so when even the
+// changed symbols alone do not fit.
+func TestImpactBudget(t *testing.T) {
+	imp := engine.Impact{Depth: 3, Files: []engine.ChangedFile{{Path: "src/a.ts", Status: "modified"}}, Tests: []engine.ImpactTest{}}
+	s := engine.ChangedSymbol{Declaration: engine.Declaration{Name: "f", Kind: "function", File: "src/a.ts", Line: 1}}
+	for i := 0; i < 40; i++ {
+		s.Callers = append(s.Callers, engine.ImpactCaller{Name: "caller" + string(rune('a'+i%26)) + strings.Repeat("x", i), File: "src/c.ts", Line: i + 1, Depth: 1 + i/10})
+	}
+	imp.Symbols = []engine.ChangedSymbol{s}
+	full := render.Impact(imp, 0)
+	if !strings.Contains(full, "callers (40):") || strings.Contains(full, "more") {
+		t.Errorf("no budget: the whole answer, got:\n%s", full)
+	}
+	cut := render.Impact(imp, 200)
+	if n := tokens.Count(cut); n > 200 {
+		t.Errorf("%d tokens over a budget of 200:\n%s", n, cut)
+	}
+	if !strings.Contains(cut, "more") || !strings.Contains(cut, "↑callera") {
+		t.Errorf("the cut answer keeps the nearest callers and counts the rest:\n%s", cut)
+	}
+	tiny := render.Impact(imp, 10)
+	if !strings.Contains(tiny, "The token budget 10 is too small for this answer") || !strings.Contains(tiny, "function f — src/a.ts:1") {
+		t.Errorf("a budget too small:\n%s", tiny)
+	}
+}
