@@ -20,16 +20,15 @@ import (
 )
 
 // View is what a question needs from the engine: the reads of one index,
-// handed out per question by the engine (Engine.View). It is the seam between the
-// state the engine holds (indexes, models, compiler, caches) and the code
-// that assembles answers, which reads through it alone. Two implement it:
-// the engine's local view over the workspace's SQLite index (re-synced on demand, its
-// files read from disk, structure from the compiler when attached) and
-// its shared view over the repositories of the shared index (file texts as
-// indexed, structure from a checkout where the server has one).
+// handed out per question by the engine (Engine.View). It is the seam
+// between the state the engine holds (indexes, models, compiler, caches)
+// and the code that assembles answers, which reads through it alone. Two
+// implement it: the engine's local view over the workspace's SQLite index
+// (re-synced on demand, its files read from disk, structure from the
+// compiler when attached) and its shared view over repositories of the
+// shared index (file texts as indexed, structure from a checkout where the
+// server has one).
 type View interface {
-	// Index is what the index holds: chunks, symbols, full text.
-	Index() search.Reader
 	// Search runs the ranking pipeline (lexical, vectors, reranker) over
 	// the index.
 	Search(ctx context.Context, req search.Request) (search.Response, error)

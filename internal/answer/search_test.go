@@ -30,8 +30,6 @@ func newFileView() (fileView, []search.Result) {
 	return fileView{b.String()}, results
 }
 
-func (v fileView) Index() search.Reader { return nil }
-
 func (v fileView) Search(context.Context, search.Request) (search.Response, error) {
 	_, results := newFileView()
 	return search.Response{Results: results}, nil

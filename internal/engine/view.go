@@ -38,8 +38,6 @@ type localView struct {
 	fromIndex bool
 }
 
-func (v localView) Index() search.Reader { return v.e.store }
-
 func (v localView) Search(ctx context.Context, req search.Request) (search.Response, error) {
 	pl := search.Pipeline{Store: v.e.store, Reranker: v.e.reranker, Hybrid: v.e.neural.Hybrid()}
 	return pl.Search(ctx, req)
@@ -80,8 +78,6 @@ type sharedView struct {
 	e  *Engine
 	rd *weaviate.Reader
 }
-
-func (v sharedView) Index() search.Reader { return v.rd }
 
 func (v sharedView) Search(ctx context.Context, req search.Request) (search.Response, error) {
 	pl := search.Pipeline{Store: v.rd, Reranker: v.e.reranker, Hybrid: v.e.neural.SharedHybrid(v.rd)}
