@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/golden"
 	"github.com/scry-dev/scry/internal/mcpserver"
@@ -207,5 +209,54 @@ func TestChangeImpactTool(t *testing.T) {
 	}
 	if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "is not a revision") {
 		t.Errorf("an option as rev: %+v", res.Content[0])
+	}
+}
+
+// TestLoadingNote starts a TypeScript 7 that never answers, as a slow
+// start looks from outside, with compilerWait 0: a structure tool's answer
+// comes from the index and ends with a note saying TypeScript 7 is still
+// loading; a tool that needs no structure has no note. Once the start has
+// failed (initialize unanswered within its timeout) the note is gone and
+// the answers say why.
+func TestLoadingNote(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "tsc")
+	script := "#!/bin/sh\ncase \"$1\" in --version) echo 'Version 7.0.2';; *) exec sleep 300;; esac\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(t.TempDir(), "project")
+	copyTree(t, "../../testdata/project", root)
+	ctx := context.Background()
+	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
+		Compiler: engine.CompilerBackground, Getenv: func(string) string { return "" },
+		Configure: func(c *config.Config) error { c.TSGo = bin; c.CompilerWait = 0; return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := inMemory(t, e)
+	call := func(tool string, args map[string]any) string {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var parts []string
+		for _, c := range res.Content {
+			parts = append(parts, c.(*mcp.TextContent).Text)
+		}
+		return strings.Join(parts, "\n")
+	}
+	refs := call("find_references", map[string]any{"symbol": "TokenService"})
+	if !strings.Contains(refs, "Note: TypeScript 7 is still loading the project (") {
+		t.Errorf("find_references while loading:\n%s", refs)
+	}
+	if files := call("find_files", map[string]any{"pattern": "*.ts"}); strings.Contains(files, "still loading") {
+		t.Errorf("find_files carries the note:\n%s", files)
+	}
+	for e.CompilerStatus().Phase == engine.CompilerLoading {
+		time.Sleep(100 * time.Millisecond)
+	}
+	refs = call("find_references", map[string]any{"symbol": "TokenService"})
+	if strings.Contains(refs, "Note: TypeScript 7 is still loading") || !strings.Contains(refs, "did not start") {
+		t.Errorf("after the failed start:\n%s", refs)
 	}
 }
