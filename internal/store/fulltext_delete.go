@@ -31,9 +31,18 @@ type fullTextRow struct {
 // and path p, what replacing or removing them needs: their signatures in
 // line order (for the signature cascade) and their full-text rows.
 func oldChunks(ctx context.Context, tx *sql.Tx, fileID int64, p string) ([]ChunkSig, []fullTextRow, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT c.seq, c.id, c.name, c.parent_name, c.breadcrumb, c.signature, c.jsdoc, `+textExpr+`
-		FROM chunks c WHERE c.seq BETWEEN ? AND ? ORDER BY c.start_line, c.depth, c.seq`,
-		fileID<<fileShift, fileID<<fileShift|(1<<fileShift-1))
+	return oldChunksBy(ctx, func(args ...any) (*sql.Rows, error) { return tx.QueryContext(ctx, oldChunksSQL, args...) }, fileID, p)
+}
+
+// oldChunksSQL reads a file's chunks for oldChunks, given the bounds of its
+// rowids.
+var oldChunksSQL = `SELECT c.seq, c.id, c.name, c.parent_name, c.breadcrumb, c.signature, c.jsdoc, ` + textExpr + `
+		FROM chunks c WHERE c.seq BETWEEN ? AND ? ORDER BY c.start_line, c.depth, c.seq`
+
+// oldChunksBy is oldChunks through query, which runs oldChunksSQL (a
+// statement prepared once for many files, say).
+func oldChunksBy(ctx context.Context, query func(args ...any) (*sql.Rows, error), fileID int64, p string) ([]ChunkSig, []fullTextRow, error) {
+	rows, err := query(fileID<<fileShift, fileID<<fileShift|(1<<fileShift-1))
 	if err != nil {
 		return nil, nil, fmt.Errorf("old chunks: %w", err)
 	}

@@ -640,17 +640,30 @@ func (s *Store) DeleteFiles(paths []string) ([]ChunkSig, error) {
 		part := paths[:n]
 		paths = paths[n:]
 		err := s.write(func(ctx context.Context, tx *sql.Tx) error {
+			// Prepared once for the batch: preparing them for each file
+			// was a third of the removal's time.
+			byPath, err := tx.PrepareContext(ctx, `SELECT id FROM files WHERE path = ?`)
+			if err != nil {
+				return err
+			}
+			defer byPath.Close()
+			chunksOf, err := tx.PrepareContext(ctx, oldChunksSQL)
+			if err != nil {
+				return err
+			}
+			defer chunksOf.Close()
+			query := func(args ...any) (*sql.Rows, error) { return chunksOf.QueryContext(ctx, args...) }
 			var fts []fullTextRow
 			var ids []int64
 			for _, p := range part {
 				var fileID int64
-				switch err := tx.QueryRowContext(ctx, `SELECT id FROM files WHERE path = ?`, p).Scan(&fileID); {
+				switch err := byPath.QueryRowContext(ctx, p).Scan(&fileID); {
 				case errors.Is(err, sql.ErrNoRows):
 					continue
 				case err != nil:
 					return err
 				}
-				old, rows, err := oldChunks(ctx, tx, fileID, p)
+				old, rows, err := oldChunksBy(ctx, query, fileID, p)
 				if err != nil {
 					return err
 				}
