@@ -187,3 +187,39 @@ func TestInconsistentIndexIsRebuilt(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultIndexFoldersArePrivate: the folders scry keeps a workspace's
+// index in are closed to other users, also when an older scry made them
+// 0755, and so is the index itself.
+func TestDefaultIndexFoldersArePrivate(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.ts"), []byte("export const secret = 'sk-live';\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SCRY_CACHE_DIR", t.TempDir())
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := engine.DefaultIndexPath(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(idx), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.Open(context.Background(), engine.Options{Root: root, Sync: true, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Close()
+	for p, want := range map[string]os.FileMode{filepath.Dir(idx): 0o700, filepath.Dir(filepath.Dir(idx)): 0o700, idx: 0o600} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode().Perm(); got != want {
+			t.Errorf("%s: mode %v, want %v", p, got, want)
+		}
+	}
+}
