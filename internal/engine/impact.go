@@ -17,9 +17,10 @@ import (
 type Impact struct {
 	// Rev is the change asked about: "" for the working tree against
 	// HEAD, else the revision or range.
-	Rev     string          `json:"rev,omitempty"`
-	Depth   int             `json:"depth"`
-	Files   []ChangedFile   `json:"files"`
+	Rev   string        `json:"rev,omitempty"`
+	Depth int           `json:"depth"`
+	Files []ChangedFile `json:"files"`
+	// Symbols are the changed declarations, the widest blast radius first.
 	Symbols []ChangedSymbol `json:"symbols"`
 	// Tests are the test files that reach a changed symbol, nearest first.
 	Tests []ImpactTest `json:"tests"`
@@ -165,8 +166,14 @@ func (e *Engine) Impact(ctx context.Context, rev string, depth int) (Impact, err
 		imp.Symbols = append(imp.Symbols, cs)
 	}
 	imp.Tests = e.testsReaching(reached, depth)
+	// The widest blast radius first, so that a budget cuts the narrowest.
+	sort.SliceStable(imp.Symbols, func(i, j int) bool { return radius(imp.Symbols[i]) > radius(imp.Symbols[j]) })
 	return imp, nil
 }
+
+// radius is how much a changed symbol reaches: its callers, the files
+// using it and the files importing it.
+func radius(s ChangedSymbol) int { return len(s.Callers) + len(s.References) + len(s.Importers) }
 
 // noteReason records why some structure came from the index.
 func (e *Engine) noteReason(imp *Impact, reason string) {

@@ -10,19 +10,25 @@ import (
 )
 
 // Impact is a change's blast radius as text, within budget tokens: the
-// changed symbols always, then as much of each one's callers (nearest
-// first), references (most used files first) and importers, and of the
-// tests reaching them (nearest first), as fits; what does not fit is
-// counted ("… 12 more").
+// changed symbols (the widest reach first), then as much of each one's
+// callers (nearest first), references (most used files first) and
+// importers, and of the tests reaching them (nearest first), as fits; what
+// does not fit is counted ("… 12 more"). When even the bare symbols do not
+// fit, those with the narrowest reach go, counted too.
 func Impact(imp engine.Impact, budget int) string {
 	// The lists shrink together until the answer fits.
 	for _, keep := range []int{1 << 30, 24, 12, 8, 5, 3, 2, 1} {
-		text := impactText(imp, keep, budget)
+		text := impactText(imp, keep, budget, 0)
 		if budget <= 0 || tokens.Count(text) <= budget {
 			return text
 		}
 	}
-	text := impactText(imp, 0, budget)
+	text := impactText(imp, 0, budget, 0)
+	// Still over: the changed symbols with the narrowest reach go, counted.
+	for all := len(imp.Symbols); tokens.Count(text) > budget && len(imp.Symbols) > 1; {
+		imp.Symbols = imp.Symbols[:len(imp.Symbols)-1]
+		text = impactText(imp, 0, budget, all-len(imp.Symbols))
+	}
 	if n := tokens.Count(text); n > budget {
 		// Even the changed symbols alone do not fit: say so rather than
 		// cut them.
@@ -32,7 +38,9 @@ func Impact(imp engine.Impact, budget int) string {
 	return text
 }
 
-func impactText(imp engine.Impact, keep, budget int) string {
+// impactText is the answer with at most keep items per list; omitted
+// changed symbols are counted but not shown.
+func impactText(imp engine.Impact, keep, budget, omitted int) string {
 	var b strings.Builder
 	what := "the working tree against HEAD"
 	if imp.Rev != "" {
@@ -42,7 +50,7 @@ func impactText(imp engine.Impact, keep, budget int) string {
 		}
 	}
 	fmt.Fprintf(&b, "Impact of %s: %s changed, %s, %s reaching them (callers and importers to depth %d)\n",
-		what, plural(len(imp.Files), "TypeScript/JavaScript file"), plural(len(imp.Symbols), "changed symbol"), plural(len(imp.Tests), "test file"), imp.Depth)
+		what, plural(len(imp.Files), "TypeScript/JavaScript file"), plural(len(imp.Symbols)+omitted, "changed symbol"), plural(len(imp.Tests), "test file"), imp.Depth)
 	if imp.Approximate {
 		fmt.Fprintf(&b, "(approximate: from the index, %s)\n", imp.Reason)
 	}
@@ -97,6 +105,9 @@ func impactText(imp engine.Impact, keep, budget int) string {
 			}
 			b.WriteString("\n")
 		}
+	}
+	if omitted > 0 {
+		fmt.Fprintf(&b, "\n… %d more changed %s, reaching less (--json lists every one)\n", omitted, map[bool]string{true: "symbol", false: "symbols"}[omitted == 1])
 	}
 	if len(imp.Tests) > 0 {
 		b.WriteString("\nTests reaching the change:\n")

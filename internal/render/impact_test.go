@@ -35,3 +35,19 @@ func TestImpactBudget(t *testing.T) {
 		t.Errorf("a budget too small:\n%s", tiny)
 	}
 }
+
+// TestImpactDropsNarrowSymbols: under a budget too small for every
+// changed symbol, the ones with the narrowest reach go first, counted.
+func TestImpactDropsNarrowSymbols(t *testing.T) {
+	imp := engine.Impact{Depth: 3, Files: []engine.ChangedFile{{Path: "src/a.ts", Status: "modified"}}, Tests: []engine.ImpactTest{}}
+	for i := 0; i < 30; i++ {
+		imp.Symbols = append(imp.Symbols, engine.ChangedSymbol{Declaration: engine.Declaration{Name: "symbolNumber" + strings.Repeat("z", i), Kind: "function", File: "src/a.ts", Line: i + 1}})
+	}
+	out := render.Impact(imp, 150)
+	if !strings.Contains(out, "symbolNumber —") || !strings.Contains(out, "more changed symbols, reaching less (--json lists every one)") || !strings.Contains(out, "30 changed symbols") {
+		t.Errorf("the first symbols kept, the rest counted:\n%s", out)
+	}
+	if n := tokens.Count(out); n > 150 {
+		t.Errorf("%d tokens over 150:\n%s", n, out)
+	}
+}
