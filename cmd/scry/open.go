@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -74,6 +75,20 @@ func (w *workspaceFlags) fromCwd(p string) string {
 		return p
 	}
 	return filepath.ToSlash(filepath.Join(w.cwdRel, p))
+}
+
+// symbolFromCwd rewrites the file part of a symbol path
+// ("file > Parent > name") typed relative to the current directory.
+func (w *workspaceFlags) symbolFromCwd(symbol string) string {
+	file, rest, ok := strings.Cut(symbol, ">")
+	if !ok {
+		return symbol
+	}
+	f := strings.TrimSpace(file)
+	if g := w.fromCwd(f); g != f {
+		return g + " >" + rest
+	}
+	return symbol
 }
 
 // layer lays the file-selection flags the user set over the configuration.

@@ -45,6 +45,10 @@ func TestRootFromSubdirectory(t *testing.T) {
 	if !strings.Contains(out, "src/app/main.ts") {
 		t.Errorf("importers of a path relative to the current directory:\n%s", out)
 	}
+	out, err = runScry(t, "def", "../auth/token.ts > validateToken")
+	if err != nil || !strings.Contains(out, "function validateToken — src/auth/token.ts") {
+		t.Errorf("a symbol path whose file is relative to the current directory: %v\n%s", err, out)
+	}
 	out, err = runScry(t, "def", "--root", ".", "validateToken")
 	if err != nil {
 		t.Fatalf("def --root .: %v\n%s", err, out)

@@ -28,7 +28,13 @@ TypeScript 7 compiler when scry can find it (scry setup installs it);
 otherwise from the index, marked approximate.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if ok, err := ws.viaServer(cmd, func() []string { return args }); ok {
+			if err := ws.findRoot(cmd); err != nil {
+				return err
+			}
+			// A file in the symbol path may be typed relative to the
+			// current directory.
+			symbol := ws.symbolFromCwd(strings.Join(args, " "))
+			if ok, err := ws.viaServer(cmd, func() []string { return []string{symbol} }); ok {
 				return err
 			}
 			e, done, err := ws.open(cmd, engine.Options{Sync: true, Compiler: engine.CompilerWait}, true, false)
@@ -36,7 +42,6 @@ otherwise from the index, marked approximate.`,
 				return err
 			}
 			defer done()
-			symbol := strings.Join(args, " ")
 			syms, err := e.Symbols(symbol)
 			if err != nil {
 				return err
