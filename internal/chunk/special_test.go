@@ -119,10 +119,18 @@ func TestDeepNestsChunkInBoundedSize(t *testing.T) {
 	}{
 		{"functions.ts", nest(20000, "function n%d() {\n", "return 1;\n", "}\n")},
 		{"callbacks.ts", nest(10000, "f(() => { // %d\n", "g();\n", "});\n")},
+		// 140 KB: the embedding limit falls among the closing lines, so the
+		// deepest chunk's cut text ends as its source does.
+		{"bare-callbacks.ts", []byte(strings.Repeat("f(() => {\n", 10000) + "g();\n" + strings.Repeat("});\n", 10000))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cs := checkStructural(t, tt.name, tt.src)
+			// Every rule, not only the structural ones: the deepest chunk
+			// is a leaf larger than the embedding limit.
+			for _, v := range chunkcheck.Check(tt.name, tt.src, cs) {
+				t.Errorf("%s", v)
+			}
 			// One a level down to parse.MaxDepth; a callback on the very
 			// lines of its statement folds into it.
 			if len(cs) > parse.MaxDepth+1 || len(cs) < parse.MaxDepth {

@@ -384,6 +384,12 @@ func capped(c *chunk.Chunk) bool {
 	if len(c.EmbeddingText) <= chunk.MaxEmbeddingBytes/2 {
 		return false
 	}
+	if len(c.EmbeddingText) < len(c.FullSource) && strings.HasPrefix(c.FullSource, c.EmbeddingText) {
+		// A prefix of the source: a leaf cut at the limit, whatever its
+		// last line (a deep nest's innermost chunk ends in "});" as
+		// many of its lines do).
+		return true
+	}
 	last := c.FullSource
 	if i := strings.LastIndexByte(last, '\n'); i >= 0 {
 		last = last[i+1:]
