@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/scry-dev/scry/internal/engine"
@@ -17,14 +15,7 @@ type backendFlags struct {
 	checkouts    []string
 }
 
-// sharedOK marks a command that can run on the weaviate backend.
-const sharedOK = "scry/shared-index"
-
 func (b *backendFlags) register(cmd *cobra.Command) {
-	if cmd.Annotations == nil {
-		cmd.Annotations = map[string]string{}
-	}
-	cmd.Annotations[sharedOK] = "yes"
 	cmd.Flags().StringVar(&b.backend, "backend", "", "where the index lives: sqlite (default) or weaviate (env SCRY_BACKEND)")
 	cmd.Flags().StringVar(&b.url, "weaviate-url", "", "the Weaviate cluster's URL, http(s)://host:port (env SCRY_WEAVIATE_URL; key from SCRY_WEAVIATE_KEY)")
 	cmd.Flags().StringSliceVar(&b.repos, "repo", nil, "repository name in the shared index: the one to index, or those to search (repeat or comma-separate; env SCRY_REPO)")
@@ -56,14 +47,4 @@ func (b *backendFlags) layer(cmd *cobra.Command) func(*engine.Config) error {
 		}
 		return nil
 	}
-}
-
-// refuseShared stops a command that needs a local index from running on
-// a stateless shared-index engine.
-func refuseShared(cmd *cobra.Command, e *engine.Engine) error {
-	if !e.Shared() || cmd.Annotations[sharedOK] != "" {
-		return nil
-	}
-	e.Close()
-	return fmt.Errorf("%s needs a local index; the weaviate backend serves index, search, serve and doctor, and the other commands for one repository this machine has checked out (--repo NAME --checkout NAME=DIR), or use --backend sqlite", cmd.Name())
 }

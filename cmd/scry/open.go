@@ -176,23 +176,15 @@ func (w *workspaceFlags) openEngine(cmd *cobra.Command, opt engine.Options, prog
 			bar.Set(done)
 		}
 	}
+	// A command without --backend asks what only a local index answers:
+	// on a shared index the engine opens this machine's checkout instead.
+	opt.LocalIndex = cmd.Flags().Lookup("backend") == nil
 	e, err := engine.Open(cmd.Context(), opt)
 	if bar != nil {
 		bar.Finish()
 	}
-	if err == nil && e.Shared() && cmd.Annotations[sharedOK] == "" {
-		// A command that needs a local index runs on this machine's
-		// checkout of the repository, when it has one.
-		if local, ok, lerr := e.OpenCheckout(cmd.Context()); ok || lerr != nil {
-			e.Close()
-			if lerr != nil {
-				return nil, lerr
-			}
-			e = local
-		}
-	}
-	if err == nil {
-		err = refuseShared(cmd, e)
+	if errors.Is(err, engine.ErrNeedsLocalIndex) {
+		return nil, fmt.Errorf("%s needs a local index; the weaviate backend serves index, search, serve and doctor, and the other commands for one repository this machine has checked out (--repo NAME --checkout NAME=DIR), or use --backend sqlite", cmd.Name())
 	}
 	if err != nil {
 		return nil, err

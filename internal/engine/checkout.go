@@ -148,6 +148,25 @@ func (e *Engine) describeAllShared(ctx context.Context, rd *weaviate.Reader, res
 	return out, nil
 }
 
+// ErrNeedsLocalIndex says that a question only a local index answers was
+// asked of a shared index without a checkout of its repository here.
+var ErrNeedsLocalIndex = errors.New("needs a local index")
+
+// checkoutInstead is the engine a front end that reads a local index gets
+// on a shared index (Options.LocalIndex): this machine's checkout of the
+// one configured repository, opened as a local engine. e is closed.
+func (e *Engine) checkoutInstead(ctx context.Context) (*Engine, error) {
+	local, ok, err := e.OpenCheckout(ctx)
+	e.Close()
+	switch {
+	case err != nil:
+		return nil, err
+	case !ok:
+		return nil, ErrNeedsLocalIndex
+	}
+	return local, nil
+}
+
 // OpenCheckout opens a local engine on the checkout of the one repository
 // a shared-index engine is configured for, so the structure commands
 // (references, implementations, definitions, ...) can answer for it from

@@ -74,6 +74,12 @@ type Options struct {
 	// weaviate-backed engine is stateless: it opens no local index and
 	// reads the cluster alone (Models, Sync and Compiler are ignored).
 	Publish bool
+	// LocalIndex: the front end asks questions only a local index answers
+	// (the structure commands). With the weaviate backend, Open then opens
+	// this machine's checkout of the one configured repository instead
+	// (config Weaviate.Checkouts), and fails with ErrNeedsLocalIndex where
+	// there is none.
+	LocalIndex bool
 	// CacheDir is where `scry setup` puts TypeScript 7; "" is CacheDir().
 	CacheDir string
 
@@ -171,6 +177,9 @@ func Open(ctx context.Context, opt Options) (*Engine, error) {
 		}
 		if !opt.Publish {
 			e := &Engine{root: root, cfg: cfg, shared: shared, progress: opt.Progress, stopCompiler: func() {}, checkouts: checkoutsOf(cfg, opt)}
+			if opt.LocalIndex {
+				return e.checkoutInstead(ctx)
+			}
 			if opt.Models {
 				if e.neural, err = openNeural(ctx, nil, cfg.Embedding, cfg.Reranking, getenv, opt.Warn); err != nil {
 					return nil, err
