@@ -1,4 +1,4 @@
-.PHONY: build install test demo model bench bench-quality bench-speed bench-answer bench-localize clean
+.PHONY: build install test demo model bench bench-quality bench-speed bench-answer bench-localize bench-queries clean
 
 # Every go command below builds SQLite from C with FTS5, without extension
 # loading (internal/sqlitedb; scripts/goflags.sh does the same for the
@@ -52,6 +52,12 @@ bench-quality: build
 # repositories in SCRY_BENCH_MIRRORS; see BENCHMARKS.md). Prints both splits.
 bench-localize: build
 	./scry bench localize --instances ../shared/bench/localize-tune.jsonl
+
+# Agent-style questions (../shared/bench/queries: bare names, "how does X
+# work", behaviour in the domain's words) on eleven repositories at pinned
+# revisions, from the same mirrors: NDCG@10 and default answers.
+bench-queries: build
+	./scry bench queries --queries ../shared/bench/queries
 
 bench-speed: build
 	scripts/bench-corpus.sh
