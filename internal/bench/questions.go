@@ -451,10 +451,11 @@ func b2f(x bool) float64 {
 func NewQuestionReport(results []QuestionResult) *QuestionReport {
 	r := &QuestionReport{Repos: map[string]map[string]float64{}, Categories: map[string]map[string]float64{},
 		Overall: map[string]float64{}, AnswerByCategory: map[string]QuestionAnswerMetrics{}, Results: results}
-	r.Systems = []string{QGrep, QBM25, QScry}
 	if len(results) > 0 {
-		if _, ok := results[0].NDCG[QHybrid]; ok {
-			r.Systems = append(r.Systems, QHybrid)
+		for _, s := range []string{QGrep, QBM25, QScry, QHybrid} {
+			if _, ok := results[0].NDCG[s]; ok {
+				r.Systems = append(r.Systems, s)
+			}
 		}
 	}
 	means := func(key func(QuestionResult) string) map[string]map[string]float64 {
