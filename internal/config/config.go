@@ -28,6 +28,10 @@ type Config struct {
 	RerankWeight float64 `toml:"rerankWeight"`
 	VectorWeight float64 `toml:"vectorWeight"`
 	Threshold    float64 `toml:"minimumRelevanceThreshold"`
+	// Coverage is answerCoverage: below the threshold, the likeliest
+	// results still join an answer while it is less likely than this to
+	// hold the file that answers the question (search.Params.Coverage).
+	Coverage float64 `toml:"answerCoverage"`
 	Budget       int     `toml:"maxTokenBudget"`
 	Candidates   int     `toml:"maxVectorCandidates"`
 	CallDepth    int     `toml:"callDepth"`
@@ -182,6 +186,7 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 		"SCRY_RERANK_WEIGHT": &c.RerankWeight,
 		"SCRY_VECTOR_WEIGHT": &c.VectorWeight,
 		"SCRY_THRESHOLD":     &c.Threshold,
+		"SCRY_COVERAGE":      &c.Coverage,
 	}
 	for k, p := range floats {
 		if v := getenv(k); v != "" {
@@ -272,6 +277,7 @@ func (c Config) Validate() error {
 	check(c.VectorWeight >= 0 && c.VectorWeight <= 1, "vectorWeight %v: want 0..1", c.VectorWeight)
 	check(c.RerankWeight+c.VectorWeight > 0, "rerankWeight and vectorWeight are both 0")
 	check(c.Threshold >= 0 && c.Threshold <= 1, "minimumRelevanceThreshold %v: want 0..1", c.Threshold)
+	check(c.Coverage >= 0 && c.Coverage < 1, "answerCoverage %v: want 0 (the threshold alone) up to below 1", c.Coverage)
 	check(c.Budget > 0 && c.Budget <= 1_000_000, "maxTokenBudget %d: want 1..1000000", c.Budget)
 	check(c.Candidates > 0 && c.Candidates <= 10_000, "maxVectorCandidates %d: want 1..10000", c.Candidates)
 	check(c.CallDepth == -1 || c.CallDepth >= 0 && c.CallDepth <= MaxCallDepth, "callDepth %d: want -1 (transitive) or 0..%d", c.CallDepth, MaxCallDepth)

@@ -33,7 +33,7 @@ type Query struct {
 // by what q sets.
 func (e *Engine) params(q Query) search.Params {
 	prm := search.Params{
-		RerankWeight: e.conf().RerankWeight, VectorWeight: e.conf().VectorWeight, Threshold: e.conf().Threshold,
+		RerankWeight: e.conf().RerankWeight, VectorWeight: e.conf().VectorWeight, Threshold: e.conf().Threshold, Coverage: e.conf().Coverage,
 		Budget: e.conf().Budget, Candidates: e.conf().Candidates, Limit: q.Limit,
 	}
 	if q.Budget != 0 {

@@ -423,6 +423,42 @@ type Report struct {
 	// scored by a model fitted and calibrated without that repository
 	// (its fix commits and questions both left out).
 	QuestionsStart, QuestionsLOO *bench.QuestionReport `json:"-"`
+	// Gates are the default answers under other coverage settings.
+	Gates []Gate `json:"-"`
+}
+
+// Gate is what default answers hold under one answerCoverage and floor:
+// fix commits of tune and holdout (the fitted model) and agent questions
+// (each repository's left-out model).
+type Gate struct {
+	Coverage, Floor     float64
+	FixTune, FixHoldout bench.AnswerMetrics
+	Questions           bench.QuestionAnswerMetrics
+}
+
+// gateTable simulates the default answers over a grid of coverage
+// settings, the threshold and budget as given.
+func gateTable(locTune, hold, questions []*fitInstance, m *search.Model, byRepo func(string) *search.Model, prm search.Params) []Gate {
+	var out []Gate
+	for _, cov := range []float64{0, 0.5, 0.7, 0.8, 0.9, 0.95} {
+		for _, floor := range []float64{0.02, 0.05, 0.1, 0.2} {
+			if cov == 0 && floor != 0.05 {
+				continue
+			}
+			p := prm
+			p.Coverage, p.Floor = cov, floor
+			fix := func(set []*fitInstance) bench.AnswerMetrics {
+				as := make([]bench.LocAnswer, len(set))
+				for i, fi := range set {
+					as[i] = fi.answer(m, p)
+				}
+				return bench.SummarizeAnswers(as)
+			}
+			q := questionFigures(questions, byRepo, p)
+			out = append(out, Gate{Coverage: cov, Floor: floor, FixTune: fix(locTune), FixHoldout: fix(hold), Questions: q.Answer})
+		}
+	}
+	return out
 }
 
 // Bin is one bucket of a reliability table: predicted against observed.
@@ -686,7 +722,9 @@ func Fit(set []*fitInstance, opt Options) (*Report, error) {
 	r.TuneAnswer, r.HoldoutAnswer = answers(locTune), answers(hold)
 	if len(questions) > 0 && opt.LeaveOneOut {
 		models := leaveOneOut(tune, questions, start, opt)
-		r.QuestionsLOO = questionFigures(questions, func(repo string) *search.Model { return models[repo] }, opt.Params)
+		byRepo := func(repo string) *search.Model { return models[repo] }
+		r.QuestionsLOO = questionFigures(questions, byRepo, opt.Params)
+		r.Gates = gateTable(locTune, hold, questions, m, byRepo, opt.Params)
 	}
 	r.Reliability, r.HoldoutLogLoss = reliability(hold, m, opt.FileRelevance)
 	if opt.Folds > 1 {
@@ -958,6 +996,15 @@ func (r *Report) WriteText(w io.Writer) error {
 		if q.r != nil {
 			fmt.Fprintf(bw, "\n### Agent questions, %s\n\n", q.name)
 			q.r.WriteText(bw)
+		}
+	}
+	if len(r.Gates) > 0 {
+		fmt.Fprintf(bw, "\n### Default answers by answerCoverage and floor\n\nFix commits: gold file / gold symbol among full results, leads only, median tokens; agent questions (left out by repository): relevant file among full results, leads only, median results and tokens.\n\n| coverage | floor | fix tune file | fix tune symbol | fix tune leads only | fix tune tokens | questions relevant | questions leads only | questions results | questions tokens | fix holdout file | fix holdout symbol | fix holdout leads only | fix holdout tokens |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		for _, g := range r.Gates {
+			fmt.Fprintf(bw, "| %.2f | %.2f | %.3f | %.3f | %.3f | %d | %.3f | %.3f | %d | %d | %.3f | %.3f | %.3f | %d |\n", g.Coverage, g.Floor,
+				g.FixTune.GoldFile, g.FixTune.GoldSymbol, g.FixTune.NoResults, g.FixTune.MedianTokens,
+				g.Questions.RelevantInResults, g.Questions.LeadsOnly, g.Questions.MedianResults, g.Questions.MedianTokens,
+				g.FixHoldout.GoldFile, g.FixHoldout.GoldSymbol, g.FixHoldout.NoResults, g.FixHoldout.MedianTokens)
 		}
 	}
 	fmt.Fprintf(bw, "\nWeights:\n\n| feature | weight |\n|---|---:|\n")

@@ -373,3 +373,32 @@ func TestFeaturizeTermFrequency(t *testing.T) {
 		}
 	}
 }
+
+// With answerCoverage, results below the threshold join while the files
+// shown are together unlikely to hold the answer, never below the floor,
+// one file counted once; without it the threshold alone decides.
+func TestSelectCoverage(t *testing.T) {
+	res := func(file string, p float64) Result {
+		return Result{Chunk: chunk.Chunk{ID: fmt.Sprint(file, p), RelativePath: file, StartLine: 1, EndLine: 1, FullSource: "x"}, Score: p}
+	}
+	tests := []struct {
+		name   string
+		ranked []Result
+		prm    Params
+		want   int
+	}{
+		{"threshold alone", []Result{res("a", 0.4), res("b", 0.3)}, Params{Threshold: 0.5}, 0},
+		{"unsure: the likeliest until 0.8 is covered", []Result{res("a", 0.4), res("b", 0.4), res("c", 0.4), res("d", 0.4)}, Params{Threshold: 0.5, Coverage: 0.8}, 4},
+		{"covered after three", []Result{res("a", 0.5), res("b", 0.4), res("c", 0.4), res("d", 0.4)}, Params{Threshold: 0.5, Coverage: 0.8}, 3},
+		{"a confident result covers the answer", []Result{res("a", 0.9), res("b", 0.3)}, Params{Threshold: 0.5, Coverage: 0.8}, 1},
+		{"confident results all stay", []Result{res("a", 0.95), res("b", 0.9), res("c", 0.3)}, Params{Threshold: 0.5, Coverage: 0.8}, 2},
+		{"never below the floor", []Result{res("a", 0.3), res("b", 0.04)}, Params{Threshold: 0.5, Coverage: 0.9}, 1},
+		{"no plausible match: nothing", []Result{res("a", 0.04)}, Params{Threshold: 0.5, Coverage: 0.9}, 0},
+		{"a second chunk of a shown file adds no coverage", []Result{res("a", 0.4), res("a", 0.39), res("b", 0.3)}, Params{Threshold: 0.5, Coverage: 0.5, Floor: 0.1}, 2},
+	}
+	for _, tt := range tests {
+		if got := Select(tt.ranked, tt.prm); len(got) != tt.want {
+			t.Errorf("%s: %d results, want %d", tt.name, len(got), tt.want)
+		}
+	}
+}

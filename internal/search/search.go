@@ -31,6 +31,35 @@ type Params struct {
 	// Leads is how many of the best candidates not shown in full an answer
 	// names in one line each (0: DefaultLeads).
 	Leads int
+	// Coverage is answerCoverage: results below the threshold still join
+	// an answer, best first, while the files it shows are together less
+	// likely than this to hold one that answers the question (1 − Π over
+	// the files shown of 1 − the best probability in each), so an unsure
+	// answer shows the few likeliest places in full rather than none. 0
+	// keeps the threshold alone.
+	Coverage float64
+	// Floor is the least probability of a result shown in full below the
+	// threshold (0: DefaultFloor): a candidate below it is no plausible
+	// match, and an answer whose best is below it holds leads only.
+	Floor float64
+}
+
+// DefaultFloor is the plausibility floor of Params.Floor.
+const DefaultFloor = 0.05
+
+func (p Params) floor() float64 {
+	if p.Floor <= 0 {
+		return DefaultFloor
+	}
+	return p.Floor
+}
+
+// lowest is the least probability a result of an answer can have.
+func (p Params) lowest() float64 {
+	if p.Coverage > 0 {
+		return min(p.Threshold, p.floor())
+	}
+	return p.Threshold
 }
 
 // DefaultLeads is the number of one-line leads of an answer, about 150
@@ -49,7 +78,8 @@ const DeepCandidates = 300
 // internal/config owns.
 func DefaultParams() Params {
 	c := config.Default()
-	return Params{RerankWeight: c.RerankWeight, VectorWeight: c.VectorWeight, Threshold: c.Threshold, Budget: c.Budget, Candidates: c.Candidates}
+	return Params{RerankWeight: c.RerankWeight, VectorWeight: c.VectorWeight, Threshold: c.Threshold, Budget: c.Budget, Candidates: c.Candidates,
+		Coverage: c.Coverage}
 }
 
 // Request is one query.
@@ -203,8 +233,10 @@ func (p *Pipeline) Search(ctx context.Context, req Request) (Response, error) {
 // or above the threshold. Ranking reads candidates light (see
 // store.Query.Light), and a lead needs no more than that.
 func (p *Pipeline) Answer(ranked []Result, prm Params) ([]Result, []Lead, error) {
+	// Below the threshold, coverage stops long before maxHydrated.
+	const maxHydrated = 64
 	n := 0
-	for n < len(ranked) && ranked[n].Score >= prm.Threshold {
+	for n < len(ranked) && ranked[n].Score >= prm.lowest() && (ranked[n].Score >= prm.Threshold || n < maxHydrated) {
 		n++
 	}
 	if err := p.Hydrate(ranked[:n]); err != nil {
@@ -347,16 +379,22 @@ func clamp01(x float64) float64 {
 }
 
 // Select applies the dual constraint to results sorted best first: only
-// scores at or above the threshold, and only as many as fit in the token
-// budget. A parent and its child are never both selected: whichever scored
+// scores at or above the threshold (and below it, with Coverage, while the
+// answer is still likely to miss and the result is at least plausible: see
+// Params.Coverage), and only as many as fit in the token budget. A parent and its child are never both selected: whichever scored
 // higher stands for the concern (the child when the question is about it,
 // the parent when it is about the whole).
 func Select(sorted []Result, prm Params) []Result {
 	var out []Result
 	used := 0
+	best := map[string]float64{} // a file's best probability shown
+	miss := 1.0                  // no file shown answers the question
 	for _, r := range sorted {
-		if r.Score < prm.Threshold {
+		if r.Score < prm.Threshold && (prm.Coverage <= 0 || r.Score < prm.floor() || 1-miss >= prm.Coverage) {
 			break
+		}
+		if r.Score < prm.Threshold && best[r.Chunk.RelativePath] > 0 {
+			continue // below the threshold, a file already shown adds no coverage
 		}
 		if prm.Limit > 0 && len(out) >= prm.Limit {
 			break
@@ -372,6 +410,10 @@ func Select(sorted []Result, prm Params) []Result {
 		}
 		used += r.Tokens
 		out = append(out, r)
+		if b, f := best[r.Chunk.RelativePath], min(r.Score, 1-1e-9); f > b {
+			miss *= (1 - f) / (1 - b)
+			best[r.Chunk.RelativePath] = f
+		}
 	}
 	return out
 }
