@@ -125,3 +125,40 @@ func TestEmbedderSimilarityRanks(t *testing.T) {
 		}
 	}
 }
+
+// A question that is a bare name (or a path of names) puts the chunk that
+// defines it first, before chunks that use it or define a longer name.
+func TestBareNameDefinitionFirst(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"src/state.ts": "export class StateManager {\n  private value = 0;\n  get state(): number {\n    return this.value;\n  }\n  set(v: number) {\n    this.value = v;\n  }\n}\n",
+		"src/errors.ts": "export class StateManagerError extends Error {\n  constructor(m: string) {\n    super('StateManager: ' + m);\n  }\n}\n",
+		"src/app.ts": "import { StateManager } from './state';\n// StateManager StateManager StateManager\nexport function boot(): StateManager {\n  const stateManager = new StateManager();\n  stateManager.set(1);\n  return stateManager;\n}\n",
+		"test/state.test.ts": "import { StateManager } from '../src/state';\nexport class StateManager2 {}\nit('StateManager', () => new StateManager());\n",
+	}
+	for p, text := range files {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := indexDir(t, dir)
+	for _, tc := range []struct{ query, name, parent string }{
+		{"StateManager", "StateManager", ""},
+		{"StateManager.state", "state", "StateManager"},
+		{"StateManager > set", "set", "StateManager"},
+	} {
+		ranked, err := (&search.Pipeline{Store: st}).Rank(context.Background(), search.Request{Query: tc.query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ranked) == 0 || ranked[0].Chunk.Name != tc.name || !strings.Contains(ranked[0].Chunk.Breadcrumb, tc.parent) {
+			for i, r := range ranked {
+				t.Logf("%d. %s (%s)", i+1, r.Chunk.Breadcrumb, r.Chunk.NodeKind)
+			}
+			t.Errorf("%q: the definition is not first", tc.query)
+		}
+	}
+}

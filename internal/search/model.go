@@ -199,6 +199,7 @@ func (m *Model) OrderTop(feats []Features, keyOf func(i int) (file, mirrorKey st
 		base[i] = m.Score(&feats[i])
 		idx[i] = i
 	}
+	definitionsFirst(feats, base)
 	sort.SliceStable(idx, func(a, b int) bool { return base[idx[a]] > base[idx[b]] })
 	out := make([]Ranked, 0, n)
 	var mirrors []Ranked
@@ -240,6 +241,44 @@ func (m *Model) OrderTop(feats []Features, keyOf func(i int) (file, mirrorKey st
 		out = out[:k]
 	}
 	return out
+}
+
+// definitionsFirst lifts the chunks that define what a bare-name query
+// names (the whole query is their name or path: "StateManager",
+// "Router.navigate") above every other candidate, keeping their order
+// among themselves: asked for a name, an agent wants its definition, not
+// the code that uses it or a longer name that contains it. Imports,
+// re-exports, comments, tests and auxiliary code are not definitions.
+// The lift is the least that puts them first, plus definitionLift, so the
+// calibration sees a clear lead.
+func definitionsFirst(feats []Features, base []float64) {
+	lowDef, highOther, defs := math.Inf(1), math.Inf(-1), 0
+	for i := range feats {
+		if isDefinition(&feats[i]) {
+			lowDef = math.Min(lowDef, base[i])
+			defs++
+		} else {
+			highOther = math.Max(highOther, base[i])
+		}
+	}
+	if defs == 0 || defs == len(feats) || lowDef > highOther+definitionLift {
+		return
+	}
+	lift := highOther - lowDef + definitionLift
+	for i := range feats {
+		if isDefinition(&feats[i]) {
+			base[i] += lift
+		}
+	}
+}
+
+// definitionLift is the lead of the weakest definition over the best
+// other candidate after definitionsFirst: about the file penalty's size,
+// so a definition is never overtaken by another file's chunk.
+const definitionLift = 1.0
+
+func isDefinition(f *Features) bool {
+	return f[FWholeName] == 1 && f[FNonCode] == 0 && f[FTest] == 0 && f[FAux] == 0
 }
 
 // MirrorKey identifies a symbol across mirrored copies of a tree.
