@@ -12,6 +12,7 @@ import (
 	"github.com/scry-dev/scry/internal/bench"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/fit"
+	"github.com/scry-dev/scry/internal/search"
 )
 
 // defaultInstances is where the localization instances live in a checkout
@@ -139,7 +140,8 @@ func newBenchFitCmd() *cobra.Command {
 	var passes int
 	var ablate, fileRel bool
 	var leads int
-	var keepLinear bool
+	var keepLinear, keepRanking bool
+	var coverage, floor float64
 	var trees, depth, minLeaf int
 	var rate, jsdocShare, questionShare, sizePower float64
 	var leaveOneOut bool
@@ -170,15 +172,20 @@ ablation of each feature group when --ablate is given. --out writes the model
 			if err != nil {
 				return err
 			}
-			r, err := fit.Fit(set, fit.Options{Seed: seed, Passes: passes, Ablate: ablate, FileRelevance: fileRel, Leads: leads,
-				KeepLinear: keepLinear, FitLinear: free, Trees: trees, JSDocShare: jsdocShare, QuestionShare: questionShare, LeaveOneOut: leaveOneOut, TreesWithout: treesWithout, Depth: depth, MinLeaf: minLeaf, Rate: rate,
+			prm := search.DefaultParams()
+			if coverage >= 0 {
+				prm.Coverage = coverage
+			}
+			prm.Floor = floor
+			r, err := fit.Fit(set, fit.Options{Params: prm, Seed: seed, Passes: passes, Ablate: ablate, FileRelevance: fileRel, Leads: leads,
+				KeepLinear: keepLinear, KeepRanking: keepRanking, FitLinear: free, Trees: trees, JSDocShare: jsdocShare, QuestionShare: questionShare, LeaveOneOut: leaveOneOut, TreesWithout: treesWithout, Depth: depth, MinLeaf: minLeaf, Rate: rate,
 				SizePower: noneAsNegative(sizePower), Folds: folds, Bag: bag, Log: cmd.ErrOrStderr()})
 			if err != nil {
 				return err
 			}
 			if out != "" {
-				command := fmt.Sprintf("scry bench localize --dump LOC; scry bench quality --set tune --dump JSDOC; scry bench queries --dump QUESTIONS; scry bench fit LOC JSDOC QUESTIONS --seed %d --passes %d --file-relevance=%v --keep-linear=%v --trees %d --depth %d --min-leaf %d --rate %g --jsdoc-share %g --question-share %g --size-power %g --bag=%v --folds %d",
-					seed, passes, fileRel, keepLinear, trees, depth, minLeaf, rate, jsdocShare, questionShare, sizePower, bag, folds)
+				command := fmt.Sprintf("scry bench localize --dump LOC; scry bench quality --set tune --dump JSDOC; scry bench queries --dump QUESTIONS; scry bench fit LOC JSDOC QUESTIONS --seed %d --passes %d --file-relevance=%v --keep-linear=%v --keep-ranking=%v --trees %d --depth %d --min-leaf %d --rate %g --jsdoc-share %g --question-share %g --size-power %g --bag=%v --folds %d --coverage %g --floor %g",
+					seed, passes, fileRel, keepLinear, keepRanking, trees, depth, minLeaf, rate, jsdocShare, questionShare, sizePower, bag, folds, prm.Coverage, prm.Floor)
 				if len(fitLinear) > 0 {
 					command += " --fit-linear " + strings.Join(fitLinear, ",")
 				}
@@ -195,6 +202,9 @@ ablation of each feature group when --ablate is given. --out writes the model
 	cmd.Flags().BoolVar(&fileRel, "file-relevance", true, "calibrate P(the result lies in a file a fix changed); false: P(it overlaps the changed code)")
 	cmd.Flags().IntVar(&leads, "leads", 0, "leads per simulated default answer (0: the default, 5)")
 	cmd.Flags().BoolVar(&ablate, "ablate", false, "refit with each feature group off and report holdout figures")
+	cmd.Flags().BoolVar(&keepRanking, "keep-ranking", false, "keep the starting model's weights, penalty and trees (fit only the calibration)")
+	cmd.Flags().Float64Var(&coverage, "coverage", -1, "answerCoverage (-1: the default) of the simulated default answers")
+	cmd.Flags().Float64Var(&floor, "floor", 0, "plausibility floor of the simulated default answers (0: the default)")
 	cmd.Flags().BoolVar(&keepLinear, "keep-linear", false, "keep the shipped model's linear weights (fit only the trees and the calibration)")
 	cmd.Flags().IntVar(&trees, "trees", 0, "boost up to this many regression trees on the linear score (0: linear only)")
 	cmd.Flags().IntVar(&depth, "depth", 3, "levels per tree")

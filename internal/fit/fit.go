@@ -344,6 +344,9 @@ type Options struct {
 	// it (Report.CrossValidated), a tune-side figure for choosing
 	// between fit settings that is not the fitted data's own.
 	Folds int
+	// KeepRanking keeps the starting model's weights, penalty and trees:
+	// only the margin and the calibration are fitted.
+	KeepRanking bool
 	// LeaveOneOut reports the agent questions of each repository scored by
 	// a model fitted (as Fit fits, calibration included) without that
 	// repository's questions and fix commits.
@@ -856,6 +859,10 @@ func (fi *fitInstance) questionAnswer(m *search.Model, prm search.Params) bench.
 func fitModel(tune []*fitInstance, start *search.Model, opt Options) (*search.Model, float64) {
 	var m *search.Model
 	switch {
+	case opt.KeepRanking:
+		// Only the calibration is fitted (by the caller).
+		c := *start
+		return &c, math.NaN()
 	case !opt.KeepLinear:
 		m = fitWeights(tune, start, nil, opt)
 	case len(opt.FitLinear) > 0:

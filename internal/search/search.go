@@ -45,7 +45,7 @@ type Params struct {
 }
 
 // DefaultFloor is the plausibility floor of Params.Floor.
-const DefaultFloor = 0.05
+const DefaultFloor = 0.02
 
 func (p Params) floor() float64 {
 	if p.Floor <= 0 {
