@@ -18,7 +18,7 @@ type tuningFlags struct {
 
 func (t *tuningFlags) register(cmd *cobra.Command) {
 	d := engine.DefaultConfig()
-	cmd.Flags().Float64Var(&t.threshold, "threshold", d.Threshold, "minimum relevance score (0..1) a result needs (env SCRY_THRESHOLD)")
+	cmd.Flags().Float64Var(&t.threshold, "threshold", d.Threshold, "minimum relevance score (0..1) a result needs; given here it is the whole gate, answerCoverage off (env SCRY_THRESHOLD)")
 	cmd.Flags().IntVar(&t.budget, "budget", d.Budget, "token budget for the returned source (env SCRY_BUDGET)")
 	cmd.Flags().Float64Var(&t.rerankWeight, "rerank-weight", d.RerankWeight, "weight of the reranker score (env SCRY_RERANK_WEIGHT)")
 	cmd.Flags().Float64Var(&t.vectorWeight, "vector-weight", d.VectorWeight, "weight of the first-stage score (env SCRY_VECTOR_WEIGHT)")
@@ -31,7 +31,9 @@ func (t *tuningFlags) layer(cmd *cobra.Command) func(*engine.Config) error {
 	return func(cfg *engine.Config) error {
 		f := cmd.Flags()
 		if f.Changed("threshold") {
-			cfg.Threshold = t.threshold
+			// A threshold given for the question is the whole gate, as the
+			// MCP argument is: nothing below it joins for coverage.
+			cfg.Threshold, cfg.Coverage = t.threshold, 0
 		}
 		if f.Changed("budget") {
 			cfg.Budget = t.budget

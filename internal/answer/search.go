@@ -154,10 +154,22 @@ func Search(ctx context.Context, v View, req search.Request, callDepth int) (Ans
 			// so, as a match larger than the whole budget does.
 			over := make([]search.Lead, 0, n+len(resp.Leads))
 			for _, r := range ans.Response.Results {
-				over = append(over, search.Lead{Chunk: r.Chunk, Probability: r.Score, OverBudget: true, Tokens: ans.Tokens})
+				// A result shown only for coverage (below the threshold)
+				// goes back to being a plain lead: it is no confident match
+				// too large for the budget.
+				over = append(over, search.Lead{Chunk: r.Chunk, Probability: r.Score, OverBudget: r.Score >= req.Params.Threshold, Tokens: ans.Tokens})
 			}
 			lr := ans.Response
 			lr.Results, lr.Leads = nil, append(over, ans.Response.Leads...)
+			// Best first, as an answer without them would have named them;
+			// a confident match too large for the budget leads.
+			sort.SliceStable(lr.Leads, func(i, j int) bool {
+				a, b := lr.Leads[i], lr.Leads[j]
+				if a.OverBudget != b.OverBudget {
+					return a.OverBudget
+				}
+				return a.Probability > b.Probability
+			})
 			return leadsOnly(lr)
 		}
 		shown := ans.Response

@@ -40,7 +40,9 @@ func (e *Engine) params(q Query) search.Params {
 		prm.Budget = q.Budget
 	}
 	if q.Threshold != nil {
-		prm.Threshold = *q.Threshold
+		// A threshold given with the question is the whole gate: nothing
+		// below it joins for coverage.
+		prm.Threshold, prm.Coverage = *q.Threshold, 0
 	}
 	return prm
 }
