@@ -452,17 +452,21 @@ func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *
 	if hybrid != nil && opt.DumpHybrid {
 		p, cands = hp, hc
 	}
-	if opt.Dump != nil {
-		// The dump records every candidate's size in tokens, for the
-		// fitter's simulation of the default answer.
-		if err := p.Hydrate(cands.Results); err != nil {
-			return res, err
-		}
-		if err := dumpInstance(opt.Dump, in, cands); err != nil {
-			return res, err
-		}
+	return res, dumpCandidates(opt.Dump, p, in, cands)
+}
+
+// dumpCandidates writes an instance's candidates to a feature dump (when
+// there is one), each read in full first: the dump records every
+// candidate's size in tokens, for the fitter's simulation of the default
+// answer.
+func dumpCandidates(w io.Writer, p *search.Pipeline, in *Instance, cands search.Candidates) error {
+	if w == nil {
+		return nil
 	}
-	return res, nil
+	if err := p.Hydrate(cands.Results); err != nil {
+		return err
+	}
+	return dumpInstance(w, in, cands)
 }
 
 // goldAmong reports whether a gold symbol is among rs.

@@ -341,15 +341,7 @@ func answerQuestion(ctx context.Context, st *store.Store, in *Instance, grep *Gr
 			p, cands = hp, hc
 		}
 	}
-	if opt.Dump != nil {
-		if err := p.Hydrate(cands.Results); err != nil {
-			return res, err
-		}
-		if err := dumpInstance(opt.Dump, in, cands); err != nil {
-			return res, err
-		}
-	}
-	return res, nil
+	return res, dumpCandidates(opt.Dump, p, in, cands)
 }
 
 func resultFiles(rs []search.Result) []string {

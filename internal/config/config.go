@@ -31,10 +31,10 @@ type Config struct {
 	// Coverage is answerCoverage: below the threshold, the likeliest
 	// results still join an answer while it is less likely than this to
 	// hold the file that answers the question (search.Params.Coverage).
-	Coverage float64 `toml:"answerCoverage"`
-	Budget       int     `toml:"maxTokenBudget"`
-	Candidates   int     `toml:"maxVectorCandidates"`
-	CallDepth    int     `toml:"callDepth"`
+	Coverage   float64 `toml:"answerCoverage"`
+	Budget     int     `toml:"maxTokenBudget"`
+	Candidates int     `toml:"maxVectorCandidates"`
+	CallDepth  int     `toml:"callDepth"`
 	// CompilerWait is how many seconds a question that needs exact
 	// structure waits for TypeScript 7 while it is still loading, before
 	// it is answered from the index and says so (0: not at all).

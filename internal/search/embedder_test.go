@@ -7,14 +7,13 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/scry-dev/scry/internal/embed"
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/vector"
 )
 
@@ -79,14 +78,7 @@ func TestEmbedderSimilarityRanks(t *testing.T) {
 		"src/token.ts": "export function validateToken(token: string): boolean {\n  return token.length > 0;\n}\n",
 		"src/clock.ts": "export function now(): number {\n  return Date.now();\n}\n",
 	}
-	for p, text := range files {
-		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testkit.WriteTree(t, dir, files)
 	st := indexDir(t, dir)
 	srv := conceptServer(t)
 	defer srv.Close()
@@ -131,19 +123,12 @@ func TestEmbedderSimilarityRanks(t *testing.T) {
 func TestBareNameDefinitionFirst(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"src/state.ts": "export class StateManager {\n  private value = 0;\n  get state(): number {\n    return this.value;\n  }\n  set(v: number) {\n    this.value = v;\n  }\n}\n",
-		"src/errors.ts": "export class StateManagerError extends Error {\n  constructor(m: string) {\n    super('StateManager: ' + m);\n  }\n}\n",
-		"src/app.ts": "import { StateManager } from './state';\n// StateManager StateManager StateManager\nexport function boot(): StateManager {\n  const stateManager = new StateManager();\n  stateManager.set(1);\n  return stateManager;\n}\n",
+		"src/state.ts":       "export class StateManager {\n  private value = 0;\n  get state(): number {\n    return this.value;\n  }\n  set(v: number) {\n    this.value = v;\n  }\n}\n",
+		"src/errors.ts":      "export class StateManagerError extends Error {\n  constructor(m: string) {\n    super('StateManager: ' + m);\n  }\n}\n",
+		"src/app.ts":         "import { StateManager } from './state';\n// StateManager StateManager StateManager\nexport function boot(): StateManager {\n  const stateManager = new StateManager();\n  stateManager.set(1);\n  return stateManager;\n}\n",
 		"test/state.test.ts": "import { StateManager } from '../src/state';\nexport class StateManager2 {}\nit('StateManager', () => new StateManager());\n",
 	}
-	for p, text := range files {
-		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testkit.WriteTree(t, dir, files)
 	st := indexDir(t, dir)
 	for _, tc := range []struct{ query, name, parent string }{
 		{"StateManager", "StateManager", ""},
