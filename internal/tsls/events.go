@@ -36,6 +36,26 @@ func (s *Server) NotifyFileEvents(ctx context.Context, events []FileEvent) error
 	if err != nil {
 		return err
 	}
+	// A file replaced by a FIFO or device: told of the change, the
+	// process would block reading it, and every request after with it.
+	// Stop it instead; requests are refused at once, naming the file,
+	// until the file is a file again.
+	var bad []string
+	for _, ev := range events {
+		if ev.Type == FileDeleted {
+			continue
+		}
+		if path, err := filepath.Abs(ev.Path); err == nil {
+			if why, ok := blockingFile(s.root, path); ok && len(bad) < maxBlockingNamed {
+				bad = append(bad, why)
+			}
+		}
+	}
+	if len(bad) > 0 {
+		err := blockingErr(bad)
+		s.retire(p, err)
+		return err
+	}
 	var rest []FileEvent
 	for _, ev := range events {
 		path, err := filepath.Abs(ev.Path)

@@ -213,7 +213,7 @@ func (s *Server) spawn(ctx context.Context) (*process, error) {
 	// every caller waiting for it) until the ready timeout: say which file,
 	// at once, instead.
 	if bad := blockingFiles(s.root); len(bad) > 0 {
-		return nil, fmt.Errorf("tsls: %w: %s, which TypeScript 7 would block reading (a tsconfig.json include reaches such files); remove it", ErrBlockingFile, strings.Join(bad, ", "))
+		return nil, blockingErr(bad)
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.opts.ReadyTimeout)
 	defer cancel()
@@ -416,6 +416,22 @@ func (s *Server) discard(p *process) {
 		s.noteDeath(p)
 	}
 	s.mu.Unlock()
+	p.kill()
+}
+
+// retire kills p and forgets it, without counting a death: it is stopped
+// on purpose. Until why's moment plus startBackoff, requests get why
+// instead of a new start; after it, the next request starts one (which
+// spawn refuses again while the cause remains).
+func (s *Server) retire(p *process, why error) {
+	s.mu.Lock()
+	if s.proc == p {
+		s.proc = nil
+	}
+	s.lastStartErr, s.lastStartAt = why, time.Now()
+	s.generation.Add(1)
+	s.mu.Unlock()
+	s.logf("tsls: language server (pid %d) stopped: %v", p.cmd.Process.Pid, why)
 	p.kill()
 }
 

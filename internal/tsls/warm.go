@@ -113,6 +113,33 @@ func blockingFiles(root string) []string {
 	return out
 }
 
+// blockingErr is the error of a start refused (or a process stopped)
+// because of the files bad names.
+func blockingErr(bad []string) error {
+	return fmt.Errorf("tsls: %w: %s, which TypeScript 7 would block reading (a tsconfig.json include reaches such files); remove it", ErrBlockingFile, strings.Join(bad, ", "))
+}
+
+// blockingFile says (as blockingFiles does) whether the file at path under
+// root is a FIFO, socket or device named like a file the compiler reads.
+func blockingFile(root, path string) (string, bool) {
+	if !compilerReads(filepath.Base(path)) {
+		return "", false
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.IsDir() {
+		return "", false
+	}
+	mode := fi.Mode().Type()
+	if mode&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeDevice|fs.ModeCharDevice|fs.ModeIrregular) == 0 {
+		return "", false
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		rel = path
+	}
+	return fmt.Sprintf("%s is %s", textfmt.Name(filepath.ToSlash(rel)), kindOf(mode)), true
+}
+
 func compilerReads(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".json":

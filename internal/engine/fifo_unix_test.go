@@ -1,0 +1,118 @@
+//go:build unix
+
+package engine_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/render"
+	"github.com/scry-dev/scry/internal/tsls/tslstest"
+)
+
+// TestSourceSwappedForFIFOUnderServe: with the engine open as `scry serve`
+// holds it (watching, TypeScript 7 running), a source file is replaced by
+// a FIFO. TypeScript 7 would block reading it, and every later question
+// with it; instead the next structure questions answer from the index,
+// marked approximate, naming the file. The deadline only keeps a
+// regression from hanging the suite.
+func TestSourceSwappedForFIFOUnderServe(t *testing.T) {
+	bin := tslstest.Binary(t)
+	root := writeWorkspace(t, map[string]string{
+		"tsconfig.json": `{"compilerOptions": {"strict": true}, "include": ["src/**/*"]}`,
+		"src/a.ts":      "export function helper(): number { return 1; }\n",
+		"src/b.ts":      "import { helper } from './a';\nexport const v = helper();\n",
+		"src/c.ts":      "import { helper } from './a';\nexport function useIt(): number { return helper(); }\n",
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true, Watch: true,
+		Compiler: engine.CompilerWait, Configure: func(c *config.Config) error { c.TSGo = bin; return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if e.Compiler() == nil {
+		t.Fatal("no compiler")
+	}
+	syms, err := e.Symbols("helper")
+	if err != nil || len(syms) != 1 {
+		t.Fatalf("Symbols(helper) = %v, %v", syms, err)
+	}
+	refs, err := e.References(ctx, syms[0], 0)
+	if err != nil || refs.Approximate {
+		t.Fatalf("before the swap: approximate %v (%s), %v", refs.Approximate, refs.Reason, err)
+	}
+
+	pipe := filepath.Join(root, "src", "b.ts")
+	if err := os.Remove(pipe); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The watcher would notice; syncing here makes the order certain.
+	if _, err := e.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	refs, err = e.References(ctx, syms[0], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ctx.Err() != nil {
+		t.Fatal("the question waited for the deadline")
+	}
+	if !refs.Approximate || !strings.Contains(refs.Reason, "src/b.ts is a FIFO") {
+		t.Errorf("after the swap: approximate %v, reason %q", refs.Approximate, refs.Reason)
+	}
+	if text := render.References(refs); !strings.Contains(text, "src/b.ts is a FIFO") {
+		t.Errorf("the answer does not name the file:\n%s", text)
+	}
+	var inC bool
+	for _, s := range refs.Sites {
+		inC = inC || s.File == "src/c.ts"
+	}
+	if !inC {
+		t.Errorf("the index's answer misses src/c.ts: %+v", refs.Sites)
+	}
+	tree, err := e.Callers(ctx, syms[0], 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tree.Approximate || !strings.Contains(render.CallTree(tree), "src/b.ts is a FIFO") {
+		t.Errorf("callers after the swap:\n%s", render.CallTree(tree))
+	}
+
+	// A file again: the compiler comes back (after its start back-off),
+	// with the restored file's reference.
+	if err := os.Remove(pipe); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pipe, []byte("import { helper } from './a';\nexport const v = helper();\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for refs.Approximate && ctx.Err() == nil {
+		time.Sleep(100 * time.Millisecond)
+		if refs, err = e.References(ctx, syms[0], 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var inB bool
+	for _, s := range refs.Sites {
+		inB = inB || s.File == "src/b.ts"
+	}
+	if refs.Approximate || !inB {
+		t.Errorf("after the file came back: approximate %v (%s), sites %+v", refs.Approximate, refs.Reason, refs.Sites)
+	}
+}
