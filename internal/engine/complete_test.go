@@ -197,3 +197,61 @@ func TestImportersThroughAliasesAndBarrels(t *testing.T) {
 		}
 	}
 }
+
+// TestImportersThroughPackageExports: a workspace package says in its
+// package.json `exports` which file each subpath is (a pattern, a plain
+// subpath with conditions, its root); importers written against those
+// subpaths are listed, saying which key of the map they went through; a
+// subpath the map excludes (null) reaches nothing.
+func TestImportersThroughPackageExports(t *testing.T) {
+	root := writeWorkspace(t, map[string]string{
+		"packages/ui/package.json": `{"name": "@scope/ui", "exports": {
+  ".": {"types": "./lib/entry.ts", "default": "./dist/entry.js"},
+  "./feature": {"types": "./dist/feature.d.ts", "import": "./lib/feature/main.ts", "require": "./dist/feature.cjs"},
+  "./*": "./lib/*.ts",
+  "./internal/*": null
+}}`,
+		"packages/ui/lib/button.ts":       "export function button(): number { return 1; }\n",
+		"packages/ui/lib/feature/main.ts": "export function feature(): number { return 2; }\n",
+		"packages/ui/lib/entry.ts":        "export * from './feature/main';\n",
+		"packages/ui/lib/internal/x.ts":   "export const hidden = 4;\n",
+		"packages/util/package.json":      `{"name": "util", "exports": "./src/main.ts"}`,
+		"packages/util/src/main.ts":       "export const util = 3;\n",
+		"app/a.ts":                        "import { button } from '@scope/ui/button';\nexport const a = button();\n",
+		"app/b.ts":                        "import { feature } from '@scope/ui/feature';\nexport const b = feature();\n",
+		"app/c.ts":                        "import { feature } from '@scope/ui';\nexport const c = feature();\n",
+		"app/d.ts":                        "import { util } from 'util';\nexport const d = util;\n",
+		// Excluded by its null entry: TypeScript does not resolve it.
+		"app/e.ts": "import { hidden } from '@scope/ui/internal/x';\nexport const e = hidden;\n",
+	})
+	e, err := engine.Open(context.Background(), engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, tc := range []struct {
+		target string
+		want   []string // file (via)
+	}{
+		{"packages/ui/lib/button.ts", []string{"app/a.ts (the package.json exports ./* of @scope/ui)"}},
+		{"packages/ui/lib/feature/main.ts", []string{
+			"app/b.ts (the package.json exports ./feature of @scope/ui)",
+			"app/c.ts (the barrel packages/ui/lib/entry.ts (through the package.json exports . of @scope/ui))",
+			"packages/ui/lib/entry.ts ()",
+		}},
+		{"packages/util/src/main.ts", []string{"app/d.ts (the package.json exports . of util)"}},
+		{"packages/ui/lib/internal/x.ts", nil},
+	} {
+		imps, err := e.Importers(tc.target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, im := range imps {
+			got = append(got, im.File+" ("+im.Via+")")
+		}
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("importers %s:\n%s\nwant\n%s", tc.target, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
+	}
+}

@@ -14,7 +14,7 @@ import (
 // the `paths` and `baseUrl` of the nearest tsconfig.json (or jsconfig.json,
 // following `extends` inside the root) and through the workspace's own
 // packages (a package.json `name` inside the root, as a monorepo's
-// workspaces link them). What is read is the workspace's own files, so the
+// workspaces link them, and its `exports` map when it has one). What is read is the workspace's own files, so the
 // answer is the same with or without the compiler.
 
 // tsPaths is what one tsconfig says about non-relative specifiers.
@@ -29,8 +29,14 @@ type tsPaths struct {
 // moduleResolver answers for one question; it caches what it reads.
 type moduleResolver struct {
 	e        *Engine
-	configs  map[string]*tsPaths // directory → its config's settings (nil: none there)
-	packages map[string]string   // package name → root-relative directory
+	configs  map[string]*tsPaths  // directory → its config's settings (nil: none there)
+	packages map[string]wsPackage // package name → where it is and what it exports
+}
+
+// wsPackage is one package.json inside the root.
+type wsPackage struct {
+	dir     string          // root-relative directory
+	exports json.RawMessage // its `exports` field, nil when absent
 }
 
 func (e *Engine) newModuleResolver() *moduleResolver {
@@ -71,7 +77,15 @@ func (m *moduleResolver) candidates(from, spec string) []modTarget {
 		}
 	}
 	name, rest := packageName(spec)
-	if dir, ok := m.workspacePackages()[name]; ok {
+	if pkg, ok := m.workspacePackages()[name]; ok {
+		dir := pkg.dir
+		sub := "."
+		if rest != "" {
+			sub = "./" + rest
+		}
+		for _, t := range exportTargets(pkg.exports, sub) {
+			out = append(out, modTarget{path: path.Clean(path.Join(dir, t.path)), via: "the package.json exports " + t.via + " of " + name})
+		}
 		via := "the workspace package " + name
 		if rest == "" {
 			for _, p := range []string{"index", "src/index"} {
@@ -238,11 +252,11 @@ func (m *moduleResolver) readConfig(rel string, depth int) (*tsPaths, bool) {
 
 // workspacePackages maps the names of the package.json files inside the
 // root (outside node_modules) to their directories.
-func (m *moduleResolver) workspacePackages() map[string]string {
+func (m *moduleResolver) workspacePackages() map[string]wsPackage {
 	if m.packages != nil {
 		return m.packages
 	}
-	m.packages = map[string]string{}
+	m.packages = map[string]wsPackage{}
 	files, _, err := m.e.FindFiles("**/package.json", "", 5000)
 	if err != nil {
 		return m.packages
@@ -256,15 +270,108 @@ func (m *moduleResolver) workspacePackages() map[string]string {
 			continue
 		}
 		var pkg struct {
-			Name string `json:"name"`
+			Name    string          `json:"name"`
+			Exports json.RawMessage `json:"exports"`
 		}
 		if json.Unmarshal(b, &pkg) == nil && pkg.Name != "" {
 			if _, dup := m.packages[pkg.Name]; !dup {
-				m.packages[pkg.Name] = path.Dir(f)
+				m.packages[pkg.Name] = wsPackage{dir: path.Dir(f), exports: pkg.Exports}
 			}
 		}
 	}
 	return m.packages
+}
+
+// exportConditions are the conditions of an `exports` map taken, in this
+// order, as TypeScript resolving an import for its types tries them. All
+// of them are candidates: in a workspace `types` often names a build
+// output that is not there, and TypeScript then goes on to the next.
+var exportConditions = []string{"types", "import", "default"}
+
+// maxExportDepth bounds the nesting of conditions objects.
+const maxExportDepth = 8
+
+// exportTargets resolves the subpath sub ("." or "./x/y") through a
+// package.json `exports` field: package-relative paths (the `*` of a
+// pattern replaced), each with the key that matched as via. An exact key
+// wins over patterns; among patterns the longest prefix wins, as Node
+// resolves them. Nothing when exports is absent or does not export sub.
+func exportTargets(exports json.RawMessage, sub string) []modTarget {
+	if len(exports) == 0 {
+		return nil
+	}
+	var asMap map[string]json.RawMessage
+	if json.Unmarshal(exports, &asMap) != nil || !subpathKeys(asMap) {
+		// A string, an array or a conditions object: what "." exports.
+		if sub != "." {
+			return nil
+		}
+		return exportValue(exports, "", ".", 0)
+	}
+	if v, ok := asMap[sub]; ok && !strings.Contains(sub, "*") {
+		return exportValue(v, "", sub, 0)
+	}
+	best, bestStar := "", ""
+	for key := range asMap {
+		star, ok := matchPattern(key, sub)
+		if !ok || !strings.Contains(key, "*") {
+			continue
+		}
+		pre := key[:strings.IndexByte(key, '*')]
+		if best == "" || len(pre) > strings.IndexByte(best, '*') || len(pre) == strings.IndexByte(best, '*') && key < best {
+			best, bestStar = key, star
+		}
+	}
+	if best == "" {
+		return nil
+	}
+	return exportValue(asMap[best], bestStar, best, 0)
+}
+
+// subpathKeys reports whether an exports object maps subpaths (its keys
+// start with ".") rather than conditions.
+func subpathKeys(m map[string]json.RawMessage) bool {
+	for k := range m {
+		return strings.HasPrefix(k, ".")
+	}
+	return false
+}
+
+// exportValue resolves one value of an exports map: a path (its `*`
+// replaced by star), an array (its first entry that resolves) or a
+// conditions object (the targets of its conditions taken); null excludes
+// the subpath.
+func exportValue(v json.RawMessage, star, key string, depth int) []modTarget {
+	if depth > maxExportDepth {
+		return nil
+	}
+	var target string
+	if json.Unmarshal(v, &target) == nil {
+		if !strings.HasPrefix(target, "./") {
+			return nil // a package's target must stay inside it
+		}
+		return []modTarget{{path: strings.ReplaceAll(target, "*", star), via: key}}
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(v, &list) == nil {
+		for _, item := range list {
+			if out := exportValue(item, star, key, depth+1); len(out) > 0 {
+				return out
+			}
+		}
+		return nil
+	}
+	var conds map[string]json.RawMessage
+	if json.Unmarshal(v, &conds) != nil {
+		return nil
+	}
+	var out []modTarget
+	for _, c := range exportConditions {
+		if cv, ok := conds[c]; ok {
+			out = append(out, exportValue(cv, star, key, depth+1)...)
+		}
+	}
+	return out
 }
 
 // jsonc turns JSON with comments and trailing commas (as tsconfig.json is
