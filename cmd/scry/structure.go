@@ -184,7 +184,7 @@ func newImportersCmd() *cobra.Command {
 				return err
 			}
 			defer done()
-			imps, err := e.Importers(ws.fromCwd(args[0]))
+			imps, err := e.Importers(cmd.Context(), ws.fromCwd(args[0]))
 			if err != nil {
 				return err
 			}

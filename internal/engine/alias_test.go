@@ -59,7 +59,7 @@ func TestAliasPathsAgree(t *testing.T) {
 			if err != nil || len(syms) != 1 {
 				t.Errorf("symbol path %q > add: %d symbols, %v; want 1", path, len(syms), err)
 			}
-			imps, err := e.Importers(path)
+			imps, err := e.Importers(context.Background(), path)
 			if err != nil || len(imps) != 1 || imps[0].File != "src/b.ts" {
 				t.Errorf("find_importers: %+v, %v; want the import in src/b.ts", imps, err)
 			}

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/render"
+	"github.com/scry-dev/scry/internal/tsls/tslstest"
 )
 
 // writeWorkspace writes a small project into a new directory and returns
@@ -181,7 +183,7 @@ func TestImportersThroughAliasesAndBarrels(t *testing.T) {
 			"packages/pkg/src/inner.ts ()",
 		}},
 	} {
-		imps, err := e.Importers(tc.target)
+		imps, err := e.Importers(context.Background(), tc.target)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -242,13 +244,61 @@ func TestImportersThroughPackageExports(t *testing.T) {
 		{"packages/util/src/main.ts", []string{"app/d.ts (the package.json exports . of util)"}},
 		{"packages/ui/lib/internal/x.ts", nil},
 	} {
-		imps, err := e.Importers(tc.target)
+		imps, err := e.Importers(context.Background(), tc.target)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got []string
 		for _, im := range imps {
 			got = append(got, im.File+" ("+im.Via+")")
+		}
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("importers %s:\n%s\nwant\n%s", tc.target, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
+	}
+}
+
+// TestImportersWithTheCompiler: a tsconfig extending a shared config from
+// node_modules gets its `paths` alias from there, which the index's
+// resolver does not read (a package's files are not the workspace's);
+// with TypeScript 7 running, the importer written against the alias is
+// listed anyway, saying the compiler resolved it, and the others keep how
+// they reach the file.
+func TestImportersWithTheCompiler(t *testing.T) {
+	bin := tslstest.Binary(t)
+	root := writeWorkspace(t, map[string]string{
+		"node_modules/@company/tsconfig/package.json": `{"name": "@company/tsconfig", "version": "1.0.0"}`,
+		"node_modules/@company/tsconfig/base.json":    `{"compilerOptions": {"strict": true, "paths": {"@app/*": ["${configDir}/src/*"]}}}`,
+		"tsconfig.json":    `{"extends": "@company/tsconfig/base.json", "include": ["src/**/*"]}`,
+		"src/lib/tools.ts": "export function helper(): number { return 1; }\nexport const other = 2;\n",
+		"src/app.ts":       "import { helper } from '@app/lib/tools';\nexport const a = helper();\n",
+		"src/near.ts":      "import { other } from './lib/tools';\nexport const n = other;\n",
+		"src/unrelated.ts": "export const u = 3;\n",
+	})
+	ctx := context.Background()
+	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
+		Compiler: engine.CompilerWait, Configure: func(c *config.Config) error { c.TSGo = bin; return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if e.Compiler() == nil {
+		t.Fatal("no compiler")
+	}
+	for _, tc := range []struct {
+		target string
+		want   []string // file:line (via)
+	}{
+		{"src/lib/tools.ts", []string{"src/app.ts:1 (TypeScript 7's module resolution)", "src/near.ts:1 ()"}},
+		{"helper", []string{"src/app.ts:1 (TypeScript 7's module resolution)"}},
+	} {
+		imps, err := e.Importers(ctx, tc.target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, im := range imps {
+			got = append(got, fmt.Sprintf("%s:%d (%s)", im.File, im.Line, im.Via))
 		}
 		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 			t.Errorf("importers %s:\n%s\nwant\n%s", tc.target, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))

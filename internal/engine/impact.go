@@ -289,7 +289,7 @@ func flattenCallers(cs []structure.IncomingCaller, depth int, seen map[string]bo
 // importersOf are the files importing name from file (or all of the file,
 // through a namespace import or a re-export of everything).
 func (e *Engine) importersOf(file, name string) []string {
-	imps, err := e.Importers(file)
+	imps, err := e.importers(context.Background(), file, false)
 	if err != nil {
 		return nil
 	}
@@ -339,7 +339,7 @@ func (e *Engine) testsReaching(reached map[string]string, depth int) []ImpactTes
 			if IsTestFile(f) {
 				continue
 			}
-			imps, err := e.Importers(f)
+			imps, err := e.importers(context.Background(), f, false)
 			if err != nil {
 				continue
 			}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"sort"
@@ -176,7 +177,22 @@ const maxBarrelDepth = 8
 // that load a module: a workspace file (relative specifiers resolved, `.js`
 // standing for `.ts`, directory index files) or a package name. When the
 // target is a symbol name, only imports that bind it are listed.
-func (e *Engine) Importers(target string) ([]Importer, error) {
+//
+// Specifiers are resolved from the workspace's files and the index; when
+// TypeScript 7 runs, the references it knows to the file's exported
+// declarations add the import lines it resolved another way (a tsconfig
+// extended from a package, say), so the list is the compiler's too.
+func (e *Engine) Importers(ctx context.Context, target string) ([]Importer, error) {
+	return e.importers(ctx, target, true)
+}
+
+// maxCompilerImportNames bounds the exported declarations whose references
+// the compiler is asked for, one request each.
+const maxCompilerImportNames = 64
+
+// importers is Importers, with the compiler asked only when withCompiler
+// (impact, which asks for many files, keeps to the index).
+func (e *Engine) importers(ctx context.Context, target string, withCompiler bool) ([]Importer, error) {
 	if target == "" {
 		return nil, fmt.Errorf("find_importers: empty module")
 	}
@@ -288,6 +304,9 @@ func (e *Engine) Importers(target string) ([]Importer, error) {
 			}
 		}
 	}
+	if wantFile != "" && withCompiler {
+		e.compilerImporters(ctx, wantFile, wantName, rows, add)
+	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].File != out[j].File {
 			return out[i].File < out[j].File
@@ -295,6 +314,53 @@ func (e *Engine) Importers(target string) ([]Importer, error) {
 		return out[i].Line < out[j].Line
 	})
 	return out, nil
+}
+
+// viaCompiler is how an importer that only TypeScript 7 resolved reaches
+// the file.
+const viaCompiler = "TypeScript 7's module resolution"
+
+// compilerImporters asks TypeScript 7, when it runs, for the references to
+// file's exported declarations (only name's, when given) and adds the
+// import and re-export statements (rows) those references fall in. An
+// answer the compiler cannot give leaves the index's list as it is.
+func (e *Engine) compilerImporters(ctx context.Context, file, name string, rows []chunk.Chunk, add func(chunk.Chunk, string)) {
+	comp, _ := e.awaitCompiler(ctx)
+	if comp == nil {
+		return
+	}
+	cs, err := e.store.ChunksByFile(file)
+	if err != nil {
+		return
+	}
+	byFile := map[string][]chunk.Chunk{}
+	for _, c := range rows {
+		byFile[c.RelativePath] = append(byFile[c.RelativePath], c)
+	}
+	src := compilerSource{e, comp}
+	asked := 0
+	for _, c := range cs {
+		if !c.Exported || c.ParentChunkID != "" || statementKind(c.NodeKind) || !named(c) || name != "" && c.Name != name {
+			continue
+		}
+		if asked++; asked > maxCompilerImportNames || ctx.Err() != nil {
+			return
+		}
+		sites, err := src.references(ctx, c, 0)
+		if err != nil {
+			return // not answering: the rest would not be either
+		}
+		for _, s := range sites {
+			if s.File == file {
+				continue
+			}
+			for _, r := range byFile[s.File] {
+				if s.Line >= r.StartLine && s.Line <= r.EndLine {
+					add(r, viaCompiler)
+				}
+			}
+		}
+	}
 }
 
 // exportedNames are the names a file's top-level exported declarations

@@ -304,7 +304,7 @@ func (s *Server) findImporters(ctx context.Context, req *mcp.CallToolRequest, a 
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, err
 	}
-	imps, err := s.eng.Importers(a.Module)
+	imps, err := s.eng.Importers(ctx, a.Module)
 	if err != nil {
 		return nil, err
 	}
