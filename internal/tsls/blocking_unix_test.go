@@ -107,6 +107,41 @@ func TestFileSwappedForFIFOStopsTheServer(t *testing.T) {
 	}
 }
 
+// TestRequestedFileSwappedForFIFO: the file a request is about, found
+// changed on disk before the request (no notice came), is now a FIFO: the
+// request is refused at once, naming it, instead of the server blocking
+// on re-reading it.
+func TestRequestedFileSwappedForFIFO(t *testing.T) {
+	bin := tslstest.Binary(t)
+	root := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(root, "tsconfig.json"), []byte(`{}`), 0o644))
+	a := filepath.Join(root, "a.ts")
+	must(os.WriteFile(a, []byte("export const a = 1;\nexport const b = a;\n"), 0o644))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	srv, err := tsls.StartWithOptions(ctx, tsls.Options{Root: root, TsgoPath: bin, ReadyTimeout: time.Minute})
+	must(err)
+	defer srv.Close()
+	at := tsls.Position{Line: 0, Character: 13}
+	if _, err := srv.References(ctx, a, at, false); err != nil {
+		t.Fatalf("before the swap: %v", err)
+	}
+	must(os.Remove(a))
+	must(syscall.Mkfifo(a, 0o644))
+	if _, err := srv.References(ctx, a, at, false); !errors.Is(err, tsls.ErrBlockingFile) || !strings.Contains(err.Error(), "a.ts is a FIFO") {
+		t.Errorf("request after the swap: %v, want ErrBlockingFile naming a.ts", err)
+	}
+	if ctx.Err() != nil {
+		t.Fatal("the request waited for the deadline")
+	}
+}
+
 // TestSilentServerFailsWithinARequestTime: a "TypeScript 7" that never
 // answers initialize is given up after a request's timeout, not after the
 // project-load timeout.

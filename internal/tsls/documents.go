@@ -71,6 +71,13 @@ func (s *Server) syncFile(p *process, path string) error {
 	if !changed {
 		return nil
 	}
+	// Now a FIFO or device: told, the process would block reading it (as
+	// NotifyFileEvents says).
+	if why, ok := blockingFile(s.root, path); ok {
+		err := blockingErr([]string{why})
+		s.retire(p, err)
+		return err
+	}
 	if doc != nil {
 		return s.changeDoc(p, path)
 	}
