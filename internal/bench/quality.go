@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/rerank"
 	"github.com/scry-dev/scry/internal/search"
@@ -589,7 +590,7 @@ func firstStage(st *store.Store, query string, n int) ([]search.Result, error) {
 	if n <= 0 {
 		n = search.DefaultParams().Candidates
 	}
-	hits, err := st.Search(store.Query{Terms: terms.Query(query), Limit: n})
+	hits, err := st.Search(chunkindex.Query{Terms: terms.Query(query), Limit: n})
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}

@@ -9,10 +9,10 @@ import (
 	"sync"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/search"
-	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/weaviate"
 )
 
@@ -115,7 +115,7 @@ func (e *Engine) describeSharedResult(ctx context.Context, rd *weaviate.Reader, 
 		return describeShared(rd, c, fmt.Sprintf("answered from the shared index: the checkout of %s differs from the indexed version of %s", repo, local.RelativePath))
 	}
 	lc, err := sub.store.Chunk(local.ID)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, chunkindex.ErrNotFound) {
 		// The checkout's local index lags its files (a sync since).
 		if _, serr := sub.Sync(ctx); serr != nil {
 			return graph.Result{}, serr

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/parse"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/workspace"
@@ -167,7 +168,7 @@ func (ix *Indexer) Root() *workspace.Root { return ix.root }
 
 type job struct {
 	file workspace.File
-	prev *store.FileRecord
+	prev *chunkindex.FileRecord
 	id   int64 // for a file new to the index: the id it takes
 }
 
@@ -228,7 +229,7 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 	// that a change made during this sync is in the next one's list.
 	var (
 		jobs  []job
-		known map[string]store.FileRecord
+		known map[string]chunkindex.FileRecord
 		seen  map[string]bool
 		found workspace.Result
 		named []string // by the watcher
@@ -362,7 +363,7 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 				return err
 			}
 		} else {
-			rec := store.FileRecord{
+			rec := chunkindex.FileRecord{
 				Path:        r.job.file.Rel,
 				Mtime:       r.job.file.ModTime,
 				Size:        r.job.file.Size,
@@ -478,8 +479,8 @@ func (ix *Indexer) SyncProgress(ctx context.Context, progressFn func(done, total
 // statted and compared with its record; one that is gone or no longer a
 // regular file is left out of seen, so the sync removes it. Everything
 // else is as the last full scan left it.
-func (ix *Indexer) planChanged(changed []string, sum *Summary) (jobs []job, known map[string]store.FileRecord, seen map[string]bool, err error) {
-	known = make(map[string]store.FileRecord, len(changed))
+func (ix *Indexer) planChanged(changed []string, sum *Summary) (jobs []job, known map[string]chunkindex.FileRecord, seen map[string]bool, err error) {
+	known = make(map[string]chunkindex.FileRecord, len(changed))
 	seen = make(map[string]bool, len(changed))
 	sum.Unchanged = ix.files - len(changed)
 	for _, rel := range changed {

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/embed/builtin"
-	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/terms"
 )
 
@@ -227,12 +227,12 @@ func (qi *queryInfo) similarity(sc *builtin.Scratch, text string) float64 {
 
 // newQueryInfo computes a query's terms, their IDF from the index's
 // statistics and its raw words.
-func newQueryInfo(q string, st store.TermStats) queryInfo {
+func newQueryInfo(q string, st chunkindex.TermStats) queryInfo {
 	return newQueryInfoTerms(q, queryTerms(q), st)
 }
 
 // newQueryInfoTerms is newQueryInfo with the query's terms given.
-func newQueryInfoTerms(q string, qterms []string, st store.TermStats) queryInfo {
+func newQueryInfoTerms(q string, qterms []string, st chunkindex.TermStats) queryInfo {
 	qi := queryInfo{terms: qterms, idf: map[string]float64{}, pos: map[string]int{}, words: map[string]bool{}, code: map[string]bool{},
 		descriptors: QueryFeatures(q)}
 	qi.initials = terms.InitialsOf(qi.terms)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/terms"
@@ -47,7 +48,7 @@ func BenchmarkLexicalLatency(b *testing.B) {
 		for round := 0; round < 5; round++ {
 			for _, q := range queries {
 				t0, c0 := time.Now(), processCPU()
-				if _, err := st.Search(store.Query{Terms: terms.Query(q), Limit: 40}); err != nil {
+				if _, err := st.Search(chunkindex.Query{Terms: terms.Query(q), Limit: 40}); err != nil {
 					b.Fatal(err)
 				}
 				first, firstCPU = append(first, time.Since(t0)), append(firstCPU, processCPU()-c0)

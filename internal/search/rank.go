@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
-	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/terms"
 	"github.com/scry-dev/scry/internal/tokens"
 	"golang.org/x/sync/errgroup"
@@ -56,7 +56,7 @@ func (p *Pipeline) gather(ctx context.Context, req Request) (Candidates, error) 
 	// statistics are independent reads: run them side by side.
 	var cands []Result
 	var named []chunk.Chunk
-	var st store.TermStats
+	var st chunkindex.TermStats
 	qterms := terms.Query(req.subject())
 	g, _ := errgroup.WithContext(ctx)
 	g.Go(func() (err error) {

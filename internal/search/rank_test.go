@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/embed/builtin"
-	"github.com/scry-dev/scry/internal/store"
 )
 
 func TestQueryWords(t *testing.T) {
@@ -27,7 +27,7 @@ func TestQueryWords(t *testing.T) {
 		{"flaky spec for router", []string{"flaky"}, nil, nil, true},
 	}
 	for _, tt := range tests {
-		qi := newQueryInfo(tt.query, store.TermStats{Chunks: 100})
+		qi := newQueryInfo(tt.query, chunkindex.TermStats{Chunks: 100})
 		qi.codeMarked(tt.query)
 		for _, w := range tt.words {
 			if !qi.words[compound(w)] {
@@ -87,7 +87,7 @@ func TestPathClasses(t *testing.T) {
 // The features of a small candidate list, each checked against what the
 // query and the chunk say.
 func TestFeaturize(t *testing.T) {
-	st := store.TermStats{Chunks: 1000, DocFreq: map[string]int{"json": 10, "schema": 20, "tojsonschema": 2, "drop": 300, "option": 400, "field": 200}}
+	st := chunkindex.TermStats{Chunks: 1000, DocFreq: map[string]int{"json": 10, "schema": 20, "tojsonschema": 2, "drop": 300, "option": 400, "field": 200}}
 	q := "toJSONSchema drops optional fields"
 	qi := newQueryInfo(q, st)
 	qi.codeMarked(q)
@@ -298,7 +298,7 @@ func TestSemanticFeatures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			qi := newQueryInfo(q, store.TermStats{Chunks: 100, DocFreq: map[string]int{}})
+			qi := newQueryInfo(q, chunkindex.TermStats{Chunks: 100, DocFreq: map[string]int{}})
 			qi.withSemantic(tt.model, q)
 			fs := featurize(&qi, cands, map[string]int{}, 100)
 			if !tt.check(fs) {
@@ -340,7 +340,7 @@ func TestCalibrationMargin(t *testing.T) {
 // Term frequency grows with how often a text repeats the query's terms,
 // whatever its length, and reads the same head of the text as coverage.
 func TestFeaturizeTermFrequency(t *testing.T) {
-	st := store.TermStats{Chunks: 1000, DocFreq: map[string]int{"retri": 5, "timeout": 8}}
+	st := chunkindex.TermStats{Chunks: 1000, DocFreq: map[string]int{"retri": 5, "timeout": 8}}
 	q := "retry on timeout"
 	qi := newQueryInfo(q, st)
 	mk := func(name, text string) Result {

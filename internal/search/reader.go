@@ -2,21 +2,23 @@ package search
 
 import (
 	"github.com/scry-dev/scry/internal/chunk"
-	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/chunkindex"
 )
 
 // Reader is the storage backend seam: exactly the reads the pipeline makes
 // of an index. The local SQLite index (*store.Store) implements it as it
 // is; a shared index on a cluster (internal/weaviate) implements it too, so
 // ranking, selection and the answers built from them are the same code
-// whichever backend holds the chunks.
+// whichever backend holds the chunks. It speaks internal/chunkindex's types,
+// which sit below both backends, so neither backend depends on the other
+// (the tests hold both to it).
 type Reader interface {
 	// Search is the first stage: BM25F over the chunks' text fields,
 	// best first, restricted by paths and languages.
-	Search(q store.Query) ([]store.Hit, error)
+	Search(q chunkindex.Query) ([]chunkindex.Hit, error)
 	// TermStats are the document frequencies of terms and the number of
 	// chunks, for IDF weights.
-	TermStats(terms []string) (store.TermStats, error)
+	TermStats(terms []string) (chunkindex.TermStats, error)
 	// ChunksNamed returns (light) chunks whose name is one of names.
 	ChunksNamed(names []string, limit int) ([]chunk.Chunk, error)
 	// NameCounts says how many chunks carry each name.
@@ -29,10 +31,8 @@ type Reader interface {
 	ChunkIDsFiltered(paths, languages, kinds []string) ([]string, error)
 	// ChunksByIDs reads chunks in full; missing ids are left out.
 	ChunksByIDs(ids []string) (map[string]chunk.Chunk, error)
-	// Chunk reads one chunk in full (store.ErrNotFound when missing).
+	// Chunk reads one chunk in full (chunkindex.ErrNotFound when missing).
 	Chunk(id string) (chunk.Chunk, error)
 	// ChunksByName returns the chunks named exactly name, in full.
 	ChunksByName(name string) ([]chunk.Chunk, error)
 }
-
-var _ Reader = (*store.Store)(nil)

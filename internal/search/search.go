@@ -11,10 +11,10 @@ import (
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/embed/builtin"
 	"github.com/scry-dev/scry/internal/rerank"
-	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/terms"
 	"github.com/scry-dev/scry/internal/tokens"
 )
@@ -231,7 +231,7 @@ func (p *Pipeline) Search(ctx context.Context, req Request) (Response, error) {
 // Answer selects the results and leads of a ranked list (see SelectAnswer),
 // first reading in full the candidates that can become results: those at
 // or above the threshold. Ranking reads candidates light (see
-// store.Query.Light), and a lead needs no more than that.
+// chunkindex.Query.Light), and a lead needs no more than that.
 func (p *Pipeline) Answer(ranked []Result, prm Params) ([]Result, []Lead, error) {
 	// Below the threshold, coverage stops long before maxHydrated.
 	const maxHydrated = 64
@@ -320,7 +320,7 @@ func (p *Pipeline) candidates(ctx context.Context, req Request, n int) ([]Result
 	for i, l := range req.Languages {
 		langs[i] = NormalizeLanguage(l)
 	}
-	hits, err := p.Store.Search(store.Query{Terms: terms.Query(req.subject()), Paths: req.Paths, Languages: langs, Limit: n, Light: true, Context: ctx})
+	hits, err := p.Store.Search(chunkindex.Query{Terms: terms.Query(req.subject()), Paths: req.Paths, Languages: langs, Limit: n, Light: true, Context: ctx})
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}

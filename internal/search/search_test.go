@@ -299,3 +299,6 @@ func TestSymbolLookupGolden(t *testing.T) {
 	}
 	golden.Check(t, "testdata/symbol-lookup.txtar", []golden.File{{Name: "lookups", Data: b.String()}})
 }
+
+// Both backends implement the pipeline's reads.
+var _ search.Reader = (*store.Store)(nil)

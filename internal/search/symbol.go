@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/parse"
-	"github.com/scry-dev/scry/internal/store"
 )
 
 // SymbolPath is a parsed `symbol = [file >] [Parent >]... name` query.
@@ -140,7 +140,7 @@ func matchesFilters(rel string, paths, languages []string) bool {
 	if len(paths) > 0 {
 		ok := false
 		for _, p := range paths {
-			if store.PathMatch(p, rel) {
+			if chunkindex.PathMatch(p, rel) {
 				ok = true
 				break
 			}

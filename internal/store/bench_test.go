@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/parse"
 	"github.com/scry-dev/scry/internal/terms"
 	"github.com/scry-dev/scry/internal/workspace"
@@ -31,15 +32,15 @@ var benchWords = strings.Fields(`user session token auth validate parse request 
 var benchFillers = strings.Fields(`const return this await string number new if else null
 	undefined true false let type of void any`)
 
-// corpus draws words from a Zipf distribution over a vocabulary of fillers,
+// zipfCorpus draws words from a Zipf distribution over a vocabulary of fillers,
 // query words and pseudo-words, the shape of identifier statistics in code.
-type corpus struct {
+type zipfCorpus struct {
 	r     *rand.Rand
 	vocab []string
 	zipf  *rand.Zipf
 }
 
-func newCorpus(seed uint64) *corpus {
+func newCorpus(seed uint64) *zipfCorpus {
 	r := rand.New(rand.NewPCG(seed, seed+1))
 	words := slices.Clone(benchWords)
 	r.Shuffle(len(words), func(i, j int) { words[i], words[j] = words[j], words[i] })
@@ -60,12 +61,12 @@ func newCorpus(seed uint64) *corpus {
 			vocab = append(vocab, pseudo())
 		}
 	}
-	return &corpus{r: r, vocab: vocab, zipf: rand.NewZipf(r, 1.07, 2, uint64(len(vocab)-1))}
+	return &zipfCorpus{r: r, vocab: vocab, zipf: rand.NewZipf(r, 1.07, 2, uint64(len(vocab)-1))}
 }
 
-func (c *corpus) word() string { return c.vocab[c.zipf.Uint64()] }
+func (c *zipfCorpus) word() string { return c.vocab[c.zipf.Uint64()] }
 
-func (c *corpus) ident() string {
+func (c *zipfCorpus) ident() string {
 	n := 1 + c.r.IntN(3)
 	var b strings.Builder
 	for j := range n {
@@ -79,7 +80,7 @@ func (c *corpus) ident() string {
 }
 
 // chunk builds a function chunk of 3 to 30 lines.
-func (c *corpus) chunk(file string, i int) chunk.Chunk {
+func (c *zipfCorpus) chunk(file string, i int) chunk.Chunk {
 	name := c.ident()
 	sig := fmt.Sprintf("export function %s(%s: %s, %s: number): Promise<%s>", name, c.ident(), c.ident(), c.ident(), c.ident())
 	var body strings.Builder
@@ -110,7 +111,7 @@ func BenchmarkSearch100k(b *testing.B) {
 		for i := range cs {
 			cs[i] = c.chunk(p, i)
 		}
-		if _, err := s.ReplaceFile(FileRecord{Path: p, Language: "typescript"}, cs); err != nil {
+		if _, err := s.ReplaceFile(chunkindex.FileRecord{Path: p, Language: "typescript"}, cs); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -143,7 +144,7 @@ func BenchmarkSearch100k(b *testing.B) {
 		q := terms.Query(queries[i%len(queries)])
 		for j, tc := range cases {
 			t0 := time.Now()
-			_, err := s.Search(Query{Terms: q, Paths: tc.paths, Languages: tc.langs, Limit: 20})
+			_, err := s.Search(chunkindex.Query{Terms: q, Paths: tc.paths, Languages: tc.langs, Limit: 20})
 			lat[j] = append(lat[j], time.Since(t0))
 			if err != nil {
 				b.Fatal(err)
@@ -186,7 +187,7 @@ func BenchmarkWriteTree(b *testing.B) {
 		b.Fatal(err)
 	}
 	type file struct {
-		rec    FileRecord
+		rec    chunkindex.FileRecord
 		chunks []chunk.Chunk
 		prep   *Prepared
 	}
@@ -206,7 +207,7 @@ func BenchmarkWriteTree(b *testing.B) {
 		}
 		cs := chunk.File(pf, f.Path, f.Rel)
 		files = append(files, file{
-			rec:    FileRecord{Path: f.Rel, Size: f.Size, Mtime: f.ModTime, ContentHash: "h", Language: pf.Language, ID: int64(i + 1)},
+			rec:    chunkindex.FileRecord{Path: f.Rel, Size: f.Size, Mtime: f.ModTime, ContentHash: "h", Language: pf.Language, ID: int64(i + 1)},
 			chunks: cs,
 			prep:   PrepareFile(cs, src),
 		})

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 )
 
 // dumpTables is every row of every table of the index (the full-text
@@ -82,7 +83,7 @@ func TestBulkInsertsMatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, p := range []string{"big.ts", "empty.ts", "small.ts"} {
-			if _, err := b.ReplaceFile(FileRecord{Path: p, Language: "typescript", ContentHash: "h", IndexedAt: 1}, files[p], nil); err != nil {
+			if _, err := b.ReplaceFile(chunkindex.FileRecord{Path: p, Language: "typescript", ContentHash: "h", IndexedAt: 1}, files[p], nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -90,7 +91,7 @@ func TestBulkInsertsMatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		// A replacement too: deletes through the trigger, then inserts.
-		if _, err := s.ReplaceFile(FileRecord{Path: "small.ts", Language: "typescript", ContentHash: "h2", IndexedAt: 2},
+		if _, err := s.ReplaceFile(chunkindex.FileRecord{Path: "small.ts", Language: "typescript", ContentHash: "h2", IndexedAt: 2},
 			chunkFile(t, "small.ts", "export function g() {\n  return 2;\n}\n")); err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 )
 
 // This file holds what a chunk row leaves out because its file's row or its
@@ -196,8 +197,8 @@ func nthImport(list []byte, k uint64) (string, bool) {
 // were 5.6 of the 9 MB of signatures of the speed corpus. Such a signature
 // is stored as its place in that text, an INTEGER offset<<sigLenBits |
 // length, and any other as TEXT (the column has no type affinity, so
-// neither is converted). Only the first LightText bytes are searched, which
-// a light read's text always holds (LightText characters).
+// neither is converted). Only the first chunkindex.LightText bytes are searched, which
+// a light read's text always holds (chunkindex.LightText characters).
 const sigLenBits = 16
 
 // encodeSignature is the chunks.signature value of sig, the signature of a
@@ -206,14 +207,14 @@ func encodeSignature(sig, text string) any {
 	if sig == "" || len(sig) >= 1<<sigLenBits {
 		return sig
 	}
-	if k := strings.Index(text[:min(len(text), LightText)], sig); k >= 0 {
+	if k := strings.Index(text[:min(len(text), chunkindex.LightText)], sig); k >= 0 {
 		return int64(k)<<sigLenBits | int64(len(sig))
 	}
 	return sig
 }
 
 // decodeSignature inverts encodeSignature, given the chunk's embedding
-// text or, for a light read, its first LightText characters.
+// text or, for a light read, its first chunkindex.LightText characters.
 func decodeSignature(v any, text string) (string, error) {
 	switch v := v.(type) {
 	case string:

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 )
 
 func TestBreadcrumbEncoding(t *testing.T) {
@@ -115,7 +116,7 @@ func TestDerivedColumnsRoundTrip(t *testing.T) {
 	}
 	for _, lightRead := range []bool{false, true} {
 		// Every leaf's text says "work" (the containers' collapsed text does not).
-		hits := search(t, s, "work", func(q *Query) { q.Light = lightRead; q.Paths = []string{"src/a.ts"} })
+		hits := search(t, s, "work", func(q *chunkindex.Query) { q.Light = lightRead; q.Paths = []string{"src/a.ts"} })
 		if len(hits) != 4 {
 			t.Fatalf("light %v: %d hits", lightRead, len(hits))
 		}
@@ -350,7 +351,7 @@ func TestImportsRoundTrip(t *testing.T) {
 }
 
 func TestSignatureEncoding(t *testing.T) {
-	pad := strings.Repeat("é", LightText/2-3) // LightText-6 bytes of two-byte characters
+	pad := strings.Repeat("é", chunkindex.LightText/2-3) // chunkindex.LightText-6 bytes of two-byte characters
 	for _, tt := range []struct {
 		name, sig, text string
 		want            any
@@ -361,7 +362,7 @@ func TestSignatureEncoding(t *testing.T) {
 		{"empty", "", "anything", ""},
 		{"numeric", "123", "x = 123", int64(4)<<sigLenBits | 3},
 		{"numeric, not found", "123", "x = 12", "123"},
-		{"ends at the searched bytes", "f()", pad + "ab f()", int64(LightText-3)<<sigLenBits | 3},
+		{"ends at the searched bytes", "f()", pad + "ab f()", int64(chunkindex.LightText-3)<<sigLenBits | 3},
 		{"past the searched bytes", "f()", pad + "abc f()", "f()"},
 		{"unicode", "fü()", "// ß\nfü() {}", int64(6)<<sigLenBits | 5},
 	} {
@@ -373,8 +374,8 @@ func TestSignatureEncoding(t *testing.T) {
 			if got, err := decodeSignature(enc, tt.text); err != nil || got != tt.sig {
 				t.Errorf("reads back as %q, %v", got, err)
 			}
-			// A light read holds the text's first LightText characters.
-			if got, err := decodeSignature(enc, firstRunes(tt.text, LightText)); err != nil || got != tt.sig {
+			// A light read holds the text's first chunkindex.LightText characters.
+			if got, err := decodeSignature(enc, firstRunes(tt.text, chunkindex.LightText)); err != nil || got != tt.sig {
 				t.Errorf("light read: reads back as %q, %v", got, err)
 			}
 		})
@@ -391,8 +392,8 @@ func TestSignatureRoundTrip(t *testing.T) {
 	inText := fn("a.ts", "inText", 1, "work()")
 	collapsed := fn("a.ts", "collapsed", 5, "work()")
 	collapsed.Signature = "function  collapsed ( )" // not in its text as written
-	late := fn("a.ts", "late", 9, strings.Repeat("ü", LightText)+"\n  work()")
-	late.Signature = "work()" // in its text, past the first LightText bytes
+	late := fn("a.ts", "late", 9, strings.Repeat("ü", chunkindex.LightText)+"\n  work()")
+	late.Signature = "work()" // in its text, past the first chunkindex.LightText bytes
 	want := []chunk.Chunk{inText, collapsed, late}
 	mustReplace(t, s, rec("a.ts"), want...)
 	if n := count(t, s, `SELECT count(*) FROM chunks WHERE typeof(signature) = 'integer'`); n != 1 {
@@ -402,7 +403,7 @@ func TestSignatureRoundTrip(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("ChunksByFile: %v", err)
 	}
-	for _, h := range search(t, s, "work", func(q *Query) { q.Light = true }) {
+	for _, h := range search(t, s, "work", func(q *chunkindex.Query) { q.Light = true }) {
 		w := want[slices.IndexFunc(want, func(c chunk.Chunk) bool { return c.ID == h.Chunk.ID })]
 		if h.Chunk.Signature != w.Signature {
 			t.Errorf("light read of %s: signature %q", w.Name, h.Chunk.Signature)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
+	"github.com/scry-dev/scry/internal/chunkindex"
 )
 
 // This file holds the queries the embedding side of scry needs: which
@@ -148,7 +148,7 @@ func (s *Store) VectorModels() (map[string]int, error) {
 }
 
 // ChunkIDsFiltered returns the ids of the chunks in files matching any of
-// paths (see PathMatch) and of any of languages, and of any of kinds (node
+// paths (see chunkindex.PathMatch) and of any of languages, and of any of kinds (node
 // kinds); an empty list does not filter. With no filter at all it returns
 // nil, meaning "every chunk", so that an unfiltered vector search does not
 // build a set of every id.
@@ -161,7 +161,7 @@ func (s *Store) ChunkIDsFiltered(paths, languages, kinds []string) ([]string, er
 	if len(paths) > 0 {
 		where.WriteString(" AND (")
 		for i, p := range paths {
-			if !doublestar.ValidatePattern(normPattern(p)) {
+			if !chunkindex.ValidPattern(p) {
 				return nil, fmt.Errorf("store: bad path pattern %q", p)
 			}
 			if i > 0 {

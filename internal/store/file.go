@@ -5,20 +5,22 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/scry-dev/scry/internal/chunkindex"
 )
 
 // File returns the record of one indexed file; ok is false when the file
 // is not in the index. A sync that knows which files changed reads only
 // their records, not all of them.
-func (s *Store) File(p string) (rec FileRecord, ok bool, err error) {
+func (s *Store) File(p string) (rec chunkindex.FileRecord, ok bool, err error) {
 	err = s.db.QueryRowContext(context.Background(),
 		`SELECT path, mtime, size, content_hash, language, indexed_at FROM files WHERE path = ?`, p).
 		Scan(&rec.Path, &rec.Mtime, &rec.Size, &rec.ContentHash, &rec.Language, &rec.IndexedAt)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return FileRecord{}, false, nil
+		return chunkindex.FileRecord{}, false, nil
 	case err != nil:
-		return FileRecord{}, false, fmt.Errorf("store: file %s: %w", p, err)
+		return chunkindex.FileRecord{}, false, fmt.Errorf("store: file %s: %w", p, err)
 	}
 	return rec, true, nil
 }

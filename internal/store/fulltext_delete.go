@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 )
 
 // Full-text rows are deleted with FTS5's 'delete' command, given the
@@ -24,7 +25,7 @@ const deleteFullTextSQL = `INSERT INTO chunks_fts(chunks_fts, rowid, name, bread
 // fullTextRow is a chunk's full-text row as it was inserted.
 type fullTextRow struct {
 	seq int64
-	ft  FullText
+	ft  chunkindex.FullText
 }
 
 // oldChunks reads, in one pass over the chunks of the file with id fileID
@@ -47,8 +48,8 @@ func oldChunksBy(ctx context.Context, query func(args ...any) (*sql.Rows, error)
 		return nil, nil, fmt.Errorf("old chunks: %w", err)
 	}
 	defer rows.Close()
-	w := ftsWriters.Get().(*ftsWriter)
-	defer ftsWriters.Put(w)
+	w := chunkindex.AcquireWriter()
+	defer chunkindex.ReleaseWriter(w)
 	var sigs []ChunkSig
 	var fts []fullTextRow
 	for rows.Next() {
@@ -68,7 +69,7 @@ func oldChunksBy(ctx context.Context, query func(args ...any) (*sql.Rows, error)
 			return nil, nil, fmt.Errorf("chunk %s: %w", c.ID, err)
 		}
 		sigs = append(sigs, ChunkSig{ID: c.ID, Breadcrumb: c.Breadcrumb, Name: c.Name, Signature: c.Signature})
-		fts = append(fts, fullTextRow{seq, w.fullText(&c)})
+		fts = append(fts, fullTextRow{seq, w.FullText(&c)})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, nil, fmt.Errorf("old chunks: %w", err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/terms"
 )
 
@@ -15,9 +16,9 @@ import (
 // fullText split each text once: every column split on its own, idents
 // from its parts joined by line breaks. fullText must match it byte for
 // byte: the columns decide every bm25 score.
-func splitFullText(c *chunk.Chunk) FullText {
+func splitFullText(c *chunk.Chunk) chunkindex.FullText {
 	join := func(s string) string { return strings.Join(terms.Split(s), " ") }
-	return FullText{
+	return chunkindex.FullText{
 		join(c.Name),
 		join(c.Breadcrumb),
 		join(c.Signature),
@@ -30,7 +31,7 @@ func splitFullText(c *chunk.Chunk) FullText {
 func TestFullTextMatchesSplit(t *testing.T) {
 	check := func(t *testing.T, rel string, chunks []chunk.Chunk) {
 		t.Helper()
-		got := PrepareFullText(chunks)
+		got := chunkindex.PrepareFullText(chunks)
 		for i := range chunks {
 			if want := splitFullText(&chunks[i]); got[i] != want {
 				for k := range want {

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/terms"
 )
@@ -23,14 +24,11 @@ import (
 // source is read once.
 var chunkCols = chunkColumns(sourceExpr, "inflated(c.embedding_text)")
 
-// LightText is how much of a chunk's embedding text a light read returns.
-const LightText = 6 << 10
-
 // lightCols read what ranking needs of a chunk and leave its full source
 // empty: a ranker scores hundreds of candidates and shows a few, and the
 // full text of large chunks is most of what reading them costs.
 // ChunksByIDs fills in the rest for the few that are shown.
-var lightCols = chunkColumns("''", fmt.Sprintf("substr(%s, 1, %d)", textExpr, LightText))
+var lightCols = chunkColumns("''", fmt.Sprintf("substr(%s, 1, %d)", textExpr, chunkindex.LightText))
 
 func chunkColumns(source, text string) string {
 	return `c.id, coalesce(c.file_path, cf.file_path), cf.path, c.node_kind, c.name, c.parent_name,
@@ -179,13 +177,13 @@ func (s *Store) queryChunks(q string, args ...any) ([]chunk.Chunk, error) {
 	return out, rows.Err()
 }
 
-// Chunk returns one chunk by id; the error wraps ErrNotFound when it does
+// Chunk returns one chunk by id; the error wraps chunkindex.ErrNotFound when it does
 // not exist.
 func (s *Store) Chunk(id string) (chunk.Chunk, error) {
 	row := s.db.QueryRowContext(context.Background(), `SELECT `+chunkCols+` FROM chunks c`+fileJoin+` WHERE c.id = ?`, id)
 	c, err := scanChunk(row)
 	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
+		err = chunkindex.ErrNotFound
 	}
 	if err != nil {
 		return chunk.Chunk{}, fmt.Errorf("store: chunk %s: %w", id, err)
@@ -282,12 +280,12 @@ func declaratorKind(src, name string) string {
 }
 
 // Files returns every file record keyed by path, for sync diffing.
-func (s *Store) Files() (map[string]FileRecord, error) {
+func (s *Store) Files() (map[string]chunkindex.FileRecord, error) {
 	list, err := s.files()
 	if err != nil {
 		return nil, fmt.Errorf("store: files: %w", err)
 	}
-	out := make(map[string]FileRecord, len(list))
+	out := make(map[string]chunkindex.FileRecord, len(list))
 	for _, f := range list {
 		out[f.Path] = f
 	}
@@ -295,7 +293,7 @@ func (s *Store) Files() (map[string]FileRecord, error) {
 }
 
 // AllFiles returns every file record ordered by path.
-func (s *Store) AllFiles() ([]FileRecord, error) {
+func (s *Store) AllFiles() ([]chunkindex.FileRecord, error) {
 	list, err := s.files()
 	if err != nil {
 		return nil, fmt.Errorf("store: all files: %w", err)
@@ -303,16 +301,16 @@ func (s *Store) AllFiles() ([]FileRecord, error) {
 	return list, nil
 }
 
-func (s *Store) files() ([]FileRecord, error) {
+func (s *Store) files() ([]chunkindex.FileRecord, error) {
 	rows, err := s.db.QueryContext(context.Background(),
 		`SELECT path, mtime, size, content_hash, language, indexed_at FROM files ORDER BY path`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []FileRecord
+	var out []chunkindex.FileRecord
 	for rows.Next() {
-		var f FileRecord
+		var f chunkindex.FileRecord
 		if err := rows.Scan(&f.Path, &f.Mtime, &f.Size, &f.ContentHash, &f.Language, &f.IndexedAt); err != nil {
 			return nil, err
 		}

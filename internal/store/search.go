@@ -12,43 +12,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/bmatcuk/doublestar/v4"
-	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/sqlitedb"
 	"golang.org/x/sync/errgroup"
 )
-
-// Query is a lexical search.
-type Query struct {
-	// Terms are already normalised by terms.Query. Any string is safe: each
-	// term is matched as a quoted string, never parsed as FTS syntax.
-	Terms []string
-	// Paths restricts hits to files matching any of these patterns,
-	// relative to the root (see PathMatch).
-	Paths []string
-	// Languages restricts hits to files of these languages (exact match
-	// on FileRecord.Language).
-	Languages []string
-	// Limit is the maximum number of hits; DefaultLimit when <= 0.
-	Limit int
-	// Context, when set, cancels the query (SQLite is interrupted): a
-	// search for a question the agent has withdrawn stops early.
-	Context context.Context
-	// Light reads chunks without their full source and with their
-	// embedding text cut to LightText bytes (see ChunksByIDs), and leaves
-	// Hit.Language empty.
-	Light bool
-}
-
-// DefaultLimit is the number of hits Search returns when Query.Limit is unset.
-const DefaultLimit = 50
-
-// Hit is one search result.
-type Hit struct {
-	Chunk    chunk.Chunk
-	Score    float64 // BM25F, higher is better; comparable within one query only
-	Language string  // of the chunk's file
-}
 
 // Column weights for bm25(), in FTS column order. A query word in the name is
 // the strongest evidence; the breadcrumb carries the file and parent names
@@ -66,21 +33,21 @@ const bm25Weights = "10.0, 6.0, 4.0, 3.0, 1.0, 5.0" // name, breadcrumb, signatu
 //
 // Cost grows with the number of chunks matching any term (bm25() runs for
 // each): about 1.5 µs per candidate at 100k chunks on this machine.
-func (s *Store) Search(q Query) ([]Hit, error) {
+func (s *Store) Search(q chunkindex.Query) ([]chunkindex.Hit, error) {
 	match := ftsTerms(s.informativeTerms(q.Terms), " OR ")
 	if match == "" {
 		return nil, nil
 	}
 	limit := q.Limit
 	if limit <= 0 {
-		limit = DefaultLimit
+		limit = chunkindex.DefaultLimit
 	}
 	var filter strings.Builder
 	var fargs []any
 	if len(q.Paths) > 0 {
 		filter.WriteString(" AND (")
 		for i, p := range q.Paths {
-			if !doublestar.ValidatePattern(normPattern(p)) {
+			if !chunkindex.ValidPattern(p) {
 				return nil, fmt.Errorf("store: search: bad path pattern %q", p)
 			}
 			if i > 0 {
@@ -141,9 +108,9 @@ func (s *Store) Search(q Query) ([]Hit, error) {
 		return nil, fmt.Errorf("store: search: %w", err)
 	}
 	defer rows.Close()
-	var hits []Hit
+	var hits []chunkindex.Hit
 	for rows.Next() {
-		var h Hit
+		var h chunkindex.Hit
 		var rank float64
 		if h.Chunk, err = scanChunk(rows, &h.Language, &rank); err != nil {
 			return nil, fmt.Errorf("store: search: %w", err)
@@ -225,7 +192,7 @@ type scoredRow struct {
 // (score, then rowid) is the single query's. The survivors' rows are then
 // read, each part's on its own connection. A write between the reads may
 // mix two states of the index, as two searches in a row would.
-func (s *Store) searchParts(ctx context.Context, match string, nParts, limit int, light bool) ([]Hit, error) {
+func (s *Store) searchParts(ctx context.Context, match string, nParts, limit int, light bool) ([]chunkindex.Hit, error) {
 	tops := make([][]scoredRow, nParts)
 	g, gctx := errgroup.WithContext(ctx)
 	for i := range nParts {
@@ -258,7 +225,7 @@ func (s *Store) searchParts(ctx context.Context, match string, nParts, limit int
 	})
 	all = all[:min(limit, len(all))]
 
-	bySeq := make(map[int64]Hit, len(all))
+	bySeq := make(map[int64]chunkindex.Hit, len(all))
 	var mu sync.Mutex
 	cols, language := readCols(light)
 	g, gctx = errgroup.WithContext(ctx)
@@ -280,7 +247,7 @@ func (s *Store) searchParts(ctx context.Context, match string, nParts, limit int
 			}
 			defer rows.Close()
 			for rows.Next() {
-				var h Hit
+				var h chunkindex.Hit
 				var seq int64
 				if h.Chunk, err = scanChunk(rows, &h.Language, &seq); err != nil {
 					return err
@@ -295,7 +262,7 @@ func (s *Store) searchParts(ctx context.Context, match string, nParts, limit int
 	if err := g.Wait(); err != nil {
 		return nil, fmt.Errorf("store: search: %w", err)
 	}
-	var hits []Hit
+	var hits []chunkindex.Hit
 	for _, r := range all {
 		h, ok := bySeq[r.seq]
 		if !ok { // deleted between the two reads, as the join would drop it
@@ -397,68 +364,7 @@ func placeholders(n int) string {
 func init() {
 	// path_match(pattern, path): the Paths filter inside SQL, so that a
 	// query's LIMIT counts only the chunks of files that pass it.
-	sqlitedb.RegisterPredicate("path_match", PathMatch)
-}
-
-// normPattern strips what does not change a pattern's meaning relative to
-// the root: surrounding space, a leading "./" or "/", repeated slashes.
-func normPattern(p string) string {
-	p = strings.TrimSpace(p)
-	for {
-		switch {
-		case strings.HasPrefix(p, "./"):
-			p = p[2:]
-		case strings.HasPrefix(p, "/"):
-			p = p[1:]
-		case strings.Contains(p, "//"):
-			p = strings.ReplaceAll(p, "//", "/")
-		default:
-			return p
-		}
-	}
-}
-
-// PathMatch reports whether a slash-separated path relative to the root
-// matches a filter pattern:
-//   - "" and "." match everything;
-//   - a pattern without glob characters is a file or a directory relative to
-//     the root: "src/auth" matches src/auth itself and everything below it;
-//     a trailing slash ("src/auth/") matches only what is below;
-//   - a glob is a doublestar pattern; one without a slash matches at any
-//     depth ("*.ts" is "**/*.ts"), and a glob that matches a directory
-//     matches everything below it ("src/*/auth" matches src/x/auth/a.ts).
-//
-// An invalid glob matches nothing.
-func PathMatch(pattern, p string) bool {
-	pattern = normPattern(pattern)
-	if pattern == "" || pattern == "." {
-		return true
-	}
-	dirOnly := strings.HasSuffix(pattern, "/")
-	pattern = strings.TrimRight(pattern, "/")
-	if pattern == "" {
-		return true
-	}
-	if !strings.ContainsAny(pattern, `*?[{\`) {
-		return (!dirOnly && p == pattern) || strings.HasPrefix(p, pattern+"/")
-	}
-	if !strings.Contains(pattern, "/") {
-		// "*.ts" and the like, the most common filter, without doublestar:
-		// a segment ends with the suffix, the last one or a directory's.
-		if suffix, ok := strings.CutPrefix(pattern, "*"); ok && !strings.ContainsAny(suffix, `*?[{\`) {
-			return (!dirOnly && strings.HasSuffix(p, suffix)) || strings.Contains(p, suffix+"/")
-		}
-		pattern = "**/" + pattern
-	}
-	if !dirOnly {
-		if ok, _ := doublestar.Match(pattern, p); ok {
-			return true
-		}
-	}
-	// "/**/*" needs at least one segment below; "/**" alone would also
-	// match the directory's own name as a file.
-	ok, _ := doublestar.Match(pattern+"/**/*", p)
-	return ok
+	sqlitedb.RegisterPredicate("path_match", chunkindex.PathMatch)
 }
 
 // Query terms found in more than commonShare of all chunks are dropped when

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/parse"
 )
 
@@ -102,7 +103,7 @@ func oneChunk(chunks []chunk.Chunk, spans []span, b, size int) bool {
 func TestSourceStorage(t *testing.T) {
 	big := bigClass("Big", 1200) // about 90 KB: its class spans blocks
 	src := "import { helper } from './helper';\n\n" + big +
-		"\nexport function leaf(): string {\n  const $ = \"" + strings.Repeat("é", LightText) + "\";\n  return $;\n}\n"
+		"\nexport function leaf(): string {\n  const $ = \"" + strings.Repeat("é", chunkindex.LightText) + "\";\n  return $;\n}\n"
 	chunks := chunkFile(t, "src/a.ts", src)
 	var cls, leaf chunk.Chunk
 	for _, c := range chunks {
@@ -194,12 +195,12 @@ func TestSourceStorage(t *testing.T) {
 				t.Errorf("Chunk(Big): source differs (%v)", err)
 			}
 
-			// Light reads cut the embedding text at LightText characters.
-			hits := search(t, s, "leaf", func(q *Query) { q.Light = true })
+			// Light reads cut the embedding text at chunkindex.LightText characters.
+			hits := search(t, s, "leaf", func(q *chunkindex.Query) { q.Light = true })
 			if len(hits) == 0 || hits[0].Chunk.ID != leaf.ID {
 				t.Fatalf("light search: %v", hitIDs(hits))
 			}
-			if h := hits[0].Chunk; h.FullSource != "" || h.EmbeddingText != firstRunes(leaf.EmbeddingText, LightText) {
+			if h := hits[0].Chunk; h.FullSource != "" || h.EmbeddingText != firstRunes(leaf.EmbeddingText, chunkindex.LightText) {
 				t.Errorf("light read: %d bytes of source, %d runes of text", len(h.FullSource), utf8.RuneCountInString(h.EmbeddingText))
 			}
 			pending, err := s.PendingEmbeddings("m", 0, 10_000)
@@ -266,7 +267,7 @@ func TestMissingBlockIsAnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range []string{leafID, classID} {
-		if _, err := s.Chunk(id); err == nil || errors.Is(err, ErrNotFound) {
+		if _, err := s.Chunk(id); err == nil || errors.Is(err, chunkindex.ErrNotFound) {
 			t.Errorf("Chunk(%s) with a block missing: %v", id, err)
 		}
 	}

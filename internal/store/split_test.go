@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 )
 
 // TestSplitSearchSameAnswer: a first stage run as several queries over
@@ -22,7 +23,7 @@ func TestSplitSearchSameAnswer(t *testing.T) {
 			for i := range cs {
 				cs[i] = c.chunk(p, i)
 			}
-			mustReplace(t, s, FileRecord{Path: p, Language: "typescript"}, cs...)
+			mustReplace(t, s, chunkindex.FileRecord{Path: p, Language: "typescript"}, cs...)
 		}
 	}
 	write(0, 60)
@@ -36,11 +37,11 @@ func TestSplitSearchSameAnswer(t *testing.T) {
 			for _, limit := range []int{1, 7, 40, 300} {
 				for _, q := range queries {
 					s.splitMinChunks = 1 << 30 // never split
-					want := search(t, s, q, func(q *Query) { q.Limit, q.Light = limit, light })
+					want := search(t, s, q, func(q *chunkindex.Query) { q.Limit, q.Light = limit, light })
 					for _, parts := range []int{2, 3, 4} {
 						old := runtime.GOMAXPROCS(parts)
 						s.splitMinChunks = 1
-						got := search(t, s, q, func(q *Query) { q.Limit, q.Light = limit, light })
+						got := search(t, s, q, func(q *chunkindex.Query) { q.Limit, q.Light = limit, light })
 						runtime.GOMAXPROCS(old)
 						if !reflect.DeepEqual(got, want) {
 							t.Fatalf("%s: %q (limit %d, light %v, %d parts): split answer differs\n got %v\nwant %v",

@@ -7,21 +7,14 @@ import (
 	"sync"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 )
-
-// TermStats are corpus statistics for a set of terms: how many chunks hold
-// each term, out of how many chunks in all. Rankers turn them into inverse
-// document frequencies.
-type TermStats struct {
-	Chunks  int            // chunks in the index
-	DocFreq map[string]int // chunks holding the term in any column; absent terms are missing
-}
 
 // TermStats looks terms up in the full-text vocabulary. Terms are
 // normalised by terms.Query or terms.Split beforehand. The figures are
 // cached until the index changes (see statsCache), so a query that asks
 // twice, or a run of queries, pays once.
-func (s *Store) TermStats(ts []string) (TermStats, error) {
+func (s *Store) TermStats(ts []string) (chunkindex.TermStats, error) {
 	return s.stats.lookup(s.db, ts)
 }
 
@@ -45,29 +38,29 @@ type statsCache struct {
 // costs one vocabulary probe per term of the next query.
 const maxCachedTerms = 50_000
 
-func (c *statsCache) lookup(db *sql.DB, ts []string) (TermStats, error) {
+func (c *statsCache) lookup(db *sql.DB, ts []string) (chunkindex.TermStats, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	ctx := context.Background()
 	if c.conn == nil {
 		conn, err := db.Conn(ctx)
 		if err != nil {
-			return TermStats{}, fmt.Errorf("store: term stats: %w", err)
+			return chunkindex.TermStats{}, fmt.Errorf("store: term stats: %w", err)
 		}
 		c.conn, c.version = conn, -1
 	}
 	var v int64
 	if err := c.conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v); err != nil {
-		return TermStats{}, c.fail(err)
+		return chunkindex.TermStats{}, c.fail(err)
 	}
 	if v != c.version || c.df == nil || len(c.df) > maxCachedTerms {
 		c.df = map[string]int{}
 		if err := c.conn.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&c.chunks); err != nil {
-			return TermStats{}, c.fail(err)
+			return chunkindex.TermStats{}, c.fail(err)
 		}
 		c.version = v
 	}
-	st := TermStats{Chunks: c.chunks, DocFreq: make(map[string]int, len(ts))}
+	st := chunkindex.TermStats{Chunks: c.chunks, DocFreq: make(map[string]int, len(ts))}
 	var missing []any
 	for _, t := range ts {
 		df, ok := c.df[t]
@@ -83,7 +76,7 @@ func (c *statsCache) lookup(db *sql.DB, ts []string) (TermStats, error) {
 	}
 	rows, err := c.conn.QueryContext(ctx, `SELECT term, doc FROM chunks_vocab WHERE term IN (`+placeholders(len(missing))+`)`, missing...)
 	if err != nil {
-		return TermStats{}, c.fail(err)
+		return chunkindex.TermStats{}, c.fail(err)
 	}
 	found := map[string]int{}
 	for rows.Next() {
@@ -91,14 +84,14 @@ func (c *statsCache) lookup(db *sql.DB, ts []string) (TermStats, error) {
 		var df int
 		if err := rows.Scan(&t, &df); err != nil {
 			rows.Close()
-			return TermStats{}, c.fail(err)
+			return chunkindex.TermStats{}, c.fail(err)
 		}
 		found[t] = df
 	}
 	err = rows.Err()
 	rows.Close()
 	if err != nil {
-		return TermStats{}, c.fail(err)
+		return chunkindex.TermStats{}, c.fail(err)
 	}
 	for _, m := range missing {
 		t := m.(string)

@@ -33,10 +33,6 @@ const SchemaVersion = 11
 // given by mistake as --index.
 const applicationID = 0x73637279
 
-// ErrNotFound is returned (wrapped) when a requested chunk, file or vector
-// does not exist.
-var ErrNotFound = errors.New("not found")
-
 // Store is an open index.
 type Store struct {
 	db   *sql.DB
@@ -51,20 +47,6 @@ type Store struct {
 	splitMinChunks int
 	// commits counts committed write transactions (Commits).
 	commits atomic.Int64
-}
-
-// FileRecord is what the store knows about one indexed file.
-type FileRecord struct {
-	Path        string // relative to the workspace root, slash-separated
-	Mtime       int64  // unix nanoseconds
-	Size        int64
-	ContentHash string
-	Language    string
-	IndexedAt   int64 // unix nanoseconds; ReplaceFile sets it when zero
-	// ID, when not zero, is the id a file new to the index takes (see
-	// NextFileID); zero takes the next free one. A known file keeps its id.
-	// Reads leave it zero.
-	ID int64
 }
 
 // Open opens or creates the index at path, creating parent directories. An

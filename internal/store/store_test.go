@@ -13,8 +13,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/sqlitedb"
 	"github.com/scry-dev/scry/internal/terms"
 )
@@ -48,11 +48,11 @@ func fn(file, name string, line int, body string) chunk.Chunk {
 	}
 }
 
-func rec(file string) FileRecord {
-	return FileRecord{Path: file, Mtime: 100, Size: 10, ContentHash: "h-" + file, Language: "typescript"}
+func rec(file string) chunkindex.FileRecord {
+	return chunkindex.FileRecord{Path: file, Mtime: 100, Size: 10, ContentHash: "h-" + file, Language: "typescript"}
 }
 
-func mustReplace(t testing.TB, s *Store, r FileRecord, cs ...chunk.Chunk) []ChunkSig {
+func mustReplace(t testing.TB, s *Store, r chunkindex.FileRecord, cs ...chunk.Chunk) []ChunkSig {
 	t.Helper()
 	old, err := s.ReplaceFile(r, cs)
 	if err != nil {
@@ -61,9 +61,9 @@ func mustReplace(t testing.TB, s *Store, r FileRecord, cs ...chunk.Chunk) []Chun
 	return old
 }
 
-func search(t testing.TB, s *Store, q string, mod func(*Query)) []Hit {
+func search(t testing.TB, s *Store, q string, mod func(*chunkindex.Query)) []chunkindex.Hit {
 	t.Helper()
-	query := Query{Terms: terms.Query(q)}
+	query := chunkindex.Query{Terms: terms.Query(q)}
 	if mod != nil {
 		mod(&query)
 	}
@@ -74,7 +74,7 @@ func search(t testing.TB, s *Store, q string, mod func(*Query)) []Hit {
 	return hits
 }
 
-func hitIDs(hits []Hit) []string {
+func hitIDs(hits []chunkindex.Hit) []string {
 	var ids []string
 	for _, h := range hits {
 		ids = append(ids, h.Chunk.ID)
@@ -141,11 +141,11 @@ func TestReplaceFileRoundTrip(t *testing.T) {
 	if err != nil || len(byName) != 1 || byName[0].ID != method.ID {
 		t.Fatalf("ChunksByName = %+v, %v", byName, err)
 	}
-	if _, err := s.Chunk("nope"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Chunk("nope"); !errors.Is(err, chunkindex.ErrNotFound) {
 		t.Fatalf("missing chunk: %v", err)
 	}
 	files, err := s.Files()
-	if err != nil || !reflect.DeepEqual(files, map[string]FileRecord{"src/a.ts": r}) {
+	if err != nil || !reflect.DeepEqual(files, map[string]chunkindex.FileRecord{"src/a.ts": r}) {
 		t.Fatalf("Files = %+v, %v", files, err)
 	}
 
@@ -241,7 +241,7 @@ func TestTouchAndDeleteFile(t *testing.T) {
 	if got := files["a.ts"]; got.Mtime != 999 || got.ContentHash != "h-a.ts" {
 		t.Fatalf("after touch: %+v", got)
 	}
-	if err := s.TouchFile("nope.ts", 1); !errors.Is(err, ErrNotFound) {
+	if err := s.TouchFile("nope.ts", 1); !errors.Is(err, chunkindex.ErrNotFound) {
 		t.Fatalf("touch unknown: %v", err)
 	}
 
@@ -255,10 +255,10 @@ func TestTouchAndDeleteFile(t *testing.T) {
 	if len(all) != 1 || all[0].Path != "b.ts" {
 		t.Fatalf("AllFiles = %+v", all)
 	}
-	if _, err := s.Chunk("a.ts#alpha@1"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Chunk("a.ts#alpha@1"); !errors.Is(err, chunkindex.ErrNotFound) {
 		t.Fatalf("deleted chunk: %v", err)
 	}
-	if _, err := s.GetVector("a.ts#alpha@1", "m"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.GetVector("a.ts#alpha@1", "m"); !errors.Is(err, chunkindex.ErrNotFound) {
 		t.Fatalf("vector of a deleted chunk: %v", err)
 	}
 	ftsConsistent(t, s)
@@ -405,7 +405,7 @@ func TestSearchPathAndLanguageFilters(t *testing.T) {
 	mustReplace(t, s, rec("src/auth/session.ts"), weak("src/auth/session.ts"))
 	mustReplace(t, s, rec("src/authz.ts"), strong("src/authz.ts", 1))
 	mustReplace(t, s, rec("src/ui/view.tsx"), weak("src/ui/view.tsx"))
-	js := FileRecord{Path: "scripts/run.js", Language: "javascript"}
+	js := chunkindex.FileRecord{Path: "scripts/run.js", Language: "javascript"}
 	mustReplace(t, s, js, weak("scripts/run.js"))
 
 	tests := []struct {
@@ -426,7 +426,7 @@ func TestSearchPathAndLanguageFilters(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, limit := range []int{1, 100} {
-			hits := search(t, s, "refresh session", func(q *Query) {
+			hits := search(t, s, "refresh session", func(q *chunkindex.Query) {
 				q.Paths, q.Languages, q.Limit = tt.paths, tt.langs, limit
 			})
 			var files []string
@@ -446,69 +446,8 @@ func TestSearchPathAndLanguageFilters(t *testing.T) {
 			}
 		}
 	}
-	if _, err := s.Search(Query{Terms: []string{"x"}, Paths: []string{"src/[a"}}); err == nil {
+	if _, err := s.Search(chunkindex.Query{Terms: []string{"x"}, Paths: []string{"src/[a"}}); err == nil {
 		t.Error("bad glob accepted")
-	}
-}
-
-func TestPathMatch(t *testing.T) {
-	tests := []struct {
-		pattern, path string
-		want          bool
-	}{
-		{"", "a/b.ts", true},
-		{".", "a/b.ts", true},
-		{"src/auth.ts", "src/auth.ts", true},
-		{"src/auth.ts", "src/auth.tsx", false},
-		{"src/auth", "src/auth/a.ts", true},
-		{"src/auth", "src/auth", true},
-		{"src/auth", "src/authz/a.ts", false},
-		{"src/auth", "src/auth.ts", false},
-		{"src/auth/", "src/auth/deep/a.ts", true},
-		{"src/auth/", "src/auth", false},
-		{"/src/auth", "src/auth/a.ts", true},
-		{"./src//auth", "src/auth/a.ts", true},
-		{"auth", "src/auth/a.ts", false},
-		{"*.ts", "a.ts", true},
-		{"*.ts", "deep/er/a.ts", true},
-		{"*.ts", "a.tsx", false},
-		{"src/*.ts", "src/a.ts", true},
-		{"src/*.ts", "src/x/a.ts", false},
-		{"src/**/*.ts", "src/x/y/a.ts", true},
-		{"src/**/*.ts", "src/a.ts", true},
-		{"src/*", "src/x/y/a.ts", true},
-		{"**/test/**", "pkg/test/a.ts", true},
-		{"src/*/", "src/x", false},
-		{"src/*/", "src/x/a.ts", true},
-		{"*.ts/", "a.ts", false},
-		{"{src,lib}/*.ts", "lib/a.ts", true},
-		{"src/[a", "src/[a", false},
-	}
-	for _, tt := range tests {
-		if got := PathMatch(tt.pattern, tt.path); got != tt.want {
-			t.Errorf("PathMatch(%q, %q) = %v", tt.pattern, tt.path, got)
-		}
-	}
-}
-
-// The suffix fast path must agree with doublestar.
-func TestPathMatchSuffixFastPath(t *testing.T) {
-	paths := []string{"a.ts", "x/a.ts", "x/y/a.d.ts", ".ts", "x/.ts", "a.tsx", "x.ts/b.js", "x/y.ts/z/b",
-		"ts", "a", "x/a", "a.ts.bak", "x/y/z.spec.ts"}
-	for _, pat := range []string{"*", "*.ts", "*.d.ts", "*ts", "*.ts/", "*/", "*.spec.ts"} {
-		for _, p := range paths {
-			dirOnly := strings.HasSuffix(pat, "/")
-			g := "**/" + strings.TrimSuffix(pat, "/")
-			want, _ := doublestar.Match(g+"/**/*", p)
-			if !dirOnly {
-				if ok, _ := doublestar.Match(g, p); ok {
-					want = true
-				}
-			}
-			if got := PathMatch(pat, p); got != want {
-				t.Errorf("PathMatch(%q, %q) = %v, doublestar says %v", pat, p, got, want)
-			}
-		}
 	}
 }
 
@@ -522,19 +461,19 @@ func TestSearchInjectionSafe(t *testing.T) {
 	}
 	for _, e := range evil {
 		for _, ts := range [][]string{{e}, {e, "nearby"}, terms.Query(e)} {
-			if _, err := s.Search(Query{Terms: ts}); err != nil {
+			if _, err := s.Search(chunkindex.Query{Terms: ts}); err != nil {
 				t.Errorf("terms %q: %v", ts, err)
 			}
 		}
 	}
 	// Operators are words, not syntax.
-	if ids := hitIDs(search(t, s, "", func(q *Query) { q.Terms = []string{"NEAR"} })); len(ids) != 1 {
+	if ids := hitIDs(search(t, s, "", func(q *chunkindex.Query) { q.Terms = []string{"NEAR"} })); len(ids) != 1 {
 		t.Errorf("NEAR as a word: %v", ids)
 	}
 	if _, err := s.ChunksReferencing(`near" OR "x`, ""); err != nil {
 		t.Error(err)
 	}
-	if hits := search(t, s, "", func(q *Query) { q.Terms = nil }); hits != nil {
+	if hits := search(t, s, "", func(q *chunkindex.Query) { q.Terms = nil }); hits != nil {
 		t.Errorf("empty query: %v", hits)
 	}
 }
@@ -621,7 +560,7 @@ func TestVectors(t *testing.T) {
 	if v, err := s.GetVector("a.ts#a1@1", "m2"); err != nil || !nearVector(v, []float32{3, 4, 5}) {
 		t.Fatalf("GetVector = %v, %v", v, err)
 	}
-	if _, err := s.GetVector("a.ts#a2@5", "m2"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.GetVector("a.ts#a2@5", "m2"); !errors.Is(err, chunkindex.ErrNotFound) {
 		t.Fatalf("missing vector: %v", err)
 	}
 	if err := s.PutVector("gone", "m1", []float32{1}); err == nil {
@@ -672,7 +611,7 @@ func TestConcurrentAccess(t *testing.T) {
 	reader := func(s *Store) {
 		defer wg.Done()
 		for range 40 {
-			hits, err := s.Search(Query{Terms: terms.Query("shared name common"), Limit: 10})
+			hits, err := s.Search(chunkindex.Query{Terms: terms.Query("shared name common"), Limit: 10})
 			if err != nil {
 				errs <- err
 				return
@@ -731,7 +670,7 @@ func TestFilterAfterReindex(t *testing.T) {
 	ftsConsistent(t, s)
 	want := map[string]int{"a": 1, "b": 3, "c": 2, "d": 1}
 	for dir, n := range want {
-		hits := search(t, s, "shared", func(q *Query) { q.Paths = []string{dir} })
+		hits := search(t, s, "shared", func(q *chunkindex.Query) { q.Paths = []string{dir} })
 		if len(hits) != n {
 			t.Errorf("%s: %d hits, want %d", dir, len(hits), n)
 		}
@@ -764,7 +703,7 @@ func FuzzSearchTerms(f *testing.F) {
 		f.Add(seed, "src/**")
 	}
 	f.Fuzz(func(t *testing.T, term, pattern string) {
-		_, err := s.Search(Query{Terms: []string{term, "nearby"}, Paths: []string{pattern}, Languages: []string{term}})
+		_, err := s.Search(chunkindex.Query{Terms: []string{term, "nearby"}, Paths: []string{pattern}, Languages: []string{term}})
 		if err != nil && !strings.Contains(err.Error(), "bad path pattern") {
 			t.Fatalf("term %q pattern %q: %v", term, pattern, err)
 		}
@@ -814,7 +753,7 @@ func TestFilterForms(t *testing.T) {
 		{aFiles(maxRanges + 1), "IN", maxRanges + 1},
 	}
 	for _, tt := range tests {
-		q := Query{Terms: []string{"common"}, Paths: tt.paths, Limit: 100}
+		q := chunkindex.Query{Terms: []string{"common"}, Paths: tt.paths, Limit: 100}
 		var fargs []any
 		var ors []string
 		for _, p := range tt.paths {
@@ -839,7 +778,7 @@ func TestFilterForms(t *testing.T) {
 		for _, h := range hits {
 			in := false
 			for _, p := range tt.paths {
-				in = in || PathMatch(p, h.Chunk.RelativePath)
+				in = in || chunkindex.PathMatch(p, h.Chunk.RelativePath)
 			}
 			if !in {
 				t.Errorf("%q: hit in %s", tt.paths, h.Chunk.RelativePath)

@@ -26,7 +26,7 @@ type SymbolQuery struct {
 	Name      string
 	Match     SymbolMatch
 	Kinds     []string
-	Paths     []string // path patterns as in Query.Paths
+	Paths     []string // path patterns as in chunkindex.Query.Paths
 	Languages []string
 	Limit     int
 	// IncludeStatements also matches imports, re-exports and other

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/scry-dev/scry/internal/chunkindex"
 )
 
 // Vector is one chunk's embedding under some model.
@@ -48,14 +50,14 @@ func (s *Store) PutVector(chunkID, model string, data []float32) error {
 }
 
 // GetVector returns a chunk's embedding under model; the error wraps
-// ErrNotFound when there is none.
+// chunkindex.ErrNotFound when there is none.
 func (s *Store) GetVector(chunkID, model string) ([]float32, error) {
 	var dim int
 	var blob []byte
 	err := s.db.QueryRowContext(context.Background(),
 		`SELECT dim, data FROM vectors WHERE chunk_id = ? AND model = ?`, chunkID, model).Scan(&dim, &blob)
 	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
+		err = chunkindex.ErrNotFound
 	}
 	if err == nil {
 		var v []float32

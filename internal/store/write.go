@@ -9,12 +9,11 @@ import (
 	"fmt"
 	"path"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/sqlitedb"
-	"github.com/scry-dev/scry/internal/terms"
 )
 
 // ChunkSig is what the indexer needs of a replaced chunk to detect signature
@@ -32,12 +31,9 @@ type ChunkSig struct {
 // is upserted. It returns the old chunks' signatures, in line order.
 //
 // A chunk's RelativePath must be rec.Path or empty (then rec.Path is stored).
-func (s *Store) ReplaceFile(rec FileRecord, chunks []chunk.Chunk) ([]ChunkSig, error) {
+func (s *Store) ReplaceFile(rec chunkindex.FileRecord, chunks []chunk.Chunk) ([]ChunkSig, error) {
 	return s.ReplaceFilePrepared(rec, chunks, nil)
 }
-
-// FullText is a chunk's full-text columns.
-type FullText [6]string
 
 // Prepared is what a file's chunks are stored as beyond their own fields:
 // full-text columns and compressed sources. Splitting, stemming and
@@ -45,23 +41,11 @@ type FullText [6]string
 // compute them with Prepare on their worker goroutines, keeping the single
 // writer free for SQLite.
 type Prepared struct {
-	fullText []FullText
+	fullText []chunkindex.FullText
 	source   [][]byte // compressed full source, nil where stored as text or in blocks
 	text     [][]byte // compressed embedding text, nil where stored as text or NULL
 	spans    []span   // where each source lies in blocks
 	blocks   [][]byte // the file's text in compressed blocks, nil where no chunk lies
-}
-
-// PrepareFullText computes the chunks' full-text columns alone, for
-// indexes other than this store's that rank with the same columns.
-func PrepareFullText(chunks []chunk.Chunk) []FullText {
-	out := make([]FullText, len(chunks))
-	w := ftsWriters.Get().(*ftsWriter)
-	defer ftsWriters.Put(w)
-	for i := range chunks {
-		out[i] = w.fullText(&chunks[i])
-	}
-	return out
 }
 
 // Prepare computes the stored forms of a file's chunks, given without the
@@ -81,7 +65,7 @@ func PrepareFile(chunks []chunk.Chunk, text []byte) *Prepared {
 // PrepareFileLines is PrepareFile given starts, lines.Starts(text) (which
 // the parser computed already; nil: computed here).
 func PrepareFileLines(chunks []chunk.Chunk, text []byte, starts []int) *Prepared {
-	p := &Prepared{fullText: make([]FullText, len(chunks)), source: make([][]byte, len(chunks)), text: make([][]byte, len(chunks))}
+	p := &Prepared{fullText: make([]chunkindex.FullText, len(chunks)), source: make([][]byte, len(chunks)), text: make([][]byte, len(chunks))}
 	var blocks [][]byte
 	blocks, p.spans = layout(chunks, text, starts)
 	p.blocks = make([][]byte, len(blocks))
@@ -90,11 +74,11 @@ func PrepareFileLines(chunks []chunk.Chunk, text []byte, starts []int) *Prepared
 			p.blocks[b] = deflateBlock(t)
 		}
 	}
-	w := ftsWriters.Get().(*ftsWriter)
-	defer ftsWriters.Put(w)
+	w := chunkindex.AcquireWriter()
+	defer chunkindex.ReleaseWriter(w)
 	for i := range chunks {
 		c := &chunks[i]
-		p.fullText[i] = w.fullText(c)
+		p.fullText[i] = w.FullText(c)
 		// A leaf's source is its embedding text too, which SQL reads
 		// (embedding_text is NULL then): it is stored plain when not in
 		// blocks. A container's texts are compressed.
@@ -110,7 +94,7 @@ func PrepareFileLines(chunks []chunk.Chunk, text []byte, starts []int) *Prepared
 
 // ReplaceFilePrepared is ReplaceFile with the chunks' stored forms already
 // computed by Prepare (nil: computed here).
-func (s *Store) ReplaceFilePrepared(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([]ChunkSig, error) {
+func (s *Store) ReplaceFilePrepared(rec chunkindex.FileRecord, chunks []chunk.Chunk, prep *Prepared) ([]ChunkSig, error) {
 	b, err := s.Begin()
 	if err != nil {
 		return nil, fmt.Errorf("store: replace %s: %w", rec.Path, err)
@@ -282,7 +266,7 @@ func (s *stmts) Close() error {
 
 // ReplaceFile is Store.ReplaceFilePrepared inside the batch. After an error
 // the batch must be rolled back.
-func (b *Batch) ReplaceFile(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([]ChunkSig, error) {
+func (b *Batch) ReplaceFile(rec chunkindex.FileRecord, chunks []chunk.Chunk, prep *Prepared) ([]ChunkSig, error) {
 	if prep == nil {
 		prep = Prepare(chunks)
 	}
@@ -312,7 +296,7 @@ func (b *Batch) ReplaceFile(rec FileRecord, chunks []chunk.Chunk, prep *Prepared
 	return old, nil
 }
 
-func (b *Batch) replace(rec FileRecord, chunks []chunk.Chunk, prep *Prepared) ([]ChunkSig, error) {
+func (b *Batch) replace(rec chunkindex.FileRecord, chunks []chunk.Chunk, prep *Prepared) ([]ChunkSig, error) {
 	ctx, tx := b.ctx, b.tx
 	// A file keeps its id across replacements (a new one takes the next
 	// free id) and moves to its next generation. This is a read and a
@@ -431,7 +415,7 @@ const (
 // insertChunks inserts chunks with seq base+ordinal (see fileShift).
 // filePath is the absolute path the file's row keeps (filePathOf), and
 // importPos the positions of its import statements (fileImports).
-func insertChunks(rows inserter, base int64, rec FileRecord, filePath string,
+func insertChunks(rows inserter, base int64, rec chunkindex.FileRecord, filePath string,
 	importPos map[string]int, chunks []chunk.Chunk, prep *Prepared) error {
 	for i := range chunks {
 		c := &chunks[i]
@@ -460,70 +444,6 @@ func insertChunks(rows inserter, base int64, rec FileRecord, filePath string,
 		}
 	}
 	return nil
-}
-
-// ftsWriter is the scratch space of fullText: a Joiner, which keeps its
-// identifiers' terms from file to file, and a buffer.
-type ftsWriter struct {
-	j   *terms.Joiner
-	buf []byte
-}
-
-var ftsWriters = sync.Pool{New: func() any { return &ftsWriter{j: terms.NewJoiner()} }}
-
-// fullText returns the FTS column texts of a chunk. Every column holds
-// terms.Split output, not raw text: queries arrive as terms.Query output
-// (stemmed sub-words plus whole identifiers), and raw text tokenised by
-// unicode61 would only meet them where stemming happens to change nothing
-// ("validating" would never match "valid"). The split of name and breadcrumb
-// is what lets "validate token" find validateToken; the whole identifier
-// kept by Split lets a query naming validateToken rank it first.
-//
-// idents covers the chunk's own surface: name, signature, JSDoc and the
-// embedding text, where children are collapsed to stubs. body stays empty:
-// for a leaf the full source is the embedding text, and a container's
-// collapsed children are chunks of their own, indexed for their own words.
-// Indexing a container's whole source again made cold indexing about a
-// sixth slower and did not change ranking (the rxjs JSDoc ranking test:
-// Hit@5 0.42 with it, 0.41 without; MRR@10 0.36 both). The column is kept
-// so the schema and weights need not move if that ever changes.
-//
-// idents is the terms of name, signature, JSDoc and embedding text as one
-// text joined by line breaks; no identifier crosses a line break, so it is
-// those parts' terms joined, each part split once, and the name, signature
-// and JSDoc columns are pieces of it.
-func (w *ftsWriter) fullText(c *chunk.Chunk) FullText {
-	var bounds [4]int // where each part's terms end in buf
-	buf := w.buf[:0]
-	for k, part := range [...]string{c.Name, c.Signature, c.JSDoc, c.EmbeddingText} {
-		buf = w.j.Append(buf, part)
-		bounds[k] = len(buf)
-	}
-	idents := string(buf)
-	crumb := string(w.j.Append(buf[:0], c.Breadcrumb))
-	w.buf = buf
-	piece := func(k int) string {
-		start := 0
-		if k > 0 {
-			start = bounds[k-1]
-		}
-		if start == bounds[k] {
-			return ""
-		}
-		if start > 0 {
-			start++ // the space before the part's first term
-		}
-		return idents[start:bounds[k]]
-	}
-	body := ""
-	return FullText{
-		piece(0),
-		crumb,
-		piece(1),
-		piece(2),
-		body,
-		idents,
-	}
 }
 
 // embeddingText is the stored form: NULL stands for "same as full_source".
@@ -577,7 +497,7 @@ func (b *Batch) TouchFile(p string, mtime int64) error {
 		if n, err := res.RowsAffected(); err != nil {
 			return err
 		} else if n == 0 {
-			return ErrNotFound
+			return chunkindex.ErrNotFound
 		}
 		return nil
 	}()

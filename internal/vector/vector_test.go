@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/store"
 )
 
@@ -279,7 +280,7 @@ func TestModelIsolation(t *testing.T) {
 		chunks = append(chunks, chunk.Chunk{ID: idOf(i), RelativePath: "a.ts", NodeKind: "function", Name: fmt.Sprint("f", i),
 			FullSource: "x", EmbeddingText: "x", StartLine: i + 1, EndLine: i + 1, Breadcrumb: "a.ts > f"})
 	}
-	if _, err := st.ReplaceFile(store.FileRecord{Path: "a.ts", ContentHash: "h", Language: "typescript"}, chunks); err != nil {
+	if _, err := st.ReplaceFile(chunkindex.FileRecord{Path: "a.ts", ContentHash: "h", Language: "typescript"}, chunks); err != nil {
 		t.Fatal(err)
 	}
 	put := func(model string, vs ...store.Vector) {

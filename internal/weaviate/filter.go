@@ -3,10 +3,10 @@ package weaviate
 import (
 	"strings"
 
-	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/chunkindex"
 )
 
-// pathFilter turns path patterns (store.PathMatch's) and languages into a
+// pathFilter turns path patterns (chunkindex.PathMatch's) and languages into a
 // filter the server evaluates. Each pattern becomes Like filters on the
 // path, whose '*' matches any run of characters, '/' included, so they
 // match every path the pattern does and sometimes more ("src/*.ts" also
@@ -32,7 +32,7 @@ func pathFilter(patterns, languages []string) (w where, exact bool, keep func(pa
 	if !exact {
 		keep = func(path string) bool {
 			for _, p := range patterns {
-				if store.PathMatch(p, path) {
+				if chunkindex.PathMatch(p, path) {
 					return true
 				}
 			}

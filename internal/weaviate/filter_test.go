@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/chunkindex"
 )
 
 // likeMatch evaluates a Like pattern as the server does: '*' any run of
@@ -16,7 +16,7 @@ func likeMatch(pattern, s string) bool {
 }
 
 // TestPathFilterIsSuperset: for every pattern, the server-side Like
-// filters match every path store.PathMatch does; where they are called
+// filters match every path chunkindex.PathMatch does; where they are called
 // exact they match no other; and the filter plus keep is exactly
 // PathMatch.
 func TestPathFilterIsSuperset(t *testing.T) {
@@ -53,7 +53,7 @@ func TestPathFilterIsSuperset(t *testing.T) {
 			return false
 		}
 		for _, p := range paths {
-			want := store.PathMatch(pat, p)
+			want := chunkindex.PathMatch(pat, p)
 			got := server(p)
 			if want && !got {
 				t.Errorf("%q: the server filter %s drops %s", pat, w, p)

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/embed"
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/search"
-	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/vector"
 )
 
@@ -168,7 +168,7 @@ func TestHybridFirstStage(t *testing.T) {
 		t.Errorf("nearest within src/**: %d ids, %d read", len(ids), len(got))
 	}
 	for _, ch := range got {
-		if !store.PathMatch("src/**", ch.RelativePath) {
+		if !chunkindex.PathMatch("src/**", ch.RelativePath) {
 			t.Errorf("nearest within src/** returned %s", ch.RelativePath)
 		}
 	}

@@ -21,14 +21,14 @@ import (
 	"github.com/weaviate/weaviate/entities/models"
 
 	"github.com/scry-dev/scry/internal/chunk"
-	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/chunkindex"
 )
 
 // Source is what Push reads: a repository's local index, already brought
 // up to date (the local SQLite index is the parse cache the shared index
 // is filled from).
 type Source interface {
-	AllFiles() ([]store.FileRecord, error)
+	AllFiles() ([]chunkindex.FileRecord, error)
 	ChunksByFile(path string) ([]chunk.Chunk, error)
 }
 
@@ -123,7 +123,7 @@ func (c *Client) Push(ctx context.Context, repo string, src Source, opt PushOpti
 	for _, r := range remote {
 		byPath[r.Path] = r
 	}
-	var todo []store.FileRecord
+	var todo []chunkindex.FileRecord
 	for _, f := range local {
 		// A file is sent again when its vectors are of another model
 		// than the one configured now (or it has none and one is).
@@ -245,7 +245,7 @@ func (c *Client) deleteObject(ctx context.Context, repo, class string, id strfmt
 // then the record (the switch), then the removal of other versions'
 // chunks. sent is false when the file on disk no longer has the indexed
 // hash (it changed after the local sync).
-func (c *Client) sendFile(ctx context.Context, repo string, src Source, f store.FileRecord, opt PushOptions) (int, bool, error) {
+func (c *Client) sendFile(ctx context.Context, repo string, src Source, f chunkindex.FileRecord, opt PushOptions) (int, bool, error) {
 	text, err := opt.ReadFile(f.Path)
 	if err != nil {
 		return 0, false, nil // gone or unreadable since the sync: next time
@@ -269,7 +269,7 @@ func (c *Client) sendFile(ctx context.Context, repo string, src Source, f store.
 		}
 	}
 	objs := make([]*models.Object, len(chunks))
-	fts := store.PrepareFullText(chunks)
+	fts := chunkindex.PrepareFullText(chunks)
 	for i := range chunks {
 		objs[i] = chunkObject(repo, f, i, &chunks[i], fts[i], vecs[chunks[i].ID], opt.VectorModel)
 	}
@@ -313,7 +313,7 @@ func (c *Client) sendFile(ctx context.Context, repo string, src Source, f store.
 // at once), then its chunks, then the record. An interrupted removal is
 // finished by the next push, which finds the tombstone.
 func (c *Client) removeFile(ctx context.Context, repo, path string) error {
-	tomb, err := fileObject(repo, store.FileRecord{Path: path}, nil, 0, stateDeleted, "")
+	tomb, err := fileObject(repo, chunkindex.FileRecord{Path: path}, nil, 0, stateDeleted, "")
 	if err != nil {
 		return err
 	}
@@ -405,7 +405,7 @@ func objectID(parts ...string) strfmt.UUID {
 	return strfmt.UUID(x[0:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:32])
 }
 
-func chunkObject(repo string, f store.FileRecord, seq int, ch *chunk.Chunk, ft store.FullText, vec []float32, model string) *models.Object {
+func chunkObject(repo string, f chunkindex.FileRecord, seq int, ch *chunk.Chunk, ft chunkindex.FullText, vec []float32, model string) *models.Object {
 	list := func(xs []string) []string {
 		if xs == nil {
 			return []string{}
@@ -436,7 +436,7 @@ func chunkObject(repo string, f store.FileRecord, seq int, ch *chunk.Chunk, ft s
 	return o
 }
 
-func fileObject(repo string, f store.FileRecord, text []byte, chunks int, state, model string) (*models.Object, error) {
+func fileObject(repo string, f chunkindex.FileRecord, text []byte, chunks int, state, model string) (*models.Object, error) {
 	var z bytes.Buffer
 	w := gzip.NewWriter(&z)
 	if _, err := w.Write(text); err != nil {

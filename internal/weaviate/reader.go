@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
-	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/chunkindex"
 )
 
 // bm25Properties weigh the full-text fields as SQLite's bm25() column
@@ -17,7 +17,7 @@ import (
 var bm25Properties = []string{"fName^10", "fBreadcrumb^6", "fSignature^4", "fJsdoc^3", "fIdents^5"}
 
 // chunkFields are the chunk properties a full read returns; light reads
-// leave out fullSource (see store.Query.Light).
+// leave out fullSource (see chunkindex.Query.Light).
 const (
 	lightFields = `chunkId path language fileHash nodeKind name parentName parentChunkId childChunkIds depth seq signature jsdoc embeddingText breadcrumb startLine endLine relevantImports modifiers exported`
 	fullFields  = lightFields + ` fullSource`
@@ -63,8 +63,8 @@ func (o *object) chunk(light bool) chunk.Chunk {
 	}
 	if light {
 		c.FullSource = ""
-		if len(c.EmbeddingText) > store.LightText {
-			c.EmbeddingText = c.EmbeddingText[:store.LightText]
+		if len(c.EmbeddingText) > chunkindex.LightText {
+			c.EmbeddingText = c.EmbeddingText[:chunkindex.LightText]
 		}
 	} else if c.EmbeddingText == "" {
 		c.EmbeddingText = c.FullSource
@@ -301,7 +301,7 @@ func (t *tenant) nearest(ctx context.Context, vec []float32, model string, k int
 	return keepPaths(objs, keep, k), nil
 }
 
-func (t *tenant) search(ctx context.Context, q store.Query) ([]store.Hit, error) {
+func (t *tenant) search(ctx context.Context, q chunkindex.Query) ([]chunkindex.Hit, error) {
 	var words []string
 	for _, term := range q.Terms {
 		if s := strings.TrimSpace(term); s != "" {
@@ -314,7 +314,7 @@ func (t *tenant) search(ctx context.Context, q store.Query) ([]store.Hit, error)
 	w, exact, keep := pathFilter(q.Paths, q.Languages)
 	limit := q.Limit
 	if limit <= 0 {
-		limit = store.DefaultLimit
+		limit = chunkindex.DefaultLimit
 	}
 	args := fmt.Sprintf("bm25:{query:%s,properties:%s}", quote(strings.Join(words, " ")), quoteList(bm25Properties))
 	objs, err := t.get(ctx, args, w, overfetch(limit, exact), q.Light)
@@ -322,10 +322,10 @@ func (t *tenant) search(ctx context.Context, q store.Query) ([]store.Hit, error)
 		return nil, err
 	}
 	objs = keepPaths(objs, keep, limit)
-	hits := make([]store.Hit, len(objs))
+	hits := make([]chunkindex.Hit, len(objs))
 	for i := range objs {
 		s, _ := strconv.ParseFloat(objs[i].Extra.Score, 64)
-		hits[i] = store.Hit{Chunk: objs[i].chunk(q.Light), Score: s, Language: objs[i].Language}
+		hits[i] = chunkindex.Hit{Chunk: objs[i].chunk(q.Light), Score: s, Language: objs[i].Language}
 	}
 	// Equal scores in file and declaration order, as the local index
 	// breaks ties (by insertion order).
@@ -379,8 +379,8 @@ func (t *tenant) aggregate(ctx context.Context, filters map[string]where) (map[s
 	return out, nil
 }
 
-func (t *tenant) termStats(ctx context.Context, ts []string) (store.TermStats, error) {
-	st := store.TermStats{DocFreq: map[string]int{}}
+func (t *tenant) termStats(ctx context.Context, ts []string) (chunkindex.TermStats, error) {
+	st := chunkindex.TermStats{DocFreq: map[string]int{}}
 	fs := map[string]where{"total": ""}
 	alias := map[string]string{}
 	for i, term := range ts {
@@ -564,7 +564,7 @@ func (t *tenant) fileText(ctx context.Context, path string) (string, error) {
 	}
 	rows := resp.Get[FileClass]
 	if len(rows) == 0 {
-		return "", fmt.Errorf("weaviate: file %s of %s: %w", path, t.repo, store.ErrNotFound)
+		return "", fmt.Errorf("weaviate: file %s of %s: %w", path, t.repo, chunkindex.ErrNotFound)
 	}
 	text, err := decompress(rows[0].Text)
 	if err != nil {
@@ -591,7 +591,7 @@ func (t *tenant) fileHash(ctx context.Context, path string) (string, error) {
 	if rows := resp.Get[FileClass]; len(rows) > 0 {
 		return rows[0].Hash, nil
 	}
-	return "", fmt.Errorf("weaviate: file %s of %s: %w", path, t.repo, store.ErrNotFound)
+	return "", fmt.Errorf("weaviate: file %s of %s: %w", path, t.repo, chunkindex.ErrNotFound)
 }
 
 // groupedCounts is an Aggregate's answer grouped by one property: each

@@ -9,7 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/scry-dev/scry/internal/chunk"
-	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/chunkindex"
 )
 
 // Reader answers the search pipeline's reads (search.Reader) from the
@@ -101,7 +101,7 @@ func (r *Reader) Local(c chunk.Chunk) (repo string, local chunk.Chunk) {
 func (r *Reader) FileHash(path string) (string, error) {
 	t, p, ok := r.route(path, "/")
 	if !ok {
-		return "", fmt.Errorf("weaviate: file %s: %w", path, store.ErrNotFound)
+		return "", fmt.Errorf("weaviate: file %s: %w", path, chunkindex.ErrNotFound)
 	}
 	return t.fileHash(r.ctx, p)
 }
@@ -132,9 +132,9 @@ func (r *Reader) names(t *tenant, cs []chunk.Chunk) []chunk.Chunk {
 
 // Search ranks each tenant's chunks by BM25 and merges them by score
 // (each tenant's scores use its own statistics).
-func (r *Reader) Search(q store.Query) ([]store.Hit, error) {
-	var all []store.Hit
-	res, err := perTenant(r, func(t *tenant) ([]store.Hit, error) { return t.search(r.ctx, q) })
+func (r *Reader) Search(q chunkindex.Query) ([]chunkindex.Hit, error) {
+	var all []chunkindex.Hit
+	res, err := perTenant(r, func(t *tenant) ([]chunkindex.Hit, error) { return t.search(r.ctx, q) })
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +149,7 @@ func (r *Reader) Search(q store.Query) ([]store.Hit, error) {
 		sort.SliceStable(all, func(i, j int) bool { return all[i].Score > all[j].Score })
 		limit := q.Limit
 		if limit <= 0 {
-			limit = store.DefaultLimit
+			limit = chunkindex.DefaultLimit
 		}
 		all = all[:min(limit, len(all))]
 	}
@@ -190,9 +190,9 @@ func (r *Reader) Nearest(ctx context.Context, q []float32, model string, k int, 
 }
 
 // TermStats sums the tenants' statistics.
-func (r *Reader) TermStats(ts []string) (store.TermStats, error) {
-	sum := store.TermStats{DocFreq: map[string]int{}}
-	res, err := perTenant(r, func(t *tenant) (store.TermStats, error) { return t.termStats(r.ctx, ts) })
+func (r *Reader) TermStats(ts []string) (chunkindex.TermStats, error) {
+	sum := chunkindex.TermStats{DocFreq: map[string]int{}}
+	res, err := perTenant(r, func(t *tenant) (chunkindex.TermStats, error) { return t.termStats(r.ctx, ts) })
 	if err != nil {
 		return sum, err
 	}
@@ -303,7 +303,7 @@ func (r *Reader) Chunk(id string) (chunk.Chunk, error) {
 	}
 	c, ok := m[id]
 	if !ok {
-		return chunk.Chunk{}, fmt.Errorf("weaviate: chunk %s: %w", id, store.ErrNotFound)
+		return chunk.Chunk{}, fmt.Errorf("weaviate: chunk %s: %w", id, chunkindex.ErrNotFound)
 	}
 	return c, nil
 }
@@ -327,7 +327,7 @@ func (r *Reader) ChunksByName(name string) ([]chunk.Chunk, error) {
 func (r *Reader) FileText(path string) (string, error) {
 	t, p, ok := r.route(path, "/")
 	if !ok {
-		return "", fmt.Errorf("weaviate: file %s: %w", path, store.ErrNotFound)
+		return "", fmt.Errorf("weaviate: file %s: %w", path, chunkindex.ErrNotFound)
 	}
 	return t.fileText(r.ctx, p)
 }

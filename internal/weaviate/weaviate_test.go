@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
@@ -569,14 +570,14 @@ func TestPagedReads(t *testing.T) {
 		if strings.Join(got, ",") != strings.Join(want, ",") {
 			t.Errorf("paths %v languages %v: %d ids, local index %d", tc.paths, tc.langs, len(got), len(want))
 		}
-		hits, err := rd.Search(store.Query{Terms: []string{"draft", "state", "token"}, Paths: tc.paths, Languages: tc.langs, Limit: 20})
+		hits, err := rd.Search(chunkindex.Query{Terms: []string{"draft", "state", "token"}, Paths: tc.paths, Languages: tc.langs, Limit: 20})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, h := range hits {
 			ok := len(tc.paths) == 0
 			for _, p := range tc.paths {
-				ok = ok || store.PathMatch(p, h.Chunk.RelativePath)
+				ok = ok || chunkindex.PathMatch(p, h.Chunk.RelativePath)
 			}
 			if !ok {
 				t.Errorf("paths %v: search returned %s", tc.paths, h.Chunk.RelativePath)
@@ -586,3 +587,6 @@ func TestPagedReads(t *testing.T) {
 }
 
 func sortStrings(xs []string) { sort.Strings(xs) }
+
+// The shared index implements the pipeline's reads.
+var _ search.Reader = (*weaviate.Reader)(nil)
