@@ -1,12 +1,13 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/json"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/tailscale/hujson"
 )
 
 // Module resolution for importers: which workspace file a specifier names.
@@ -375,80 +376,12 @@ func exportValue(v json.RawMessage, star, key string, depth int) []modTarget {
 }
 
 // jsonc turns JSON with comments and trailing commas (as tsconfig.json is
-// written) into JSON.
+// written) into JSON; input that is not even that comes back as it is, for
+// the JSON decoder to refuse.
 func jsonc(b []byte) []byte {
-	return trailingCommas(stripComments(b))
-}
-
-// stripComments drops // and /* */ comments outside strings.
-func stripComments(b []byte) []byte {
-	var out bytes.Buffer
-	inStr := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case inStr:
-			out.WriteByte(c)
-			if c == '\\' && i+1 < len(b) {
-				i++
-				out.WriteByte(b[i])
-			} else if c == '"' {
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-			out.WriteByte(c)
-		case c == '/' && i+1 < len(b) && b[i+1] == '/':
-			for i < len(b) && b[i] != '\n' {
-				i++
-			}
-			out.WriteByte('\n')
-		case c == '/' && i+1 < len(b) && b[i+1] == '*':
-			end := bytes.Index(b[i+2:], []byte("*/"))
-			if end < 0 {
-				i = len(b)
-			} else {
-				i += end + 3
-			}
-			out.WriteByte(' ')
-		default:
-			out.WriteByte(c)
-		}
+	std, err := hujson.Standardize(append([]byte(nil), b...))
+	if err != nil {
+		return b
 	}
-	return out.Bytes()
-}
-
-// trailingCommas drops a comma (outside strings) followed only by space
-// before a closing bracket.
-func trailingCommas(b []byte) []byte {
-	var out bytes.Buffer
-	inStr := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case inStr:
-			out.WriteByte(c)
-			if c == '\\' && i+1 < len(b) {
-				i++
-				out.WriteByte(b[i])
-			} else if c == '"' {
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-			out.WriteByte(c)
-		case c == ',':
-			j := i + 1
-			for j < len(b) && (b[j] == ' ' || b[j] == '\t' || b[j] == '\n' || b[j] == '\r') {
-				j++
-			}
-			if j < len(b) && (b[j] == '}' || b[j] == ']') {
-				continue
-			}
-			out.WriteByte(c)
-		default:
-			out.WriteByte(c)
-		}
-	}
-	return out.Bytes()
+	return std
 }
