@@ -394,6 +394,7 @@ func TestSelectCoverage(t *testing.T) {
 		{"confident results all stay", []Result{res("a", 0.95), res("b", 0.9), res("c", 0.3)}, Params{Threshold: 0.5, Coverage: 0.8}, 2},
 		{"never below the floor", []Result{res("a", 0.3), res("b", 0.01)}, Params{Threshold: 0.5, Coverage: 0.9}, 1},
 		{"no plausible match: nothing", []Result{res("a", 0.01)}, Params{Threshold: 0.5, Coverage: 0.9}, 0},
+		{"a candidate read light is never shown", []Result{res("a", 0.3), {Chunk: chunk.Chunk{ID: "b", RelativePath: "b"}, Score: 0.3}}, Params{Threshold: 0.5, Coverage: 0.9}, 1},
 		{"a second chunk of a shown file adds no coverage", []Result{res("a", 0.4), res("a", 0.39), res("b", 0.3)}, Params{Threshold: 0.5, Coverage: 0.5, Floor: 0.1}, 2},
 	}
 	for _, tt := range tests {

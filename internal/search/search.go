@@ -233,10 +233,23 @@ func (p *Pipeline) Search(ctx context.Context, req Request) (Response, error) {
 // or above the threshold. Ranking reads candidates light (see
 // chunkindex.Query.Light), and a lead needs no more than that.
 func (p *Pipeline) Answer(ranked []Result, prm Params) ([]Result, []Lead, error) {
-	// Below the threshold, coverage stops long before maxHydrated.
-	const maxHydrated = 64
-	n := 0
-	for n < len(ranked) && ranked[n].Score >= prm.lowest() && (ranked[n].Score >= prm.Threshold || n < maxHydrated) {
+	// Below the threshold, only the candidates coverage can take are read:
+	// those up to where it is reached if each fits the budget, and spare
+	// ones for those that do not (Select stops at the first unread one).
+	const spare = 8
+	n, extra := 0, 0
+	cov := newCoverage()
+	for n < len(ranked) {
+		r := ranked[n]
+		if r.Score < prm.Threshold {
+			if !cov.wants(r, prm) && (extra == spare || r.Score < prm.lowest()) {
+				break
+			}
+			if !cov.wants(r, prm) {
+				extra++
+			}
+		}
+		cov.add(r)
 		n++
 	}
 	if err := p.Hydrate(ranked[:n]); err != nil {
@@ -387,13 +400,12 @@ func clamp01(x float64) float64 {
 func Select(sorted []Result, prm Params) []Result {
 	var out []Result
 	used := 0
-	best := map[string]float64{} // a file's best probability shown
-	miss := 1.0                  // no file shown answers the question
+	cov := newCoverage()
 	for _, r := range sorted {
-		if r.Score < prm.Threshold && (prm.Coverage <= 0 || r.Score < prm.floor() || 1-miss >= prm.Coverage) {
+		if r.Score < prm.Threshold && !cov.wants(r, prm) {
 			break
 		}
-		if r.Score < prm.Threshold && best[r.Chunk.RelativePath] > 0 {
+		if r.Score < prm.Threshold && cov.shows(r) {
 			continue // below the threshold, a file already shown adds no coverage
 		}
 		if prm.Limit > 0 && len(out) >= prm.Limit {
@@ -401,6 +413,9 @@ func Select(sorted []Result, prm Params) []Result {
 		}
 		if within(out, r) || containsAny(r, out) {
 			continue
+		}
+		if r.Tokens == 0 && r.Chunk.FullSource == "" {
+			break // read light, not for showing (see Pipeline.Answer)
 		}
 		if r.Tokens == 0 {
 			r.Tokens = tokens.Count(r.Chunk.FullSource)
@@ -410,12 +425,35 @@ func Select(sorted []Result, prm Params) []Result {
 		}
 		used += r.Tokens
 		out = append(out, r)
-		if b, f := best[r.Chunk.RelativePath], min(r.Score, 1-1e-9); f > b {
-			miss *= (1 - f) / (1 - b)
-			best[r.Chunk.RelativePath] = f
-		}
+		cov.add(r)
 	}
 	return out
+}
+
+// coverage is the chance that the files an answer shows hold one that
+// answers the question, 1 − Π(1 − p) over the files, each file at its best
+// probability shown.
+type coverage struct {
+	best map[string]float64
+	miss float64 // no file shown answers the question
+}
+
+func newCoverage() *coverage { return &coverage{best: map[string]float64{}, miss: 1} }
+
+// shows says whether r's file is shown already.
+func (c *coverage) shows(r Result) bool { return c.best[r.Chunk.RelativePath] > 0 }
+
+// wants says whether r, below the threshold, still joins for coverage: the
+// answer is not yet covered and r is a plausible match.
+func (c *coverage) wants(r Result, prm Params) bool {
+	return prm.Coverage > 0 && r.Score >= prm.floor() && 1-c.miss < prm.Coverage
+}
+
+func (c *coverage) add(r Result) {
+	if b, f := c.best[r.Chunk.RelativePath], min(r.Score, 1-1e-9); f > b {
+		c.miss *= (1 - f) / (1 - b)
+		c.best[r.Chunk.RelativePath] = f
+	}
 }
 
 func containsAny(r Result, selected []Result) bool {
