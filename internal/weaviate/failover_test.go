@@ -68,9 +68,11 @@ func TestReplicaFailover(t *testing.T) {
 	urls := strings.Split(env["SCRY_WEAVIATE_URLS"], ",")
 	ctx := context.Background()
 	// connect gives a client that tries the nodes from node `first`.
+	// The timeouts bound a hang, not speed: on a loaded machine a quorum
+	// write while a node is down once took longer than 20 s in all.
 	connect := func(first int) *weaviate.Client {
 		order := append(append([]string{}, urls[first:]...), urls[:first]...)
-		c, err := weaviate.Connect(ctx, weaviate.Config{URL: strings.Join(order, ","), Key: env["SCRY_WEAVIATE_KEY"], Replicas: 3, Timeout: 20 * time.Second})
+		c, err := weaviate.Connect(ctx, weaviate.Config{URL: strings.Join(order, ","), Key: env["SCRY_WEAVIATE_KEY"], Replicas: 3, Timeout: 60 * time.Second, AttemptTimeout: 25 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
