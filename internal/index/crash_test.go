@@ -129,19 +129,8 @@ func TestCrashRecovery(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("SCRY_CRASH_RUNS")); err == nil && n > 0 {
 		runs = n
 	}
-	root, err := workspace.NewRoot(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cleanStore, err := store.Open(filepath.Join(t.TempDir(), "clean.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cleanStore.Close()
-	sum, err := index.New(root, cleanStore, index.Options{}).Sync(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := newRoot(t, src)
+	cleanStore, sum := cleanIndex(t, src)
 	want := snapshotOf(t, cleanStore)
 	rng := rand.New(rand.NewSource(20261122))
 	killedMidway := 0
@@ -214,18 +203,7 @@ func crashAt(t *testing.T, root, idx string, at int) bool {
 // everything up to date; both succeed and the index equals a clean one.
 func TestTwoProcessesShareAnIndex(t *testing.T) {
 	src := crashCorpus(t)
-	root, err := workspace.NewRoot(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cleanStore, err := store.Open(filepath.Join(t.TempDir(), "clean.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cleanStore.Close()
-	if _, err := index.New(root, cleanStore, index.Options{}).Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	cleanStore, _ := cleanIndex(t, src)
 	idx := filepath.Join(t.TempDir(), "index.db")
 	var cmds []*exec.Cmd
 	for i := 0; i < 2; i++ {
@@ -242,12 +220,7 @@ func TestTwoProcessesShareAnIndex(t *testing.T) {
 		}
 	}
 	integrity(t, idx)
-	st, err := store.Open(idx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if snapshotOf(t, st) != snapshotOf(t, cleanStore) {
+	if snapshotOfPath(t, idx) != snapshotOf(t, cleanStore) {
 		t.Fatal("index written by two processes differs from a clean index")
 	}
 }
@@ -356,12 +329,11 @@ func TestReadOnlyIndex(t *testing.T) {
 	}
 }
 
+// snapshotOfPath describes the index at path (see snapshotOf), closing it
+// after.
 func snapshotOfPath(t *testing.T, path string) string {
 	t.Helper()
-	st, err := store.Open(path)
-	if err != nil {
-		t.Fatalf("open %s: %v", path, err)
-	}
+	st := openStore(t, path)
 	defer st.Close()
 	return snapshotOf(t, st)
 }

@@ -8,8 +8,7 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/index"
-	"github.com/scry-dev/scry/internal/store"
-	"github.com/scry-dev/scry/internal/watch"
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -22,33 +21,13 @@ func TestWatchedSync(t *testing.T) {
 	dir := t.TempDir()
 	write := func(rel, src string) {
 		t.Helper()
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testkit.WriteTree(t, dir, map[string]string{rel: src})
 	}
 	write("src/a.ts", "export function alpha() { return 1 }\n")
 	write("src/b.ts", "export function beta() { return 2 }\n")
 	write("lib/c.ts", "export function gamma() { return 3 }\n")
 
-	root, err := workspace.NewRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := watch.New(dir)
-	if err != nil {
-		t.Skipf("watching is not possible here: %v", err)
-	}
-	defer w.Close()
-	st, err := store.Open(filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ix := index.New(root, st, index.Options{Changes: w})
+	ix, st := watchedIndexer(t, dir, index.Options{})
 
 	sync := func(step string, watched bool, indexed, removed int) index.Summary {
 		t.Helper()
@@ -129,22 +108,8 @@ func TestWatchedSyncSizeLimit(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "small.ts"), []byte("export const small = 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	root, err := workspace.NewRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := watch.New(dir)
-	if err != nil {
-		t.Skipf("watching is not possible here: %v", err)
-	}
-	defer w.Close()
-	st, err := store.Open(filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ix := index.New(root, st, index.Options{Changes: w, Workspace: workspace.Options{MaxFileSize: 1024}})
-	for i := 0; i < 2; i++ {
+	ix, st := watchedIndexer(t, dir, index.Options{Workspace: workspace.Options{MaxFileSize: 1024}})
+	for range 2 { // the first scan, then the one that runs watched
 		if _, err := ix.Sync(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -164,24 +129,6 @@ func TestWatchedSyncSizeLimit(t *testing.T) {
 	}
 }
 
-// cleanSnapshot indexes dir into a new index and describes it.
-func cleanSnapshot(t *testing.T, dir string) string {
-	t.Helper()
-	root, err := workspace.NewRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(filepath.Join(t.TempDir(), "clean.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := index.New(root, st, index.Options{}).Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return snapshotOf(t, st)
-}
-
 // TestWatchedSyncThroughALink: src/gen is a link to dist/gen, a directory
 // the scan leaves out (build output, here by .gitignore), so its files are
 // indexed as src/gen/…. The watch is on the real directory, whose events
@@ -191,37 +138,15 @@ func cleanSnapshot(t *testing.T, dir string) string {
 // gave the files.
 func TestWatchedSyncThroughALink(t *testing.T) {
 	dir := t.TempDir()
-	for rel, src := range map[string]string{
+	testkit.WriteTree(t, dir, map[string]string{
 		".gitignore":    "dist/\n",
 		"src/a.ts":      "export function alpha() { return 1 }\n",
 		"dist/gen/g.ts": "export function generated() { return 1 }\n",
-	} {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	if err := os.Symlink("../dist/gen", filepath.Join(dir, "src", "gen")); err != nil {
 		t.Fatal(err)
 	}
-	root, err := workspace.NewRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := watch.New(dir)
-	if err != nil {
-		t.Skipf("watching is not possible here: %v", err)
-	}
-	defer w.Close()
-	st, err := store.Open(filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ix := index.New(root, st, index.Options{Changes: w})
+	ix, st := watchedIndexer(t, dir, index.Options{})
 	for range 2 { // the first scan, then the one that runs watched
 		if _, err := ix.Sync(context.Background()); err != nil {
 			t.Fatal(err)

@@ -1,0 +1,70 @@
+package index_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/watch"
+	"github.com/scry-dev/scry/internal/workspace"
+)
+
+// newRoot opens dir as a workspace root.
+func newRoot(t testing.TB, dir string) *workspace.Root {
+	t.Helper()
+	root, err := workspace.NewRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// openStore opens the index at path (a new one where there is none); it
+// is closed when the test ends, and may be closed earlier.
+func openStore(t testing.TB, path string) *store.Store {
+	t.Helper()
+	st, err := store.Open(path)
+	if err != nil {
+		t.Fatalf("open %s: %v", path, err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// cleanIndex indexes dir into a new index, from scratch, as the reference
+// that a synced index must equal.
+func cleanIndex(t testing.TB, dir string) (*store.Store, index.Summary) {
+	t.Helper()
+	st := openStore(t, filepath.Join(t.TempDir(), "clean.db"))
+	sum, err := index.New(newRoot(t, dir), st, index.Options{}).Sync(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, sum
+}
+
+// cleanSnapshot indexes dir into a new index and describes it.
+func cleanSnapshot(t *testing.T, dir string) string {
+	t.Helper()
+	st, _ := cleanIndex(t, dir)
+	return snapshotOf(t, st)
+}
+
+// watchedIndexer opens a new index of dir with a real watcher on dir (the
+// first sync scans, the second sets the watches up; later ones can run
+// from the watcher's list). The test is skipped where watching is not
+// possible.
+func watchedIndexer(t *testing.T, dir string, opts index.Options) (*index.Indexer, *store.Store) {
+	t.Helper()
+	root := newRoot(t, dir)
+	w, err := watch.New(dir)
+	if err != nil {
+		t.Skipf("watching is not possible here: %v", err)
+	}
+	t.Cleanup(func() { w.Close() })
+	st := openStore(t, filepath.Join(t.TempDir(), "index.db"))
+	opts.Changes = w
+	return index.New(root, st, opts), st
+}
