@@ -134,30 +134,26 @@ func (b *builder) function(n *sitter.Node, name, k string) *Symbol {
 	return s
 }
 
+// modifierWords maps the modifier tokens of a declaration to the modifier
+// scry records for them (an accessibility modifier is recorded as written).
+var modifierWords = map[string]string{
+	"async":    "async",
+	"*":        "generator",
+	"static":   "static",
+	"abstract": "abstract",
+	"readonly": "readonly",
+	"override": "override",
+	"declare":  "declare",
+	"get":      "getter",
+	"set":      "setter",
+}
+
 func (b *builder) functionModifiers(n *sitter.Node, s *Symbol) {
 	for _, c := range b.children(n) {
-		switch c.Kind() {
-		case "async":
-			s.Modifiers = appendOnce(s.Modifiers, "async")
-		case "*":
-			s.Modifiers = appendOnce(s.Modifiers, "generator")
-		case "static":
-			s.Modifiers = appendOnce(s.Modifiers, "static")
-		case "abstract":
-			s.Modifiers = appendOnce(s.Modifiers, "abstract")
-		case "readonly":
-			s.Modifiers = appendOnce(s.Modifiers, "readonly")
-		case "override":
-			s.Modifiers = appendOnce(s.Modifiers, "override")
-		case "declare":
-			s.Modifiers = appendOnce(s.Modifiers, "declare")
-		case "get":
-			s.Modifiers = appendOnce(s.Modifiers, "getter")
-		case "set":
-			s.Modifiers = appendOnce(s.Modifiers, "setter")
-		case "accessibility_modifier":
+		if m, ok := modifierWords[c.Kind()]; ok {
+			s.Modifiers = appendOnce(s.Modifiers, m)
+		} else if c.Kind() == "accessibility_modifier" {
 			s.Modifiers = appendOnce(s.Modifiers, b.text(&c))
-		case "generator_function_declaration", "generator_function":
 		}
 	}
 	if k := b.kindOf(n); k == kGeneratorFunctionDecl || k == kGeneratorFunction {

@@ -53,18 +53,25 @@ func (b *builder) recoverRegion(n *sitter.Node) []*Symbol {
 			return nil
 		}
 		lineShift := b.line(from) - 1
-		for _, s := range f.Symbols {
-			shift(s, from, lineShift)
-		}
-		for _, imp := range f.Imports {
-			imp.StartLine += lineShift
-			imp.EndLine += lineShift
-			b.imports = append(b.imports, imp)
-		}
+		shiftPiece(f, from, lineShift)
+		b.imports = append(b.imports, f.Imports...)
 		b.errors += f.ErrorNodes
 		out = append(out, f.Symbols...)
 	}
 	return out
+}
+
+// shiftPiece moves what was parsed from a piece of a file to its place in
+// the whole: its symbols by bytesBy bytes and linesBy lines, its imports
+// by linesBy lines.
+func shiftPiece(piece *File, bytesBy, linesBy int) {
+	for _, s := range piece.Symbols {
+		shift(s, bytesBy, linesBy)
+	}
+	for i := range piece.Imports {
+		piece.Imports[i].StartLine += linesBy
+		piece.Imports[i].EndLine += linesBy
+	}
 }
 
 func shift(s *Symbol, bytesBy, linesBy int) {

@@ -65,14 +65,8 @@ func parseSegments(path string, src []byte, lang string, cuts []int) (*File, err
 		if err != nil {
 			return nil, err
 		}
-		for _, s := range piece.Symbols {
-			shift(s, from, lineShift)
-		}
-		for _, imp := range piece.Imports {
-			imp.StartLine += lineShift
-			imp.EndLine += lineShift
-			f.Imports = append(f.Imports, imp)
-		}
+		shiftPiece(piece, from, lineShift)
+		f.Imports = append(f.Imports, piece.Imports...)
 		f.Symbols = append(f.Symbols, piece.Symbols...)
 		f.ErrorNodes += piece.ErrorNodes
 		// Every piece but the last ends with a line break, so its last

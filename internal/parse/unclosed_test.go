@@ -50,28 +50,9 @@ func TestUnclosedBlockComment(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := names(f.Symbols)
-			if tt.want != nil && !slices.Equal(got, tt.want) {
-				t.Errorf("symbols = %q, want %q", got, tt.want)
-			}
-			if slices.Contains(got, "hidden") {
-				t.Errorf("a function inside an unclosed comment is a symbol: %q", got)
-			}
-			if strings.Contains(tt.src, "function shown") && !slices.Contains(got, "shown") {
-				t.Errorf("a function after a closed comment is lost: %q", got)
-			}
+			checkHidden(t, f, tt.src, tt.want, "comment")
 			if (f.ErrorNodes > 0) != tt.errors {
 				t.Errorf("ErrorNodes = %d, want errors %v", f.ErrorNodes, tt.errors)
-			}
-			// Every line is still covered, once.
-			lines := map[int]bool{}
-			for _, s := range f.Symbols {
-				for l := s.StartLine; l <= s.EndLine; l++ {
-					if lines[l] {
-						t.Errorf("line %d in two symbols", l)
-					}
-					lines[l] = true
-				}
 			}
 		})
 	}
@@ -98,28 +79,39 @@ func TestUnterminatedTemplate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := names(f.Symbols)
-			if tt.want != nil && !slices.Equal(got, tt.want) {
-				t.Errorf("symbols = %q, want %q", got, tt.want)
-			}
-			if slices.Contains(got, "hidden") {
-				t.Errorf("a function inside an unterminated template is a symbol: %q", got)
-			}
-			if strings.Contains(tt.src, "function shown") && !slices.Contains(got, "shown") {
-				t.Errorf("a function after a closed template is lost: %q", got)
-			}
-			covered := map[int]bool{}
-			for _, s := range f.Symbols {
-				for l := s.StartLine; l <= s.EndLine; l++ {
-					if covered[l] {
-						t.Errorf("line %d in two symbols", l)
-					}
-					covered[l] = true
-				}
-			}
+			covered := checkHidden(t, f, tt.src, tt.want, "template")
 			if n := strings.Count(tt.src, "\n"); !covered[n] {
 				t.Errorf("last line %d not covered", n)
 			}
 		})
 	}
+}
+
+// checkHidden checks a file parsed from src with a comment or template
+// that never closes (what) before a function named hidden: the declared
+// names are want (when given), hidden is none of them, a function named
+// shown (after one that closes) is, and no line is in two symbols. It
+// returns the lines the symbols cover.
+func checkHidden(t *testing.T, f *parse.File, src string, want []string, what string) map[int]bool {
+	t.Helper()
+	got := names(f.Symbols)
+	if want != nil && !slices.Equal(got, want) {
+		t.Errorf("symbols = %q, want %q", got, want)
+	}
+	if slices.Contains(got, "hidden") {
+		t.Errorf("a function inside an unclosed %s is a symbol: %q", what, got)
+	}
+	if strings.Contains(src, "function shown") && !slices.Contains(got, "shown") {
+		t.Errorf("a function after a closed %s is lost: %q", what, got)
+	}
+	covered := map[int]bool{}
+	for _, s := range f.Symbols {
+		for l := s.StartLine; l <= s.EndLine; l++ {
+			if covered[l] {
+				t.Errorf("line %d in two symbols", l)
+			}
+			covered[l] = true
+		}
+	}
+	return covered
 }
