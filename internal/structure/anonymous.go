@@ -226,24 +226,9 @@ func withAsync(src []byte, toks []token, i int) int {
 }
 
 // matchBack returns the index of the opener matching the closer at toks[i],
-// or -1.
+// or -1: the opener left unmatched before it.
 func matchBack(src []byte, toks []token, i int) int {
-	depth := 0
-	for j := i; j >= 0; j-- {
-		if toks[j].kind != tPunct {
-			continue
-		}
-		switch toks[j].text(src) {
-		case ")", "]", "}":
-			depth++
-		case "(", "[", "{":
-			depth--
-			if depth == 0 {
-				return j
-			}
-		}
-	}
-	return -1
+	return enclosingOpen(src, toks, i-1)
 }
 
 // contextName names the function expression starting at toks[st] by what
@@ -308,7 +293,19 @@ func calleeBefore(src []byte, toks []token, open int) string {
 // than the function itself (named name): `tasks` for a `perform` arrow in
 // `const tasks = [{ perform: () => … }]`; "" at the top level.
 func containerAt(syms []tsls.DocumentSymbol, p tsls.Position, name string) string {
-	best := ""
+	s := innermostAt(syms, p, func(s *tsls.DocumentSymbol) bool {
+		return s.SelectionRange.Start != s.SelectionRange.End && s.Name != name && s.Kind != tsls.KindFile && s.Kind != tsls.KindModule
+	})
+	if s == nil {
+		return ""
+	}
+	return s.Name
+}
+
+// innermostAt is the innermost declaration of the outline syms whose range
+// holds p and that keep accepts (the last accepted on the way in), or nil.
+func innermostAt(syms []tsls.DocumentSymbol, p tsls.Position, keep func(*tsls.DocumentSymbol) bool) *tsls.DocumentSymbol {
+	var best *tsls.DocumentSymbol
 	var walk func(list []tsls.DocumentSymbol)
 	walk = func(list []tsls.DocumentSymbol) {
 		for i := range list {
@@ -316,8 +313,8 @@ func containerAt(syms []tsls.DocumentSymbol, p tsls.Position, name string) strin
 			if !s.Range.Contains(p) {
 				continue
 			}
-			if s.SelectionRange.Start != s.SelectionRange.End && s.Name != name && s.Kind != tsls.KindFile && s.Kind != tsls.KindModule {
-				best = s.Name
+			if keep(s) {
+				best = s
 			}
 			walk(s.Children)
 		}

@@ -454,30 +454,19 @@ func inCallPosition(src []byte, off int) bool {
 
 // enclosingCallable is the innermost function-like declaration containing p.
 func enclosingCallable(syms []tsls.DocumentSymbol, p tsls.Position) *tsls.DocumentSymbol {
-	var best *tsls.DocumentSymbol
-	var walk func(list []tsls.DocumentSymbol)
-	walk = func(list []tsls.DocumentSymbol) {
-		for i := range list {
-			s := &list[i]
-			if !s.Range.Contains(p) {
-				continue
-			}
-			if s.SelectionRange.Start == s.SelectionRange.End {
-				// An anonymous function ("map() callback"): the call
-				// belongs to the named declaration around it.
-				walk(s.Children)
-				continue
-			}
-			switch s.Kind {
-			case tsls.KindFunction, tsls.KindMethod, tsls.KindConstructor, tsls.KindClass,
-				tsls.KindProperty, tsls.KindField, tsls.KindVariable, tsls.KindConstant:
-				best = s
-			}
-			walk(s.Children)
+	return innermostAt(syms, p, func(s *tsls.DocumentSymbol) bool {
+		if s.SelectionRange.Start == s.SelectionRange.End {
+			// An anonymous function ("map() callback"): the call
+			// belongs to the named declaration around it.
+			return false
 		}
-	}
-	walk(syms)
-	return best
+		switch s.Kind {
+		case tsls.KindFunction, tsls.KindMethod, tsls.KindConstructor, tsls.KindClass,
+			tsls.KindProperty, tsls.KindField, tsls.KindVariable, tsls.KindConstant:
+			return true
+		}
+		return false
+	})
 }
 
 func sortByFirstSite(nodes []*callNode) {

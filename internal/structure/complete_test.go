@@ -3,12 +3,12 @@ package structure_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/scry-dev/scry/internal/structure"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // writeProject writes a small project into a new directory and returns
@@ -16,15 +16,7 @@ import (
 func writeProject(t *testing.T, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
-	for name, src := range files {
-		path := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testkit.WriteTree(t, root, files)
 	return root
 }
 
@@ -176,50 +168,34 @@ func TestOverloadedCalleeListedOnce(t *testing.T) {
 			"export function local(a: number | string): number {\n  return Number(a);\n}\n",
 	})
 	res := structure.NewCompiler(startServer(t, root))
-	md, err := res.Metadata(context.Background(), targetOf(t, root, query{File: "poll.ts", Decl: "function poll", Symbol: "poll"}), structure.Options{Sections: structure.SecOutgoing})
-	if err != nil {
-		t.Fatal(err)
+	nameSites := func(c structure.OutgoingCall) string { return fmt.Sprintf("%s%v", c.Name, c.CallSites) }
+	tests := []struct {
+		q    query
+		show func(structure.OutgoingCall) string
+		want string
+	}{
+		{query{File: "poll.ts", Decl: "function poll", Symbol: "poll"}, nameSites, "timer[5] local[5]"},
+		// Calls in callbacks, which the call hierarchy leaves out and which
+		// are resolved one by one, each to its overload signature.
+		{query{File: "poll.ts", Decl: "function later", Symbol: "later"}, nameSites, "timer[9 10 11] local[12]"},
+		{query{File: "poll.ts", Decl: "function retry", Symbol: "retry"},
+			func(c structure.OutgoingCall) string { return fmt.Sprintf("%s:%d%v", c.Name, c.Line, c.CallSites) },
+			"timer:1[16] local:3[16] again:16[17]"},
+		{query{File: "bus.ts", Decl: "function wire", Symbol: "wire"},
+			func(c structure.OutgoingCall) string { return fmt.Sprintf("%s%v", c.QualifiedName(), c.CallSites) },
+			"Bus.on[9 10 11]"},
 	}
-	var got []string
-	for _, c := range md.OutgoingCalls {
-		got = append(got, fmt.Sprintf("%s%v", c.Name, c.CallSites))
-	}
-	if want := "timer[5] local[5]"; strings.Join(got, " ") != want {
-		t.Errorf("calls of poll = %s, want %s", strings.Join(got, " "), want)
-	}
-	// Calls in callbacks, which the call hierarchy leaves out and which are
-	// resolved one by one, each to its overload signature.
-	md, err = res.Metadata(context.Background(), targetOf(t, root, query{File: "poll.ts", Decl: "function later", Symbol: "later"}), structure.Options{Sections: structure.SecOutgoing})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got = got[:0]
-	for _, c := range md.OutgoingCalls {
-		got = append(got, fmt.Sprintf("%s%v", c.Name, c.CallSites))
-	}
-	if want := "timer[9 10 11] local[12]"; strings.Join(got, " ") != want {
-		t.Errorf("calls of later = %s, want %s", strings.Join(got, " "), want)
-	}
-	md, err = res.Metadata(context.Background(), targetOf(t, root, query{File: "poll.ts", Decl: "function retry", Symbol: "retry"}), structure.Options{Sections: structure.SecOutgoing})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got = got[:0]
-	for _, c := range md.OutgoingCalls {
-		got = append(got, fmt.Sprintf("%s:%d%v", c.Name, c.Line, c.CallSites))
-	}
-	if want := "timer:1[16] local:3[16] again:16[17]"; strings.Join(got, " ") != want {
-		t.Errorf("calls of retry = %s, want %s", strings.Join(got, " "), want)
-	}
-	md, err = res.Metadata(context.Background(), targetOf(t, root, query{File: "bus.ts", Decl: "function wire", Symbol: "wire"}), structure.Options{Sections: structure.SecOutgoing})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got = got[:0]
-	for _, c := range md.OutgoingCalls {
-		got = append(got, fmt.Sprintf("%s%v", c.QualifiedName(), c.CallSites))
-	}
-	if want := "Bus.on[9 10 11]"; strings.Join(got, " ") != want {
-		t.Errorf("calls of wire = %s, want %s", strings.Join(got, " "), want)
+	for _, tt := range tests {
+		md, err := res.Metadata(context.Background(), targetOf(t, root, tt.q), structure.Options{Sections: structure.SecOutgoing})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range md.OutgoingCalls {
+			got = append(got, tt.show(c))
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("calls of %s = %s, want %s", tt.q.Symbol, strings.Join(got, " "), tt.want)
+		}
 	}
 }

@@ -23,41 +23,15 @@ func TestKeyFacts(t *testing.T) {
 		}
 		return md
 	}
-	var names func([]structure.OutgoingCall) string
-	names = func(calls []structure.OutgoingCall) string {
-		var out []string
-		for _, c := range calls {
-			s := c.Name
-			if c.Cyclic {
-				s += "[cycle]"
-			}
-			if c.DepthLimited {
-				s += "[depth limit]"
-			}
-			if len(c.OutgoingCalls) > 0 {
-				s += "(" + names(c.OutgoingCalls) + ")"
-			}
-			out = append(out, s)
-		}
-		return strings.Join(out, " ")
+	names := func(calls []structure.OutgoingCall) string {
+		return callTree(calls, func(c structure.OutgoingCall) (string, bool, bool, []structure.OutgoingCall) {
+			return c.Name, c.Cyclic, c.DepthLimited, c.OutgoingCalls
+		})
 	}
-	var callers func([]structure.IncomingCaller) string
-	callers = func(calls []structure.IncomingCaller) string {
-		var out []string
-		for _, c := range calls {
-			s := c.Name
-			if c.Cyclic {
-				s += "[cycle]"
-			}
-			if c.DepthLimited {
-				s += "[depth limit]"
-			}
-			if len(c.IncomingCallers) > 0 {
-				s += "(" + callers(c.IncomingCallers) + ")"
-			}
-			out = append(out, s)
-		}
-		return strings.Join(out, " ")
+	callers := func(calls []structure.IncomingCaller) string {
+		return callTree(calls, func(c structure.IncomingCaller) (string, bool, bool, []structure.IncomingCaller) {
+			return c.Name, c.Cyclic, c.DepthLimited, c.IncomingCallers
+		})
 	}
 
 	// 7 uses and the 3 plain imports (the fourth, renamed, import is one
@@ -139,4 +113,25 @@ func TestKeyFacts(t *testing.T) {
 			t.Errorf("checkout flows: %+v", tf)
 		}
 	})
+}
+
+// callTree writes a call tree (callees or callers) on one line: each call
+// by name, marked [cycle] and [depth limit] where it is, with the calls
+// under it in parentheses. node gives a call's name, marks and calls.
+func callTree[C any](calls []C, node func(C) (name string, cyclic, depthLimited bool, under []C)) string {
+	var out []string
+	for _, c := range calls {
+		s, cyclic, limited, under := node(c)
+		if cyclic {
+			s += "[cycle]"
+		}
+		if limited {
+			s += "[depth limit]"
+		}
+		if len(under) > 0 {
+			s += "(" + callTree(under, node) + ")"
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, " ")
 }

@@ -22,6 +22,27 @@ func TestWriteTree(t *testing.T) {
 	}
 }
 
+// A copy holds the same files and folders, and editing it leaves the
+// original as it was.
+func TestCopyTree(t *testing.T) {
+	src, dst := t.TempDir(), filepath.Join(t.TempDir(), "copy")
+	WriteTree(t, src, map[string]string{"a/b/c.ts": "c", "d.ts": "d", "empty/": ""})
+	CopyTree(t, src, dst)
+	if fi, err := os.Stat(filepath.Join(dst, "empty")); err != nil || !fi.IsDir() {
+		t.Errorf("empty/: %v, %v", fi, err)
+	}
+	for p, want := range map[string]string{"a/b/c.ts": "c", "d.ts": "d"} {
+		got, err := os.ReadFile(filepath.Join(dst, filepath.FromSlash(p)))
+		if err != nil || string(got) != want {
+			t.Errorf("%s: %q, %v; want %q", p, got, err, want)
+		}
+	}
+	WriteTree(t, dst, map[string]string{"d.ts": "edited"})
+	if got, err := os.ReadFile(filepath.Join(src, "d.ts")); err != nil || string(got) != "d" {
+		t.Errorf("original d.ts after editing the copy: %q, %v", got, err)
+	}
+}
+
 // Each state is a whole tree: a file of the first state that the second
 // leaves out is gone from the second commit.
 func TestGitMirror(t *testing.T) {

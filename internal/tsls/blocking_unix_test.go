@@ -12,9 +12,54 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/tsls"
 	"github.com/scry-dev/scry/internal/tsls/tslstest"
 )
+
+// fifoProject writes files (slash paths) under a new root and makes a
+// FIFO at each of fifos.
+func fifoProject(t *testing.T, files map[string]string, fifos ...string) string {
+	t.Helper()
+	root := t.TempDir()
+	testkit.WriteTree(t, root, files)
+	for _, f := range fifos {
+		if err := syscall.Mkfifo(filepath.Join(root, filepath.FromSlash(f)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// wantBlocking checks that err is ErrBlockingFile naming name as a FIFO.
+func wantBlocking(t *testing.T, what string, err error, name string) {
+	t.Helper()
+	if !errors.Is(err, tsls.ErrBlockingFile) || !strings.Contains(err.Error(), name+" is a FIFO") {
+		t.Errorf("%s: %v, want ErrBlockingFile naming %s", what, err, name)
+	}
+}
+
+// startSwapping starts TypeScript 7 on root within ctx, checks that it
+// answers a question about a, then replaces the file at swapped with a FIFO.
+func startSwapping(t *testing.T, ctx context.Context, root, a, swapped string) (*tsls.Server, tsls.Position) {
+	t.Helper()
+	srv, err := tsls.StartWithOptions(ctx, tsls.Options{Root: root, TsgoPath: tslstest.Binary(t), ReadyTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	at := tsls.Position{Line: 0, Character: 13}
+	if _, err := srv.References(ctx, a, at, false); err != nil {
+		t.Fatalf("before the swap: %v", err)
+	}
+	if err := os.Remove(swapped); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(swapped, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return srv, at
+}
 
 // TestFIFOUnderIncludeRefusesStart: a FIFO named like a source under the
 // root (here imported) holds TypeScript 7 in its project load until the
@@ -22,25 +67,16 @@ import (
 // at once, naming the file.
 func TestFIFOUnderIncludeRefusesStart(t *testing.T) {
 	bin := tslstest.Binary(t)
-	root := t.TempDir()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	must(os.MkdirAll(filepath.Join(root, "src"), 0o755))
-	must(os.WriteFile(filepath.Join(root, "tsconfig.json"), []byte(`{"include":["src/**/*"]}`), 0o644))
-	must(os.WriteFile(filepath.Join(root, "src", "a.ts"), []byte("import { p } from './pipe';\nexport const a = p;\n"), 0o644))
-	must(syscall.Mkfifo(filepath.Join(root, "src", "pipe.ts"), 0o644))
+	root := fifoProject(t, map[string]string{
+		"tsconfig.json": `{"include":["src/**/*"]}`,
+		"src/a.ts":      "import { p } from './pipe';\nexport const a = p;\n",
+	}, "src/pipe.ts")
 	srv, err := tsls.StartWithOptions(context.Background(), tsls.Options{Root: root, TsgoPath: bin, ReadyTimeout: 20 * time.Second})
 	if err == nil {
 		srv.Close()
 		t.Fatal("started with a FIFO under its include")
 	}
-	if !errors.Is(err, tsls.ErrBlockingFile) || !strings.Contains(err.Error(), "src/pipe.ts is a FIFO") {
-		t.Errorf("error %q, want ErrBlockingFile naming src/pipe.ts", err)
-	}
+	wantBlocking(t, "start", err, "src/pipe.ts")
 }
 
 // TestFileSwappedForFIFOStopsTheServer: a running server told that a
@@ -50,39 +86,19 @@ func TestFIFOUnderIncludeRefusesStart(t *testing.T) {
 // once, naming the file, and once the file is a file again a request starts
 // a new server. The deadline only keeps a regression from hanging.
 func TestFileSwappedForFIFOStopsTheServer(t *testing.T) {
-	bin := tslstest.Binary(t)
-	root := t.TempDir()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	src := filepath.Join(root, "src")
-	must(os.MkdirAll(src, 0o755))
-	must(os.WriteFile(filepath.Join(root, "tsconfig.json"), []byte(`{"include":["src/**/*"]}`), 0o644))
-	a, b := filepath.Join(src, "a.ts"), filepath.Join(src, "b.ts")
-	must(os.WriteFile(a, []byte("export const a = 1;\n"), 0o644))
-	must(os.WriteFile(b, []byte("import { a } from './a';\nexport const b = a;\n"), 0o644))
+	const bSrc = "import { a } from './a';\nexport const b = a;\n"
+	root := fifoProject(t, map[string]string{
+		"tsconfig.json": `{"include":["src/**/*"]}`,
+		"src/a.ts":      "export const a = 1;\n",
+		"src/b.ts":      bSrc,
+	})
+	a, b := filepath.Join(root, "src", "a.ts"), filepath.Join(root, "src", "b.ts")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	srv, err := tsls.StartWithOptions(ctx, tsls.Options{Root: root, TsgoPath: bin, ReadyTimeout: time.Minute})
-	must(err)
-	defer srv.Close()
-	at := tsls.Position{Line: 0, Character: 13}
-	if _, err := srv.References(ctx, a, at, false); err != nil {
-		t.Fatalf("before the swap: %v", err)
-	}
-
-	must(os.Remove(b))
-	must(syscall.Mkfifo(b, 0o644))
-	err = srv.FilesChanged(ctx, b)
-	if !errors.Is(err, tsls.ErrBlockingFile) || !strings.Contains(err.Error(), "src/b.ts is a FIFO") {
-		t.Errorf("notice of the swap: %v, want ErrBlockingFile naming src/b.ts", err)
-	}
-	if _, err := srv.References(ctx, a, at, false); !errors.Is(err, tsls.ErrBlockingFile) || !strings.Contains(err.Error(), "src/b.ts is a FIFO") {
-		t.Errorf("request after the swap: %v, want ErrBlockingFile naming src/b.ts", err)
-	}
+	srv, at := startSwapping(t, ctx, root, a, b)
+	wantBlocking(t, "notice of the swap", srv.FilesChanged(ctx, b), "src/b.ts")
+	_, err := srv.References(ctx, a, at, false)
+	wantBlocking(t, "request after the swap", err, "src/b.ts")
 	if ctx.Err() != nil {
 		t.Fatal("a request waited for the deadline")
 	}
@@ -90,8 +106,10 @@ func TestFileSwappedForFIFOStopsTheServer(t *testing.T) {
 		t.Errorf("restarts %d: stopping it on purpose is not a crash", n)
 	}
 
-	must(os.Remove(b))
-	must(os.WriteFile(b, []byte("import { a } from './a';\nexport const b = a;\n"), 0o644))
+	if err := os.Remove(b); err != nil {
+		t.Fatal(err)
+	}
+	testkit.WriteTree(t, root, map[string]string{"src/b.ts": bSrc})
 	for {
 		locs, err := srv.References(ctx, a, at, false)
 		if err == nil {
@@ -112,31 +130,16 @@ func TestFileSwappedForFIFOStopsTheServer(t *testing.T) {
 // request is refused at once, naming it, instead of the server blocking
 // on re-reading it.
 func TestRequestedFileSwappedForFIFO(t *testing.T) {
-	bin := tslstest.Binary(t)
-	root := t.TempDir()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	must(os.WriteFile(filepath.Join(root, "tsconfig.json"), []byte(`{}`), 0o644))
+	root := fifoProject(t, map[string]string{
+		"tsconfig.json": `{}`,
+		"a.ts":          "export const a = 1;\nexport const b = a;\n",
+	})
 	a := filepath.Join(root, "a.ts")
-	must(os.WriteFile(a, []byte("export const a = 1;\nexport const b = a;\n"), 0o644))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	srv, err := tsls.StartWithOptions(ctx, tsls.Options{Root: root, TsgoPath: bin, ReadyTimeout: time.Minute})
-	must(err)
-	defer srv.Close()
-	at := tsls.Position{Line: 0, Character: 13}
-	if _, err := srv.References(ctx, a, at, false); err != nil {
-		t.Fatalf("before the swap: %v", err)
-	}
-	must(os.Remove(a))
-	must(syscall.Mkfifo(a, 0o644))
-	if _, err := srv.References(ctx, a, at, false); !errors.Is(err, tsls.ErrBlockingFile) || !strings.Contains(err.Error(), "a.ts is a FIFO") {
-		t.Errorf("request after the swap: %v, want ErrBlockingFile naming a.ts", err)
-	}
+	srv, at := startSwapping(t, ctx, root, a, a)
+	_, err := srv.References(ctx, a, at, false)
+	wantBlocking(t, "request after the swap", err, "a.ts")
 	if ctx.Err() != nil {
 		t.Fatal("the request waited for the deadline")
 	}

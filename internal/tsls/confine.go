@@ -67,20 +67,19 @@ func within(root, path string) bool {
 }
 
 func (c *confiner) locations(locs []Location) []Location {
-	kept := locs[:0]
-	for _, l := range locs {
-		if c.allowed(l.URI) {
-			kept = append(kept, l)
-		}
-	}
-	return kept
+	return keepAllowed(c, locs, func(l Location) string { return l.URI })
 }
 
 func (c *confiner) items(items []CallHierarchyItem) []CallHierarchyItem {
-	kept := items[:0]
-	for _, it := range items {
-		if c.allowed(it.URI) {
-			kept = append(kept, it)
+	return keepAllowed(c, items, func(it CallHierarchyItem) string { return it.URI })
+}
+
+// keepAllowed keeps, in place, the elements of xs whose URI c allows.
+func keepAllowed[T any](c *confiner, xs []T, uri func(T) string) []T {
+	kept := xs[:0]
+	for _, x := range xs {
+		if c.allowed(uri(x)) {
+			kept = append(kept, x)
 		}
 	}
 	return kept

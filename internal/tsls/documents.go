@@ -150,11 +150,7 @@ func (s *Server) DidOpen(ctx context.Context, path string) error {
 
 // DidChange replaces an open document's content (unsaved edits).
 func (s *Server) DidChange(ctx context.Context, path, text string) error {
-	path, err := filepath.Abs(path)
-	if err != nil {
-		return err
-	}
-	p, err := s.live(ctx)
+	p, path, err := s.liveDoc(ctx, path)
 	if err != nil {
 		return err
 	}
@@ -169,13 +165,20 @@ func (s *Server) DidChange(ctx context.Context, path, text string) error {
 
 // DidClose closes a document; the server goes back to reading the disk.
 func (s *Server) DidClose(ctx context.Context, path string) error {
-	path, err := filepath.Abs(path)
-	if err != nil {
-		return err
-	}
-	p, err := s.live(ctx)
+	p, path, err := s.liveDoc(ctx, path)
 	if err != nil {
 		return err
 	}
 	return s.closeDoc(p, path)
+}
+
+// liveDoc is the running process, and path made absolute, for a notice
+// about an open document.
+func (s *Server) liveDoc(ctx context.Context, path string) (*process, string, error) {
+	path, err := filepath.Abs(path)
+	if err != nil {
+		return nil, "", err
+	}
+	p, err := s.live(ctx)
+	return p, path, err
 }

@@ -19,11 +19,8 @@ import (
 // TestServerRestartsAfterKill: SIGKILL the process while serving; the next
 // request still answers, from a new process.
 func TestServerRestartsAfterKill(t *testing.T) {
-	root, _ := filepath.Abs("testdata/proj")
-	srv := start(t, root, tsls.Options{})
+	srv, greet, pos := startGreet(t, tsls.Options{})
 	ctx := context.Background()
-	greet := filepath.Join(root, "src", "greet.ts")
-	pos := at(t, greet, "hello(", 0)
 	if _, err := srv.Hover(ctx, greet, pos); err != nil {
 		t.Fatal(err)
 	}
@@ -84,11 +81,8 @@ func waitGone(t *testing.T, pid int) {
 // TestServerHungIsKilled: a server that stops answering (SIGSTOP) makes the
 // request fail after the timeout, not hang; the next request restarts it.
 func TestServerHungIsKilled(t *testing.T) {
-	root, _ := filepath.Abs("testdata/proj")
-	srv := start(t, root, tsls.Options{RequestTimeout: 500 * time.Millisecond})
+	srv, greet, pos := startGreet(t, tsls.Options{RequestTimeout: 500 * time.Millisecond})
 	ctx := context.Background()
-	greet := filepath.Join(root, "src", "greet.ts")
-	pos := at(t, greet, "hello(", 0)
 	pid := srv.Pid()
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)

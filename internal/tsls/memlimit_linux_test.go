@@ -65,11 +65,8 @@ func TestServerMemoryIsCapped(t *testing.T) {
 // restarted a few times, then left down with an error that says why,
 // instead of being restarted by every call.
 func TestServerCrashLoopIsNotRestarted(t *testing.T) {
-	root, _ := filepath.Abs("testdata/proj")
-	srv := start(t, root, tsls.Options{})
+	srv, greet, pos := startGreet(t, tsls.Options{})
 	ctx := context.Background()
-	greet := filepath.Join(root, "src", "greet.ts")
-	pos := at(t, greet, "hello(", 0)
 	var err error
 	for i := 0; i < 3; i++ {
 		if _, err = srv.Hover(ctx, greet, pos); err != nil {

@@ -148,14 +148,7 @@ func (s *Server) IncomingCalls(ctx context.Context, item CallHierarchyItem) ([]I
 	if err := s.call(ctx, item.Path(), "callHierarchy/incomingCalls", map[string]any{"item": item}, &out); err != nil {
 		return nil, err
 	}
-	c := s.confiner()
-	kept := out[:0]
-	for _, in := range out {
-		if c.allowed(in.From.URI) {
-			kept = append(kept, in)
-		}
-	}
-	return kept, nil
+	return keepAllowed(s.confiner(), out, func(in IncomingCall) string { return in.From.URI }), nil
 }
 
 // OutgoingCalls returns what item calls, one entry per callee declaration.
@@ -165,14 +158,7 @@ func (s *Server) OutgoingCalls(ctx context.Context, item CallHierarchyItem) ([]O
 	if err := s.call(ctx, item.Path(), "callHierarchy/outgoingCalls", map[string]any{"item": item}, &out); err != nil {
 		return nil, err
 	}
-	c := s.confiner()
-	kept := out[:0]
-	for _, o := range out {
-		if c.allowed(o.To.URI) {
-			kept = append(kept, o)
-		}
-	}
-	return kept, nil
+	return keepAllowed(s.confiner(), out, func(o OutgoingCall) string { return o.To.URI }), nil
 }
 
 // WorkspaceSymbol searches declarations by name in the loaded projects.
@@ -181,14 +167,7 @@ func (s *Server) WorkspaceSymbol(ctx context.Context, query string) ([]SymbolInf
 	if err := s.call(ctx, "", "workspace/symbol", map[string]any{"query": query}, &out); err != nil {
 		return nil, err
 	}
-	c := s.confiner()
-	kept := out[:0]
-	for _, si := range out {
-		if c.allowed(si.Location.URI) {
-			kept = append(kept, si)
-		}
-	}
-	return kept, nil
+	return keepAllowed(s.confiner(), out, func(si SymbolInformation) string { return si.Location.URI }), nil
 }
 
 // sortLocations orders locations by path then position, for stable output.

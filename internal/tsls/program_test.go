@@ -8,22 +8,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/tsls"
 )
 
-// writeFiles creates files (slash paths relative to root) with contents.
+// writeFiles creates files (slash paths relative to root) with contents,
+// and returns their paths, sorted.
 func writeFiles(t *testing.T, root string, files map[string]string) []string {
 	t.Helper()
+	testkit.WriteTree(t, root, files)
 	var paths []string
-	for rel, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
+	for rel := range files {
+		paths = append(paths, filepath.Join(root, filepath.FromSlash(rel)))
 	}
 	sort.Strings(paths)
 	return paths

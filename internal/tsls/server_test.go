@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/tsls"
 	"github.com/scry-dev/scry/internal/tsls/tslstest"
 )
@@ -17,24 +18,7 @@ import (
 func copyTree(t *testing.T, src string) string {
 	t.Helper()
 	dst := t.TempDir()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if info.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	testkit.CopyTree(t, src, dst)
 	return dst
 }
 
@@ -54,6 +38,16 @@ func start(t *testing.T, root string, opts tsls.Options) *tsls.Server {
 		}
 	})
 	return srv
+}
+
+// startGreet starts TypeScript 7 on testdata/proj with opts; it returns
+// the server, src/greet.ts and the position of its first call of hello.
+func startGreet(t *testing.T, opts tsls.Options) (*tsls.Server, string, tsls.Position) {
+	t.Helper()
+	root, _ := filepath.Abs("testdata/proj")
+	srv := start(t, root, opts)
+	greet := filepath.Join(root, "src", "greet.ts")
+	return srv, greet, at(t, greet, "hello(", 0)
 }
 
 // at returns the LSP position of the n-th occurrence (0-based) of needle in
@@ -290,11 +284,8 @@ func edit(t *testing.T, file, old, new string) {
 }
 
 func TestServerConcurrent(t *testing.T) {
-	root, _ := filepath.Abs("testdata/proj")
-	srv := start(t, root, tsls.Options{})
+	srv, greet, pos := startGreet(t, tsls.Options{})
 	ctx := context.Background()
-	greet := filepath.Join(root, "src", "greet.ts")
-	pos := at(t, greet, "hello(", 0)
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
 	for i := 0; i < 16; i++ {

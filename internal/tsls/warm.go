@@ -20,23 +20,31 @@ var skipDirs = map[string]bool{
 	"vendor": true, "target": true, "tmp": true,
 }
 
+// walkFiles calls fn for each file under root (entries that cannot be
+// read are passed over) outside hidden directories and skipDirs; fn may
+// end the walk with filepath.SkipAll.
+func walkFiles(root string, fn func(path string, d fs.DirEntry) error) {
+	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || skipDirs[name]) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		return fn(path, d)
+	})
+}
+
 // pickWarmFile chooses a file whose opening loads the workspace's main
 // project: the shallowest TypeScript source (not a declaration file),
 // preferring src/, then JavaScript when there is no TypeScript.
 func pickWarmFile(root string) string {
 	best, bestScore := "", 1<<30
-	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if path != root && (strings.HasPrefix(name, ".") || skipDirs[name]) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		lower := strings.ToLower(name)
+	walkFiles(root, func(path string, d fs.DirEntry) error {
+		lower := strings.ToLower(d.Name())
 		if strings.HasSuffix(lower, ".d.ts") || strings.HasSuffix(lower, ".d.mts") || strings.HasSuffix(lower, ".d.cts") {
 			return nil
 		}
@@ -79,21 +87,11 @@ const maxBlockingNamed = 3
 // opens every file its tsconfig.json includes.
 func blockingFiles(root string) []string {
 	var out []string
-	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || len(out) >= maxBlockingNamed {
-			if len(out) >= maxBlockingNamed {
-				return filepath.SkipAll
-			}
-			return nil
+	walkFiles(root, func(path string, d fs.DirEntry) error {
+		if len(out) >= maxBlockingNamed {
+			return filepath.SkipAll
 		}
-		name := d.Name()
-		if d.IsDir() {
-			if path != root && (strings.HasPrefix(name, ".") || skipDirs[name]) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !compilerReads(name) {
+		if !compilerReads(d.Name()) {
 			return nil
 		}
 		mode := d.Type()
