@@ -330,24 +330,7 @@ func Fit(set []*fitInstance, opt Options) (*Report, error) {
 	}
 	if opt.Ablate {
 		r.AblationKeptLinear = opt.KeepLinear && opt.Trees > 0
-		for _, g := range AblationGroups {
-			fixed := map[int]bool{}
-			for _, f := range g.Features {
-				fixed[f] = true
-			}
-			if opt.Log != nil {
-				fmt.Fprintf(opt.Log, "ablation: %s off\n", g.Name)
-			}
-			var am *search.Model
-			heldBack := math.NaN()
-			if opt.KeepLinear && opt.Trees > 0 {
-				am, heldBack = ablateTrees(tune, m, g.Features, opt)
-			} else {
-				am = fitWeights(tune, m, fixed, opt)
-			}
-			r.Ablations = append(r.Ablations, Ablation{Off: g.Name, HeldBack: heldBack, Tune: scoresOf(locTune, am),
-				Holdout: scoresOf(hold, am), JSDocHoldout: scoresOf(jsHold, am)})
-		}
+		r.Ablations = ablate(byKind(split(set, "tune"), false), byKind(split(set, "tune"), true), hold, jsHold, questions, m, opt)
 	}
 	return r, nil
 }
@@ -442,6 +425,70 @@ func foldsOf(set []*fitInstance, folds int) map[string]int {
 		for i, n := range ns {
 			out[n] = i % folds
 		}
+	}
+	return out
+}
+
+// ablate refits the model with nothing off, then with each feature group
+// off in turn (ablationGroups), and scores every refit. The refits are
+// fitted on the fix commits and JSDoc questions of tune alone: the agent
+// questions are left out of all of them whole, so their NDCG@10 is held
+// out as the holdout's figures are, and the first row (nothing off, the
+// same refit) is what each group's row compares with. Two refits run side
+// by side; each is deterministic, so the table is too.
+func ablate(locTune, jsTune, hold, jsHold, questions []*fitInstance, m *search.Model, opt Options) []Ablation {
+	tune := append(append([]*fitInstance(nil), locTune...), jsTune...)
+	groups := append([]struct {
+		Name     string
+		Features []int
+	}{{"nothing (the same refit)", nil}}, AblationGroups...)
+	o := opt
+	o.Log = nil
+	out := make([]Ablation, len(groups))
+	sem := make(chan struct{}, 2)
+	var wg sync.WaitGroup
+	for k, g := range groups {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			var am *search.Model
+			heldBack := math.NaN()
+			if opt.KeepLinear && opt.Trees > 0 {
+				am, heldBack = ablateTrees(tune, m, g.Features, o)
+			} else {
+				fixed := map[int]bool{}
+				for _, f := range g.Features {
+					fixed[f] = true
+				}
+				am = fitWeights(tune, m, fixed, o)
+			}
+			a := Ablation{Off: g.Name, HeldBack: heldBack, Tune: scoresOf(locTune, am),
+				Holdout: scoresOf(hold, am), JSDocHoldout: scoresOf(jsHold, am)}
+			if len(questions) > 0 {
+				a.Questions = questionNDCG(questions, am)
+			}
+			out[k] = a
+			if opt.Log != nil {
+				fmt.Fprintf(opt.Log, "ablation: %s off done\n", g.Name)
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// questionNDCG is the agent questions' NDCG@10 under one model: the mean
+// of the repositories' means ("overall"), and each category's mean.
+func questionNDCG(questions []*fitInstance, m *search.Model) map[string]float64 {
+	rs := make([]bench.QuestionResult, len(questions))
+	for i, fi := range questions {
+		rs[i] = bench.QuestionResult{ID: fi.in.ID, Repo: fi.in.Repo, Category: fi.in.Category,
+			NDCG: map[string]float64{bench.QScry: fi.ndcg(m)}}
+	}
+	qr := bench.NewQuestionReport(rs)
+	out := map[string]float64{"overall": qr.Overall[bench.QScry]}
+	for c, v := range qr.Categories {
+		out[c] = v[bench.QScry]
 	}
 	return out
 }
