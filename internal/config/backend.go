@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 )
 
@@ -40,12 +39,8 @@ func (w *Weaviate) applyEnv(getenv func(string) string) error {
 	if v := getenv("SCRY_REPO"); v != "" {
 		w.Repos = splitList(v)
 	}
-	if v := getenv("SCRY_WEAVIATE_REPLICAS"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return fmt.Errorf("config: SCRY_WEAVIATE_REPLICAS=%q: not an integer", v)
-		}
-		w.Replicas = n
+	if err := applyInts(map[string]*int{"SCRY_WEAVIATE_REPLICAS": &w.Replicas}, getenv); err != nil {
+		return err
 	}
 	w.Key = getenv("SCRY_WEAVIATE_KEY")
 	if v := getenv("SCRY_CHECKOUTS"); v != "" {

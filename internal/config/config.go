@@ -188,14 +188,9 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 		"SCRY_THRESHOLD":     &c.Threshold,
 		"SCRY_COVERAGE":      &c.Coverage,
 	}
-	for k, p := range floats {
-		if v := getenv(k); v != "" {
-			f, err := strconv.ParseFloat(v, 64)
-			if err != nil {
-				return fmt.Errorf("config: %s=%q: not a number", k, v)
-			}
-			*p = f
-		}
+	parseFloat := func(v string) (float64, error) { return strconv.ParseFloat(v, 64) }
+	if err := applyVars(floats, getenv, parseFloat, "a number"); err != nil {
+		return err
 	}
 	ints := map[string]*int{
 		"SCRY_BUDGET":        &c.Budget,
@@ -203,21 +198,12 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 		"SCRY_CALL_DEPTH":    &c.CallDepth,
 		"SCRY_COMPILER_WAIT": &c.CompilerWait,
 	}
-	for k, p := range ints {
-		if v := getenv(k); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				return fmt.Errorf("config: %s=%q: not an integer", k, v)
-			}
-			*p = n
-		}
+	if err := applyInts(ints, getenv); err != nil {
+		return err
 	}
-	if v := getenv("SCRY_MAX_FILE_SIZE"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return fmt.Errorf("config: SCRY_MAX_FILE_SIZE=%q: not an integer", v)
-		}
-		c.MaxFileSize = n
+	parseInt64 := func(v string) (int64, error) { return strconv.ParseInt(v, 10, 64) }
+	if err := applyVars(map[string]*int64{"SCRY_MAX_FILE_SIZE": &c.MaxFileSize}, getenv, parseInt64, "an integer"); err != nil {
+		return err
 	}
 	if v := getenv("SCRY_TOOLS"); v != "" {
 		c.Tools = splitList(v)

@@ -61,11 +61,7 @@ func (e *Embedding) ApplyEnv(getenv func(string) string) error {
 		"SCRY_EMBED_DIR":       &e.Dir,
 		"SCRY_ONNXRUNTIME_LIB": &e.ONNXRuntimeLib,
 	}
-	for k, p := range strs {
-		if v := getenv(k); v != "" {
-			*p = v
-		}
-	}
+	applyStrings(strs, getenv)
 	ints := map[string]*int{
 		"SCRY_EMBED_DIMENSIONS":      &e.Dimensions,
 		"SCRY_EMBED_BATCH":           &e.BatchSize,
@@ -87,11 +83,7 @@ func (r *Reranking) ApplyEnv(getenv func(string) string) error {
 		"SCRY_RERANK_FORMAT": &r.Format,
 		"SCRY_RERANK_SCORES": &r.Scores,
 	}
-	for k, p := range strs {
-		if v := getenv(k); v != "" {
-			*p = v
-		}
-	}
+	applyStrings(strs, getenv)
 	ints := map[string]*int{
 		"SCRY_RERANK_BATCH":      &r.BatchSize,
 		"SCRY_RERANK_MAX_TOKENS": &r.MaxTokens,
@@ -100,14 +92,29 @@ func (r *Reranking) ApplyEnv(getenv func(string) string) error {
 	return applyInts(ints, getenv)
 }
 
-func applyInts(ints map[string]*int, getenv func(string) string) error {
-	for k, p := range ints {
+// applyInts lays each of vars that getenv sets over the integer setting it
+// points at.
+func applyInts(vars map[string]*int, getenv func(string) string) error {
+	return applyVars(vars, getenv, strconv.Atoi, "an integer")
+}
+
+// applyStrings lays each of vars that getenv sets over the setting it
+// points at.
+func applyStrings(vars map[string]*string, getenv func(string) string) {
+	_ = applyVars(vars, getenv, func(v string) (string, error) { return v, nil }, "")
+}
+
+// applyVars lays each of vars that getenv sets (not empty) over the
+// setting it points at, read by parse; a value parse refuses is an error
+// that names the variable and says what it must be (want: "an integer").
+func applyVars[T any](vars map[string]*T, getenv func(string) string, parse func(string) (T, error), want string) error {
+	for k, p := range vars {
 		if v := getenv(k); v != "" {
-			n, err := strconv.Atoi(v)
+			x, err := parse(v)
 			if err != nil {
-				return fmt.Errorf("config: %s=%q: not an integer", k, v)
+				return fmt.Errorf("config: %s=%q: not %s", k, v, want)
 			}
-			*p = n
+			*p = x
 		}
 	}
 	return nil
