@@ -18,10 +18,7 @@ import (
 // The chunks/s metric is what indexing a workspace costs per chunk.
 func benchONNX(b *testing.B, cfg onnxbuild.BertConfig) {
 	lib := onnxbuild.Runtime(b)
-	vocab := onnxbuild.TestVocab()
-	for i := len(vocab); i < cfg.Vocab; i++ {
-		vocab = append(vocab, "[unused"+itoa(i)+"]")
-	}
+	vocab := onnxbuild.PaddedVocab(cfg.Vocab)
 	dir := b.TempDir()
 	if err := onnxbuild.WriteDir(dir, map[string][]byte{
 		"model.onnx":     onnxbuild.BERT(cfg),
@@ -57,17 +54,6 @@ func benchONNX(b *testing.B, cfg onnxbuild.BertConfig) {
 		}
 	}
 	b.ReportMetric(float64(b.N*len(chunks))/time.Since(start).Seconds(), "chunks/s")
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; i > 0; i /= 10 {
-		b = append([]byte{byte('0' + i%10)}, b...)
-	}
-	return string(b)
 }
 
 func BenchmarkONNXMiniLM(b *testing.B) { benchONNX(b, onnxbuild.MiniLM) }

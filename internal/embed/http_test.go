@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/scry-dev/scry/internal/embed/httpapi"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 const testKey = "sk-test-0123456789"
@@ -22,36 +23,18 @@ const testKey = "sk-test-0123456789"
 // documented shape and answers from a script of status codes.
 type fakeAPI struct {
 	t      *testing.T
-	path   string
 	dim    int
 	check  func(t *testing.T, body map[string]any)
 	script []int // status per request; 200 after the script ends
 	header map[int]http.Header
 	errors map[int]string // body per scripted error
 
-	mu       sync.Mutex
-	requests []map[string]any
+	posts testkit.JSONPosts // where requests must go, with which key
 }
 
 func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.t.Helper()
-	if r.Method != http.MethodPost || r.URL.Path != f.path {
-		f.t.Errorf("%s %s, want POST %s", r.Method, r.URL.Path, f.path)
-	}
-	if got := r.Header.Get("Authorization"); got != "Bearer "+testKey {
-		f.t.Errorf("Authorization %q", got)
-	}
-	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
-		f.t.Errorf("Content-Type %q", ct)
-	}
-	var body map[string]any
-	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
-		f.t.Errorf("body: %v", err)
-	}
-	f.mu.Lock()
-	n := len(f.requests)
-	f.requests = append(f.requests, body)
-	f.mu.Unlock()
+	body, n := f.posts.Record(f.t, r)
 	if n < len(f.script) && f.script[n] != 200 {
 		for k, vs := range f.header[n] {
 			w.Header()[k] = vs
@@ -87,9 +70,7 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (f *fakeAPI) count() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.requests)
+	return len(f.posts.Bodies())
 }
 
 // sleeps records the backoff waits instead of sleeping.
@@ -130,7 +111,7 @@ func checkUnit(t *testing.T, vs [][]float32, dim int) {
 }
 
 func TestOpenAIRequestShapeAndBatching(t *testing.T) {
-	f := &fakeAPI{t: t, path: "/v1/embeddings", dim: 8, check: func(t *testing.T, b map[string]any) {
+	f := &fakeAPI{t: t, posts: testkit.JSONPosts{Path: "/v1/embeddings", Key: testKey}, dim: 8, check: func(t *testing.T, b map[string]any) {
 		if b["model"] != "nomic-embed-text" || b["encoding_format"] != "float" {
 			t.Errorf("body %v", b)
 		}
@@ -183,7 +164,7 @@ func TestOpenAIDimensionsAndDefaultURLNeedsKey(t *testing.T) {
 	if _, err := NewOpenAI(context.Background(), Config{}); err == nil || !strings.Contains(err.Error(), EnvOpenAIKey) {
 		t.Fatalf("no key: %v", err)
 	}
-	f := &fakeAPI{t: t, path: "/embeddings", dim: 256, check: func(t *testing.T, b map[string]any) {
+	f := &fakeAPI{t: t, posts: testkit.JSONPosts{Path: "/embeddings", Key: testKey}, dim: 256, check: func(t *testing.T, b map[string]any) {
 		if b["dimensions"] != float64(256) || b["model"] != "text-embedding-3-small" {
 			t.Errorf("body %v", b)
 		}
@@ -203,7 +184,7 @@ func TestOpenAIDimensionsAndDefaultURLNeedsKey(t *testing.T) {
 }
 
 func TestRetries429And5xx(t *testing.T) {
-	f := &fakeAPI{t: t, path: "/embeddings", dim: 4,
+	f := &fakeAPI{t: t, posts: testkit.JSONPosts{Path: "/embeddings", Key: testKey}, dim: 4,
 		script: []int{429, 500, 503, 200},
 		header: map[int]http.Header{0: {"Retry-After": []string{"3"}}},
 		errors: map[int]string{
@@ -237,7 +218,7 @@ func TestRetries429And5xx(t *testing.T) {
 }
 
 func TestRetryGivesUp(t *testing.T) {
-	f := &fakeAPI{t: t, path: "/embeddings", dim: 4, script: []int{502, 502, 502}}
+	f := &fakeAPI{t: t, posts: testkit.JSONPosts{Path: "/embeddings", Key: testKey}, dim: 4, script: []int{502, 502, 502}}
 	srv := httptest.NewServer(f)
 	defer srv.Close()
 	var sl sleeps
@@ -250,7 +231,7 @@ func TestRetryGivesUp(t *testing.T) {
 }
 
 func TestClientErrorsAreClearAndKeyless(t *testing.T) {
-	f := &fakeAPI{t: t, path: "/embeddings", dim: 4, script: []int{400, 401},
+	f := &fakeAPI{t: t, posts: testkit.JSONPosts{Path: "/embeddings", Key: testKey}, dim: 4, script: []int{400, 401},
 		errors: map[int]string{
 			0: `{"error":{"message":"This model's maximum context length is 8192 tokens","type":"invalid_request_error","param":null,"code":null}}`,
 			1: `{"error":{"message":"Incorrect API key provided: ` + testKey + `","type":"invalid_request_error","code":"invalid_api_key"}}`,
@@ -275,7 +256,7 @@ func TestClientErrorsAreClearAndKeyless(t *testing.T) {
 }
 
 func TestPayloadTooLargeSplitsTheBatch(t *testing.T) {
-	f := &fakeAPI{t: t, path: "/embeddings", dim: 4, script: []int{413}, errors: map[int]string{0: "payload too large"}}
+	f := &fakeAPI{t: t, posts: testkit.JSONPosts{Path: "/embeddings", Key: testKey}, dim: 4, script: []int{413}, errors: map[int]string{0: "payload too large"}}
 	srv := httptest.NewServer(f)
 	defer srv.Close()
 	e, _ := NewOpenAI(context.Background(), Config{URL: srv.URL, Model: "m", Key: testKey, Dimensions: 4, BatchSize: 8})
@@ -292,7 +273,7 @@ func TestPayloadTooLargeSplitsTheBatch(t *testing.T) {
 func TestVoyageRequestShape(t *testing.T) {
 	var mu sync.Mutex
 	types := map[string]int{}
-	f := &fakeAPI{t: t, path: "/v1/embeddings", dim: 512, check: func(t *testing.T, b map[string]any) {
+	f := &fakeAPI{t: t, posts: testkit.JSONPosts{Path: "/v1/embeddings", Key: testKey}, dim: 512, check: func(t *testing.T, b map[string]any) {
 		if b["model"] != "voyage-code-3" || b["output_dimension"] != float64(512) || b["output_dtype"] != "float" || b["truncation"] != true {
 			t.Errorf("body %v", b)
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/scry-dev/scry/internal/embed"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 const testKey = "rk-test-0123456789"
@@ -35,27 +36,12 @@ func scoreOf(doc string) float64 {
 
 type rerankServer struct {
 	t       *testing.T
-	path    string
 	handler func(w http.ResponseWriter, body map[string]any, n int)
-	mu      sync.Mutex
-	bodies  []map[string]any
+	testkit.JSONPosts
 }
 
 func (s *rerankServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.URL.Path != s.path {
-		s.t.Errorf("%s %s, want POST %s", r.Method, r.URL.Path, s.path)
-	}
-	if got := r.Header.Get("Authorization"); got != "Bearer "+testKey {
-		s.t.Errorf("Authorization %q", got)
-	}
-	var body map[string]any
-	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
-		s.t.Errorf("body: %v", err)
-	}
-	s.mu.Lock()
-	n := len(s.bodies)
-	s.bodies = append(s.bodies, body)
-	s.mu.Unlock()
+	body, n := s.Record(s.t, r)
 	w.Header().Set("Content-Type", "application/json")
 	s.handler(w, body, n)
 }
@@ -86,7 +72,7 @@ func cohereStyle(t *testing.T, logits bool) func(w http.ResponseWriter, body map
 }
 
 func TestHTTPRerankCohereShape(t *testing.T) {
-	srv := &rerankServer{t: t, path: "/v1/rerank"}
+	srv := &rerankServer{t: t, JSONPosts: testkit.JSONPosts{Path: "/v1/rerank", Key: testKey}}
 	srv.handler = cohereStyle(t, false)
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
@@ -104,14 +90,14 @@ func TestHTTPRerankCohereShape(t *testing.T) {
 			t.Fatalf("doc %d: %v, want %v", i, got[i], want)
 		}
 	}
-	if len(srv.bodies) != 2 || srv.bodies[0]["model"] != "jina-reranker-v2-base-multilingual" ||
-		len(srv.bodies[0]["documents"].([]any)) != 32 || len(srv.bodies[1]["documents"].([]any)) != 8 {
-		t.Fatalf("%d requests", len(srv.bodies))
+	if len(srv.Bodies()) != 2 || srv.Bodies()[0]["model"] != "jina-reranker-v2-base-multilingual" ||
+		len(srv.Bodies()[0]["documents"].([]any)) != 32 || len(srv.Bodies()[1]["documents"].([]any)) != 8 {
+		t.Fatalf("%d requests", len(srv.Bodies()))
 	}
 }
 
 func TestHTTPRerankLogitsGetSigmoid(t *testing.T) {
-	srv := &rerankServer{t: t, path: "/rerank"}
+	srv := &rerankServer{t: t, JSONPosts: testkit.JSONPosts{Path: "/rerank", Key: testKey}}
 	srv.handler = cohereStyle(t, true)
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
@@ -134,7 +120,7 @@ func TestHTTPRerankLogitsGetSigmoid(t *testing.T) {
 // TestHTTPRerankTEI: TEI wants "texts" and answers with a bare array of
 // {index, score}; the client learns that from the 422 and keeps it.
 func TestHTTPRerankTEI(t *testing.T) {
-	srv := &rerankServer{t: t, path: "/rerank"}
+	srv := &rerankServer{t: t, JSONPosts: testkit.JSONPosts{Path: "/rerank", Key: testKey}}
 	srv.handler = func(w http.ResponseWriter, body map[string]any, n int) {
 		texts, ok := body["texts"].([]any)
 		if !ok {
@@ -175,13 +161,13 @@ func TestHTTPRerankTEI(t *testing.T) {
 		}
 	}
 	// 1 refused + 2 batches, then 2 batches: the switch is remembered.
-	if len(srv.bodies) != 5 {
-		t.Fatalf("%d requests", len(srv.bodies))
+	if len(srv.Bodies()) != 5 {
+		t.Fatalf("%d requests", len(srv.Bodies()))
 	}
 }
 
 func TestHTTPRerankErrorsAndRetries(t *testing.T) {
-	srv := &rerankServer{t: t, path: "/rerank"}
+	srv := &rerankServer{t: t, JSONPosts: testkit.JSONPosts{Path: "/rerank", Key: testKey}}
 	srv.handler = func(w http.ResponseWriter, body map[string]any, n int) {
 		switch n {
 		case 0:
@@ -220,13 +206,13 @@ func TestHTTPRerankErrorsAndRetries(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "query must not be empty") || strings.Contains(err.Error(), testKey) {
 		t.Fatalf("400: %v", err)
 	}
-	if len(srv.bodies) != 4 {
-		t.Fatalf("%d requests (the 400 must not be retried)", len(srv.bodies))
+	if len(srv.Bodies()) != 4 {
+		t.Fatalf("%d requests (the 400 must not be retried)", len(srv.Bodies()))
 	}
 }
 
 func TestVoyageRerankShape(t *testing.T) {
-	srv := &rerankServer{t: t, path: "/v1/rerank"}
+	srv := &rerankServer{t: t, JSONPosts: testkit.JSONPosts{Path: "/v1/rerank", Key: testKey}}
 	srv.handler = func(w http.ResponseWriter, body map[string]any, n int) {
 		docs := body["documents"].([]any)
 		if body["model"] != "rerank-2.5" || body["top_k"] != float64(len(docs)) || body["truncation"] != true || body["query"] != "q" {
@@ -261,8 +247,8 @@ func TestVoyageRerankShape(t *testing.T) {
 			t.Fatalf("doc %d: %v, want %v", i, s, want)
 		}
 	}
-	if r.Name() != "voyage:rerank-2.5" || len(srv.bodies) != 1 {
-		t.Fatalf("%s, %d requests", r.Name(), len(srv.bodies))
+	if r.Name() != "voyage:rerank-2.5" || len(srv.Bodies()) != 1 {
+		t.Fatalf("%s, %d requests", r.Name(), len(srv.Bodies()))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -123,7 +124,7 @@ func TestONNXCrossEncoderBERT(t *testing.T) {
 //	SCRY_ONNXRUNTIME_LIB=… go test ./internal/rerank -run '^$' -bench CrossEncoder -benchtime 3x
 func BenchmarkONNXCrossEncoderMiniLM40(b *testing.B) {
 	for _, maxLen := range []int{256, 512} {
-		b.Run(itoa(maxLen)+"tokens", func(b *testing.B) { benchCrossEncoder(b, maxLen) })
+		b.Run(strconv.Itoa(maxLen)+"tokens", func(b *testing.B) { benchCrossEncoder(b, maxLen) })
 	}
 }
 
@@ -134,8 +135,8 @@ func benchCrossEncoder(b *testing.B, maxLen int) {
 	dir := b.TempDir()
 	if err := onnxbuild.WriteDir(dir, map[string][]byte{
 		"model.onnx":     onnxbuild.BERT(cfg),
-		"tokenizer.json": onnxbuild.WordPieceJSON(benchVocab(cfg.Vocab), true),
-		"scry.json":      []byte(`{"maxLength": ` + itoa(maxLen) + `}`),
+		"tokenizer.json": onnxbuild.WordPieceJSON(onnxbuild.PaddedVocab(cfg.Vocab), true),
+		"scry.json":      []byte(`{"maxLength": ` + strconv.Itoa(maxLen) + `}`),
 	}); err != nil {
 		b.Fatal(err)
 	}
@@ -164,24 +165,4 @@ func benchCrossEncoder(b *testing.B, maxLen int) {
 		}
 	}
 	b.ReportMetric(float64(time.Since(start).Milliseconds())/float64(b.N), "ms/40pairs")
-}
-
-// benchVocab pads the test vocabulary to the model's size.
-func benchVocab(n int) []string {
-	v := onnxbuild.TestVocab()
-	for i := len(v); i < n; i++ {
-		v = append(v, "[unused"+itoa(i)+"]")
-	}
-	return v
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; i > 0; i /= 10 {
-		b = append([]byte{byte('0' + i%10)}, b...)
-	}
-	return string(b)
 }

@@ -1,6 +1,9 @@
 package testkit
 
 import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,5 +66,23 @@ func TestLedger(t *testing.T) {
 	files := Ledger(3)
 	if len(files) != 3 || !strings.Contains(files["m002.ts"], "export function ledgerChecksum2(") {
 		t.Errorf("ledger: %v", files)
+	}
+}
+
+// A request sent as the model APIs' clients send it is recorded without a
+// complaint, in order.
+func TestJSONPosts(t *testing.T) {
+	p := &JSONPosts{Path: "/v1/embeddings", Key: "k"}
+	for i := range 2 {
+		r := httptest.NewRequest(http.MethodPost, "/v1/embeddings", strings.NewReader(fmt.Sprintf(`{"n":%d}`, i)))
+		r.Header.Set("Authorization", "Bearer k")
+		r.Header.Set("Content-Type", "application/json")
+		body, n := p.Record(t, r)
+		if n != i || body["n"] != float64(i) {
+			t.Errorf("request %d: body %v, n %d", i, body, n)
+		}
+	}
+	if b := p.Bodies(); len(b) != 2 || b[1]["n"] != float64(1) {
+		t.Errorf("bodies %v", b)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // BertConfig is the shape of a BERT encoder.
@@ -310,6 +311,16 @@ func TestVocab() []string {
 		"user", "token", "valid", "##ate", "##ation", "parse", "config", "request", "response", "error",
 		"throw", "null", "true", "false", "##s", "##ed", "##ing", "##er", "get", "set", "map", "promise"} {
 		v = append(v, w)
+	}
+	return v
+}
+
+// PaddedVocab is TestVocab padded to n tokens with unused ones
+// ("[unused<i>]"), for a model with a vocabulary of that size.
+func PaddedVocab(n int) []string {
+	v := TestVocab()
+	for i := len(v); i < n; i++ {
+		v = append(v, "[unused"+strconv.Itoa(i)+"]")
 	}
 	return v
 }

@@ -2,6 +2,7 @@ package onnxbuild
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -42,5 +43,15 @@ func TestWordPieceJSON(t *testing.T) {
 		if _, ok := tok.Model.Vocab[w]; !ok {
 			t.Errorf("%q is not in the tokenizer's vocabulary", w)
 		}
+	}
+}
+
+// The padded vocabulary keeps the test vocabulary first and has n tokens,
+// the padding numbered by position.
+func TestPaddedVocab(t *testing.T) {
+	base := TestVocab()
+	v := PaddedVocab(len(base) + 3)
+	if len(v) != len(base)+3 || v[0] != base[0] || v[len(base)] != fmt.Sprintf("[unused%d]", len(base)) {
+		t.Fatalf("padded vocabulary: %d tokens, %q … %q", len(v), v[:1], v[len(base):])
 	}
 }
