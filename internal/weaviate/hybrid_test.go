@@ -92,17 +92,7 @@ func TestHybridFirstStage(t *testing.T) {
 	}
 	model := emb.ModelID()
 	repo := repoName(t, c, "hybrid")
-	opt := w.options()
-	opt.VectorModel = model
-	opt.Vectors = func(ids []string) (map[string][]float32, error) {
-		out := map[string][]float32{}
-		for _, id := range ids {
-			if v, err := w.st.GetVector(id, model); err == nil {
-				out[id] = v
-			}
-		}
-		return out, nil
-	}
+	opt := w.vectorOptions(model)
 	if _, err := c.Push(ctx, repo, w.st, opt); err != nil {
 		t.Fatal(err)
 	}
@@ -246,17 +236,7 @@ func TestVectorsAddedLater(t *testing.T) {
 		t.Fatal(err)
 	}
 	model := emb.ModelID()
-	opt := w.options()
-	opt.VectorModel = model
-	opt.Vectors = func(ids []string) (map[string][]float32, error) {
-		out := map[string][]float32{}
-		for _, id := range ids {
-			if v, err := w.st.GetVector(id, model); err == nil {
-				out[id] = v
-			}
-		}
-		return out, nil
-	}
+	opt := w.vectorOptions(model)
 	for i, want := range []int{len(fixture), 0} {
 		sum, err := c.Push(ctx, repo, w.st, opt)
 		if err != nil {

@@ -114,14 +114,21 @@ func join(op string, ws []where) where {
 	return where(fmt.Sprintf(`{operator:%s,operands:[%s]}`, op, strings.Join(parts, ",")))
 }
 
-// get runs a Get on chunks with extra arguments and returns the objects
-// whose file version is live (see the package comment).
-func (t *tenant) get(ctx context.Context, args string, w where, limit int, light bool) ([]object, error) {
-	fields := fullFields
+// readFields is what a read of chunks asks for (light: without their
+// text, see lightFields) and at which consistency level.
+func (t *tenant) readFields(ctx context.Context, light bool) (fields, level string, err error) {
+	fields = fullFields
 	if light {
 		fields = lightFields
 	}
-	level, err := t.c.readLevel(ctx)
+	level, err = t.c.readLevel(ctx)
+	return fields, level, err
+}
+
+// get runs a Get on chunks with extra arguments and returns the objects
+// whose file version is live (see the package comment).
+func (t *tenant) get(ctx context.Context, args string, w where, limit int, light bool) ([]object, error) {
+	fields, level, err := t.readFields(ctx, light)
 	if err != nil {
 		return nil, err
 	}
@@ -227,11 +234,7 @@ var listPage = 5000
 // objects). Two versions of a chunk during a file's switch share an id;
 // the objects already read at the page boundary are skipped by object id.
 func (t *tenant) list(ctx context.Context, w where, light bool) ([]object, error) {
-	fields := fullFields
-	if light {
-		fields = lightFields
-	}
-	level, err := t.c.readLevel(ctx)
+	fields, level, err := t.readFields(ctx, light)
 	if err != nil {
 		return nil, err
 	}
@@ -360,13 +363,7 @@ func (t *tenant) aggregate(ctx context.Context, filters map[string]where) (map[s
 		b.WriteString("){meta{count}}")
 	}
 	b.WriteString("}}")
-	var resp struct {
-		Aggregate map[string][]struct {
-			Meta struct {
-				Count int `json:"count"`
-			} `json:"meta"`
-		} `json:"Aggregate"`
-	}
+	var resp aliasCounts
 	if err := t.c.gql(ctx, b.String(), &resp); err != nil {
 		return nil, fmt.Errorf("weaviate: count %s: %w", t.repo, err)
 	}
@@ -592,6 +589,24 @@ func (t *tenant) fileHash(ctx context.Context, path string) (string, error) {
 		return rows[0].Hash, nil
 	}
 	return "", fmt.Errorf("weaviate: file %s of %s: %w", path, t.repo, chunkindex.ErrNotFound)
+}
+
+// aliasCounts is the answer of an Aggregate of counts under aliases: the
+// count under each alias.
+type aliasCounts struct {
+	Aggregate map[string][]struct {
+		Meta struct {
+			Count int `json:"count"`
+		} `json:"meta"`
+	} `json:"Aggregate"`
+}
+
+// count is the count under alias (0 when there is none).
+func (a aliasCounts) count(alias string) int {
+	if rows := a.Aggregate[alias]; len(rows) > 0 {
+		return rows[0].Meta.Count
+	}
+	return 0
 }
 
 // groupedCounts is an Aggregate's answer grouped by one property: each

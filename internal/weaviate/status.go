@@ -74,21 +74,9 @@ func (c *Client) Status(ctx context.Context) (Status, error) {
 // node in turn shows whether every replica holds every object.
 func (c *Client) Counts(ctx context.Context, repo string) (chunks, files int, err error) {
 	q := fmt.Sprintf(`{Aggregate{c:%s(tenant:%s){meta{count}} f:%s(tenant:%s){meta{count}}}}`, ChunkClass, quote(repo), FileClass, quote(repo))
-	var resp struct {
-		Aggregate map[string][]struct {
-			Meta struct {
-				Count int `json:"count"`
-			} `json:"meta"`
-		} `json:"Aggregate"`
-	}
+	var resp aliasCounts
 	if err := c.gql(ctx, q, &resp); err != nil {
 		return 0, 0, fmt.Errorf("weaviate: count %s: %w", repo, err)
 	}
-	if r := resp.Aggregate["c"]; len(r) > 0 {
-		chunks = r[0].Meta.Count
-	}
-	if r := resp.Aggregate["f"]; len(r) > 0 {
-		files = r[0].Meta.Count
-	}
-	return chunks, files, nil
+	return resp.count("c"), resp.count("f"), nil
 }

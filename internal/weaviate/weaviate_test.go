@@ -98,6 +98,23 @@ func (w *workspaceIndex) options() weaviate.PushOptions {
 	}}
 }
 
+// vectorOptions are options that push the vectors of model the local
+// index holds as well.
+func (w *workspaceIndex) vectorOptions(model string) weaviate.PushOptions {
+	opt := w.options()
+	opt.VectorModel = model
+	opt.Vectors = func(ids []string) (map[string][]float32, error) {
+		out := map[string][]float32{}
+		for _, id := range ids {
+			if v, err := w.st.GetVector(id, model); err == nil {
+				out[id] = v
+			}
+		}
+		return out, nil
+	}
+	return opt
+}
+
 func (w *workspaceIndex) push(t testing.TB, c *weaviate.Client, repo string) weaviate.PushSummary {
 	t.Helper()
 	sum, err := c.Push(context.Background(), repo, w.st, w.options())
