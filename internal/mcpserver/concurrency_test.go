@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -12,69 +13,17 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/scry-dev/scry/internal/engine"
-	"github.com/scry-dev/scry/internal/mcpserver"
 )
 
-// inProcess serves a copy of the test project (padded with generated files
-// so that syncs take a while) to an in-memory MCP client.
-func inProcess(t testing.TB, extraFiles int) (*mcp.ClientSession, string) {
-	t.Helper()
-	root := filepath.Join(t.TempDir(), "project")
-	copyTree(t, "../../testdata/project", root)
-	for i := 0; i < extraFiles; i++ {
-		dir := filepath.Join(root, "src", "gen", fmt.Sprintf("m%02d", i%20))
-		os.MkdirAll(dir, 0o755)
-		src := fmt.Sprintf("import { TokenService } from '../../../auth/tokenService.js';\n\n/** Generated helper %d. */\nexport function helper%d(svc: TokenService, token: string): boolean {\n  return svc.validateToken(token) !== null;\n}\n", i, i)
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("helper%d.ts", i)), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	e, err := engine.Open(context.Background(), engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	srv, err := mcpserver.New(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Two OS pipes, as over stdio (the SDK's in-memory transport is a
-	// synchronous net.Pipe, unlike any real client connection).
-	sr, cw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cr, sw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := &mcp.IOTransport{Reader: sr, Writer: sw}
-	ct := &mcp.IOTransport{Reader: cr, Writer: cw}
-	ctx := context.Background()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs, root
-}
-
-func resultText(r *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
+// mixedCalls are an agent's everyday calls on the test project, for the
+// test and the benchmark that fire many at once.
+var mixedCalls = []mcp.CallToolParams{
+	{Name: "codebase_search", Arguments: map[string]any{"query": "validate a token"}},
+	{Name: "find_symbol", Arguments: map[string]any{"name": "helper1", "mode": "prefix"}},
+	{Name: "list_symbols", Arguments: map[string]any{"path": "src/auth"}},
+	{Name: "get_symbol_info", Arguments: map[string]any{"symbol": "TokenService"}},
+	{Name: "find_references", Arguments: map[string]any{"symbol": "TokenService > validateToken"}},
+	{Name: "search_files", Arguments: map[string]any{"pattern": "validateToken"}},
 }
 
 // TestConcurrentCallsDuringEdits fires many tool calls at once while files
@@ -83,16 +32,9 @@ func resultText(r *mcp.CallToolResult) string {
 func TestConcurrentCallsDuringEdits(t *testing.T) {
 	cs, root := inProcess(t, 300)
 	ctx := context.Background()
-	calls := []mcp.CallToolParams{
-		{Name: "codebase_search", Arguments: map[string]any{"query": "validate a token"}},
-		{Name: "find_symbol", Arguments: map[string]any{"name": "helper1", "mode": "prefix"}},
-		{Name: "list_symbols", Arguments: map[string]any{"path": "src/auth"}},
-		{Name: "get_symbol_info", Arguments: map[string]any{"symbol": "TokenService"}},
-		{Name: "find_references", Arguments: map[string]any{"symbol": "TokenService > validateToken"}},
-		{Name: "find_importers", Arguments: map[string]any{"module": "src/auth/tokenService.ts"}},
-		{Name: "search_files", Arguments: map[string]any{"pattern": "validateToken"}},
-		{Name: "find_files", Arguments: map[string]any{"pattern": "*.ts"}},
-	}
+	calls := append(slices.Clone(mixedCalls),
+		mcp.CallToolParams{Name: "find_importers", Arguments: map[string]any{"module": "src/auth/tokenService.ts"}},
+		mcp.CallToolParams{Name: "find_files", Arguments: map[string]any{"pattern": "*.ts"}})
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
 	wg.Add(1)
@@ -189,14 +131,6 @@ func TestBadArguments(t *testing.T) {
 func BenchmarkConcurrentLoad(b *testing.B) {
 	cs, _ := inProcess(b, 200)
 	ctx := context.Background()
-	calls := []mcp.CallToolParams{
-		{Name: "codebase_search", Arguments: map[string]any{"query": "validate a token"}},
-		{Name: "find_symbol", Arguments: map[string]any{"name": "helper1", "mode": "prefix"}},
-		{Name: "list_symbols", Arguments: map[string]any{"path": "src/auth"}},
-		{Name: "get_symbol_info", Arguments: map[string]any{"symbol": "TokenService"}},
-		{Name: "find_references", Arguments: map[string]any{"symbol": "TokenService > validateToken"}},
-		{Name: "search_files", Arguments: map[string]any{"pattern": "validateToken"}},
-	}
 	var failed atomic.Int64
 	var next atomic.Int64
 	b.ResetTimer()
@@ -211,7 +145,7 @@ func BenchmarkConcurrentLoad(b *testing.B) {
 				if i >= int64(b.N) {
 					return
 				}
-				p := calls[i%int64(len(calls))]
+				p := mixedCalls[i%int64(len(mixedCalls))]
 				res, err := cs.CallTool(ctx, &p)
 				if err != nil || res.IsError {
 					failed.Add(1)

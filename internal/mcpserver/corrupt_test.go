@@ -1,13 +1,10 @@
 package mcpserver_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/sqlitedb"
@@ -22,18 +19,9 @@ func TestIndexDamagedWhileServing(t *testing.T) {
 	root := t.TempDir()
 	testkit.WriteTree(t, root, testkit.Ledger(150))
 	idx := filepath.Join(t.TempDir(), "index.db")
-	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: idx, Sync: true, Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := inMemory(t, e)
+	cs := inMemory(t, open(t, engine.Options{Root: root, IndexPath: idx, Sync: true, Getenv: noEnv}))
 	ask := func() (string, bool) {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "codebase_search", Arguments: map[string]any{"query": "symbol = ledgerChecksum77"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resultText(res), res.IsError
+		return call(t, cs, "codebase_search", map[string]any{"query": "symbol = ledgerChecksum77"})
 	}
 	if text, isErr := ask(); isErr || !strings.Contains(text, "ledgerChecksum77") {
 		t.Fatalf("before the damage: %s", text)

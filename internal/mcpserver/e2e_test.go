@@ -6,62 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/scry-dev/scry/internal/mcpserver"
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/tokens"
 )
-
-// buildScry compiles the real binary once per test run.
-func buildScry(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "scry")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/scry-dev/scry/cmd/scry")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build scry: %v\n%s", err, out)
-	}
-	return bin
-}
-
-func mcpClientDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("SCRY_MCP_CLIENT")
-	if dir == "" {
-		if os.Getenv("SCRY_REQUIRE_MCP") == "1" {
-			t.Fatal("SCRY_MCP_CLIENT is not set but SCRY_REQUIRE_MCP=1 (run scripts/testdeps.sh)")
-		}
-		t.Skip("SCRY_MCP_CLIENT not set (run scripts/testdeps.sh and source .cache/testdeps/env)")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Fatal("node is required for the MCP end-to-end tests")
-	}
-	return dir
-}
-
-// copyTree copies the test project so the test can edit it.
-func copyTree(t testing.TB, src, dst string) {
-	t.Helper()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if info.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
 
 type facts struct {
 	Tools          []string       `json:"tools"`
@@ -77,10 +29,12 @@ type facts struct {
 
 func runClient(t *testing.T, mode string) facts {
 	t.Helper()
-	clientDir := mcpClientDir(t)
-	bin := buildScry(t)
-	root := filepath.Join(t.TempDir(), "project")
-	copyTree(t, "../../testdata/project", root)
+	clientDir := testkit.Need(t, "SCRY_MCP_CLIENT", "SCRY_REQUIRE_MCP")
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Fatal("node is required for the MCP end-to-end tests")
+	}
+	bin := testkit.BuildScry(t)
+	root := testkit.Fixture(t, "project")
 	cmd := exec.Command("node", "testdata/client.mjs", mode)
 	cmd.Env = append(os.Environ(),
 		"SCRY_BIN="+bin,
@@ -105,9 +59,7 @@ func runClient(t *testing.T, mode string) facts {
 	if err != nil && len(f.Failures) == 0 {
 		t.Fatalf("client failed: %v\n%s", err, stderr.String())
 	}
-	want := append([]string{}, mcpserver.DefaultTools...)
-	sort.Strings(want)
-	if strings.Join(f.Tools, ",") != strings.Join(want, ",") {
+	if want := slices.Sorted(slices.Values(mcpserver.DefaultTools)); !slices.Equal(f.Tools, want) {
 		t.Errorf("tools = %v, want %v", f.Tools, want)
 	}
 	if f.Errors < 10 || f.Calls["find_symbol"] < 4 || f.SearchItems < 2 || !f.DeepRefused {

@@ -3,7 +3,6 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,7 +11,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/golden"
-	"github.com/scry-dev/scry/internal/mcpserver"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // TestToolOutputGolden pins the whole text agents receive from each tool
@@ -22,20 +21,10 @@ import (
 // changes only when rendering or structure does. The real MCP client over
 // stdio and HTTP is TestStdioWithRealClient's job.
 func TestToolOutputGolden(t *testing.T) {
-	root := filepath.Join(t.TempDir(), "project")
-	copyTree(t, "../../testdata/project", root)
 	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"),
-		Getenv: func(string) string { return "" }}) // the environment's SCRY_* settings would change answers
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := inMemory(t, e)
+	cs := inMemory(t, open(t, engine.Options{Root: testkit.Fixture(t, "project"), Getenv: noEnv}))
 
-	calls := []struct {
-		tool string
-		args map[string]any
-	}{
+	calls := []toolCall{
 		{"codebase_search", map[string]any{"query": "symbol = TokenService > issueToken"}},
 		{"codebase_search", map[string]any{"query": "symbol = noSuchSymbol"}},
 		{"find_symbol", map[string]any{"name": "TokenService"}},
@@ -106,29 +95,4 @@ func argsJSON(args map[string]any) string {
 		panic(err)
 	}
 	return strings.TrimSpace(b.String())
-}
-
-// inMemory serves e in process over the SDK's in-memory transport and
-// returns a connected client; the engine, server and client close when the
-// test ends.
-func inMemory(t *testing.T, e *engine.Engine) *mcp.ClientSession {
-	t.Helper()
-	t.Cleanup(func() { e.Close() })
-	srv, err := mcpserver.New(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: t.Name(), Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
 }

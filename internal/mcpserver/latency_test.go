@@ -2,7 +2,6 @@ package mcpserver_test
 
 import (
 	"context"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/engine/enginetest"
-	"github.com/scry-dev/scry/internal/mcpserver"
 	"github.com/scry-dev/scry/internal/tsls/tslstest"
 )
 
@@ -23,7 +21,7 @@ import (
 func BenchmarkToolLatency(b *testing.B) {
 	e, sum := enginetest.Workspace(b, engine.CompilerOff)
 	ctx := context.Background()
-	cs := pipeClient(b, e)
+	cs := overPipes(b, e)
 	calls := []struct {
 		label string
 		p     mcp.CallToolParams
@@ -75,7 +73,7 @@ func BenchmarkSearchOverMCP(b *testing.B) {
 	}
 	questions := enginetest.Questions(b)
 	ctx := context.Background()
-	cs := pipeClient(b, e)
+	cs := overPipes(b, e)
 	ask := func(q string) time.Duration {
 		start := time.Now()
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "codebase_search", Arguments: map[string]any{"query": q}})
@@ -101,28 +99,4 @@ func BenchmarkSearchOverMCP(b *testing.B) {
 		b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "first_p95_ms")
 	}
 	b.ReportMetric(float64(sum.Files), "files")
-}
-
-// pipeClient serves e over OS pipes, as over stdio, and returns a client
-// session on the other end, closed when the benchmark ends.
-func pipeClient(b *testing.B, e *engine.Engine) *mcp.ClientSession {
-	b.Helper()
-	srv, err := mcpserver.New(e)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sr, cw, _ := os.Pipe()
-	cr, sw, _ := os.Pipe()
-	ctx := context.Background()
-	ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { cs.Close() })
-	return cs
 }

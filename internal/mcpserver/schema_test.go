@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,6 +15,7 @@ import (
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/golden"
 	"github.com/scry-dev/scry/internal/mcpserver"
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/tokens"
 )
 
@@ -35,16 +35,8 @@ const (
 // instructions stay within their token limits; and it pins the listing in
 // testdata/schema.txtar (go test -update rewrites it) for review.
 func TestToolAnnotationsAndSizes(t *testing.T) {
-	root := filepath.Join(t.TempDir(), "project")
-	copyTree(t, "../../testdata/project", root)
-	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"),
-		Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := inMemory(t, e)
-	list, err := cs.ListTools(ctx, nil)
+	cs := inMemory(t, open(t, engine.Options{Root: testkit.Fixture(t, "project"), Getenv: noEnv}))
+	list, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,31 +131,13 @@ func TestInstructionsFollowTools(t *testing.T) {
 // with no TypeScript/JavaScript files says so and what to do, rather than
 // an unexplained empty answer.
 func TestEmptyWorkspaceAnswer(t *testing.T) {
-	root := t.TempDir()
-	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"),
-		Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := inMemory(t, e)
-	for _, c := range []struct {
-		tool string
-		args map[string]any
-	}{
+	cs := inMemory(t, open(t, engine.Options{Root: t.TempDir(), Getenv: noEnv}))
+	for _, c := range []toolCall{
 		{"codebase_search", map[string]any{"query": "where are tokens validated"}},
 		{"find_symbol", map[string]any{"name": "TokenService"}},
 		{"find_files", map[string]any{"pattern": "*.ts"}},
 	} {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var all []string
-		for _, content := range res.Content {
-			all = append(all, content.(*mcp.TextContent).Text)
-		}
-		if text := strings.Join(all, "\n"); !strings.Contains(text, "The index is empty: no TypeScript or JavaScript files") || !strings.Contains(text, "--root") {
+		if text, _ := call(t, cs, c.tool, c.args); !strings.Contains(text, "The index is empty: no TypeScript or JavaScript files") || !strings.Contains(text, "--root") {
 			t.Errorf("%s: answer does not say the workspace is empty:\n%s", c.tool, text)
 		}
 	}
@@ -174,41 +148,20 @@ func TestEmptyWorkspaceAnswer(t *testing.T) {
 // caller and the test that reaches it; a revision that is an option is an
 // error answer.
 func TestChangeImpactTool(t *testing.T) {
-	root := filepath.Join(t.TempDir(), "shop")
-	copyTree(t, "../../testdata/impact", root)
-	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-q", "-m", "shop"}} {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	root := testkit.Fixture(t, "impact")
+	testkit.GitRepo(t, root)
 	p := filepath.Join(root, "src", "money.ts")
 	b, _ := os.ReadFile(p)
 	os.WriteFile(p, []byte(strings.Replace(string(b), "return round(a + b);", "return round(b + a);", 1)), 0o644)
-	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"),
-		Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := inMemory(t, e)
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "change_impact", Arguments: map[string]any{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := res.Content[0].(*mcp.TextContent).Text
+	cs := inMemory(t, open(t, engine.Options{Root: root, Getenv: noEnv}))
+	text, _ := call(t, cs, "change_impact", map[string]any{})
 	for _, want := range []string{"function add — src/money.ts:7", "src/cart.ts", "test/cart.test.ts"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("lacks %q:\n%s", want, text)
 		}
 	}
-	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "change_impact", Arguments: map[string]any{"rev": "--output=/tmp/x"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "is not a revision") {
-		t.Errorf("an option as rev: %+v", res.Content[0])
+	if text, isErr := call(t, cs, "change_impact", map[string]any{"rev": "--output=/tmp/x"}); !isErr || !strings.Contains(text, "is not a revision") {
+		t.Errorf("an option as rev: error %v, %s", isErr, text)
 	}
 }
 
@@ -224,38 +177,21 @@ func TestLoadingNote(t *testing.T) {
 	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	root := filepath.Join(t.TempDir(), "project")
-	copyTree(t, "../../testdata/project", root)
-	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
-		Compiler: engine.CompilerBackground, Getenv: func(string) string { return "" },
+	e := open(t, engine.Options{Root: testkit.Fixture(t, "project"), Sync: true,
+		Compiler: engine.CompilerBackground, Getenv: noEnv,
 		Configure: func(c *config.Config) error { c.TSGo = bin; c.CompilerWait = 0; return nil }})
-	if err != nil {
-		t.Fatal(err)
-	}
 	cs := inMemory(t, e)
-	call := func(tool string, args map[string]any) string {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var parts []string
-		for _, c := range res.Content {
-			parts = append(parts, c.(*mcp.TextContent).Text)
-		}
-		return strings.Join(parts, "\n")
-	}
-	refs := call("find_references", map[string]any{"symbol": "TokenService"})
+	refs, _ := call(t, cs, "find_references", map[string]any{"symbol": "TokenService"})
 	if !strings.Contains(refs, "Note: TypeScript 7 is still loading the project (") {
 		t.Errorf("find_references while loading:\n%s", refs)
 	}
-	if files := call("find_files", map[string]any{"pattern": "*.ts"}); strings.Contains(files, "still loading") {
+	if files, _ := call(t, cs, "find_files", map[string]any{"pattern": "*.ts"}); strings.Contains(files, "still loading") {
 		t.Errorf("find_files carries the note:\n%s", files)
 	}
 	for e.CompilerStatus().Phase == engine.CompilerLoading {
 		time.Sleep(100 * time.Millisecond)
 	}
-	refs = call("find_references", map[string]any{"symbol": "TokenService"})
+	refs, _ = call(t, cs, "find_references", map[string]any{"symbol": "TokenService"})
 	if strings.Contains(refs, "Note: TypeScript 7 is still loading") || !strings.Contains(refs, "did not start") {
 		t.Errorf("after the failed start:\n%s", refs)
 	}

@@ -2,7 +2,6 @@ package mcpserver_test
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -28,64 +27,38 @@ func TestSharedIndexTools(t *testing.T) {
 		"src/token.ts":  "import { hmac } from './crypto';\n\n/** Signs a token. */\nexport function sign(token: string): string {\n  return hmac(token);\n}\n",
 	})
 	getenv := func(k string) string { return env[k] }
-	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: getenv, Sync: true, Publish: true})
-	if err != nil {
+	if _, err := open(t, engine.Options{Root: root, Getenv: getenv, Sync: true, Publish: true}).Publish(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Publish(ctx); err != nil {
-		t.Fatal(err)
-	}
-	e.Close()
 
-	tools := func(cs *mcp.ClientSession) []string {
-		res, err := cs.ListTools(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var names []string
-		for _, tl := range res.Tools {
-			names = append(names, tl.Name)
-		}
-		return names
+	// A server of the shared index, on an empty folder of its own.
+	serve := func() *mcp.ClientSession {
+		return inMemory(t, open(t, engine.Options{Root: t.TempDir(), Getenv: getenv, Sync: true, Compiler: engine.CompilerWait, CacheDir: t.TempDir()}))
 	}
-	open := func() *engine.Engine {
-		s, err := engine.Open(ctx, engine.Options{Root: t.TempDir(), Getenv: getenv, Sync: true, Compiler: engine.CompilerWait, CacheDir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	if got := tools(inMemory(t, open())); !slices.Equal(got, []string{"codebase_search"}) {
+	if got := toolNames(t, serve()); !slices.Equal(got, []string{"codebase_search"}) {
 		t.Errorf("without a checkout the server offers %v, want codebase_search alone", got)
 	}
 
 	env["SCRY_CHECKOUTS"] = repo + "=" + root
-	cs := inMemory(t, open())
-	if got := tools(cs); !slices.Contains(got, "find_references") || !slices.Contains(got, "codebase_search") {
+	cs := serve()
+	if got := toolNames(t, cs); !slices.Contains(got, "find_references") || !slices.Contains(got, "codebase_search") {
 		t.Fatalf("with a checkout the server offers %v, want the structure tools too", got)
 	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "find_references", Arguments: map[string]any{"symbol": "hmac"}})
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name, tool string
+		args       map[string]any
+		want       string
+		isError    bool
+	}{
+		{"find_references hmac on the checkout", "find_references", map[string]any{"symbol": "hmac"}, "src/token.ts", false},
+		{"codebase_search on the shared index", "codebase_search", map[string]any{"query": "sign a token"}, "sign", false},
+		// The served set is a boundary (issue 29 B.18): a client cannot
+		// widen it with the repos argument.
+		{"codebase_search with a repository outside the served set", "codebase_search", map[string]any{"query": "sign a token", "repos": []string{"someone_else"}}, "not served", true},
 	}
-	if text := resultText(res); res.IsError || !strings.Contains(text, "src/token.ts") {
-		t.Errorf("find_references hmac on the checkout:\n%s", text)
-	}
-	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "codebase_search", Arguments: map[string]any{"query": "sign a token"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if text := resultText(res); res.IsError || !strings.Contains(text, "sign") {
-		t.Errorf("codebase_search on the shared index:\n%s", text)
-	}
-	// The served set is a boundary (issue 29 B.18): a client cannot
-	// widen it with the repos argument.
-	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "codebase_search", Arguments: map[string]any{"query": "sign a token", "repos": []string{"someone_else"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if text := resultText(res); !res.IsError || !strings.Contains(text, "not served") {
-		t.Errorf("codebase_search with a repository outside the served set:\n%s", text)
+	for _, tt := range tests {
+		if text, isErr := call(t, cs, tt.tool, tt.args); isErr != tt.isError || !strings.Contains(text, tt.want) {
+			t.Errorf("%s: error %v:\n%s", tt.name, isErr, text)
+		}
 	}
 }

@@ -2,11 +2,9 @@ package mcpserver_test
 
 import (
 	"context"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/scry-dev/scry/internal/mcpserver"
 )
@@ -16,22 +14,16 @@ import (
 // with the rendered text, approximate where the compiler would know better.
 func TestToolAnswers(t *testing.T) {
 	cs, _ := inProcess(t, 0)
-	ctx := context.Background()
-	list, err := cs.ListTools(ctx, nil)
+	list, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
 	for _, tool := range list.Tools {
-		names = append(names, tool.Name)
 		if tool.Description == "" {
 			t.Errorf("%s has no description", tool.Name)
 		}
 	}
-	sort.Strings(names)
-	want := append([]string{}, mcpserver.DefaultTools...)
-	sort.Strings(want)
-	if strings.Join(names, ",") != strings.Join(want, ",") {
+	if names, want := slices.Sorted(slices.Values(toolNames(t, cs))), slices.Sorted(slices.Values(mcpserver.DefaultTools)); !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
 	}
 	tests := []struct {
@@ -54,13 +46,8 @@ func TestToolAnswers(t *testing.T) {
 		{"find_files", map[string]any{"pattern": "*.ts", "path": "src/auth"}, []string{"src/auth/crypto.ts"}},
 	}
 	for _, tt := range tests {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tt.tool, Arguments: tt.args})
-		if err != nil {
-			t.Errorf("%s %v: %v", tt.tool, tt.args, err)
-			continue
-		}
-		got := resultText(res)
-		if res.IsError {
+		got, isErr := call(t, cs, tt.tool, tt.args)
+		if isErr {
 			t.Errorf("%s %v: tool error: %s", tt.tool, tt.args, got)
 			continue
 		}

@@ -71,35 +71,44 @@ func GitMirror(t testing.TB, name string, states []map[string]string) (base stri
 		t.Skip("git is not installed")
 	}
 	dir := filepath.Join(t.TempDir(), "work")
-	run := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	run("init", "-q", "-b", "main")
+	Git(t, dir, "init", "-q", "-b", "main")
 	for _, files := range states {
-		run("rm", "-rq", "--ignore-unmatch", ".")
+		Git(t, dir, "rm", "-rq", "--ignore-unmatch", ".")
 		WriteTree(t, dir, files)
-		run("add", "-A")
-		run("commit", "-qm", "state")
-		commits = append(commits, run("rev-parse", "HEAD"))
+		Git(t, dir, "add", "-A")
+		Git(t, dir, "commit", "-qm", "state")
+		commits = append(commits, Git(t, dir, "rev-parse", "HEAD"))
 	}
 	base = t.TempDir()
-	cmd := exec.Command("git", "clone", "-q", "--bare", dir, filepath.Join(base, name))
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("clone: %v\n%s", err, out)
-	}
+	Git(t, dir, "clone", "-q", "--bare", dir, filepath.Join(base, name))
 	return base, commits
+}
+
+// Git runs git with args in dir, as a fixed author and without the user's
+// own configuration (which may sign commits or name hooks), and returns
+// its output, trimmed; a failure fails the test.
+func Git(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// GitRepo makes dir a git repository with one commit of all its files.
+func GitRepo(t testing.TB, dir string) {
+	t.Helper()
+	Git(t, dir, "init", "-q")
+	Git(t, dir, "add", ".")
+	Git(t, dir, "commit", "-q", "-m", "files")
 }
 
 // Ledger is a workspace of n small documented TypeScript files (m000.ts,

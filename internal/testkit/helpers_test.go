@@ -1,0 +1,84 @@
+package testkit
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// A fixture is copied whole under its own name, and editing the copy
+// leaves the repository's testdata as it was.
+func TestFixture(t *testing.T) {
+	root := Fixture(t, "project")
+	if filepath.Base(root) != "project" {
+		t.Errorf("copied to %s", root)
+	}
+	orig, err := os.ReadFile("../../testdata/project/src/auth/tokenService.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(root, "src", "auth", "tokenService.ts")
+	if got, err := os.ReadFile(p); err != nil || string(got) != string(orig) {
+		t.Fatalf("copy of tokenService.ts: %v\n%s", err, got)
+	}
+	WriteTree(t, root, map[string]string{"src/auth/tokenService.ts": "edited"})
+	if again, _ := os.ReadFile("../../testdata/project/src/auth/tokenService.ts"); string(again) != string(orig) {
+		t.Error("editing the copy changed testdata")
+	}
+}
+
+// A set variable is returned; an unset one skips the test unless it is
+// required.
+func TestNeed(t *testing.T) {
+	const name, require = "SCRY_TESTKIT_NEED", "SCRY_TESTKIT_REQUIRE"
+	t.Setenv(name, "/deps/x")
+	if got := Need(t, name, require); got != "/deps/x" {
+		t.Errorf("Need = %q, want /deps/x", got)
+	}
+	t.Setenv(name, "")
+	t.Setenv(require, "")
+	var skipped bool
+	t.Run("unset", func(t *testing.T) {
+		defer func() { skipped = t.Skipped() }()
+		Need(t, name, require)
+	})
+	if !skipped {
+		t.Error("an unset, unrequired dependency did not skip the test")
+	}
+}
+
+func TestForgedLine(t *testing.T) {
+	tests := []struct {
+		text, marks string
+		want        string // "" for none
+	}{
+		{"ok\n  " + Forged + ".ts", "", "  " + Forged + ".ts"},
+		{"ok\n\"" + Forged + ".ts\"", "", ""}, // quoted: not a line of its own
+		{"ok\n- `" + Forged + ".ts", "-`", "- `" + Forged + ".ts"},
+		{"ok\n- `" + Forged + ".ts", "", ""},
+		{"x " + Forged, "", ""},
+	}
+	for _, tt := range tests {
+		got, ok := ForgedLine(tt.text, Forged, tt.marks)
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("ForgedLine(%q, %q) = %q, %v; want %q", tt.text, tt.marks, got, ok, tt.want)
+		}
+	}
+}
+
+// GitRepo commits every file of the folder, and Git answers about it.
+func TestGitRepo(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	WriteTree(t, dir, map[string]string{"a.ts": "1", "src/b.ts": "2"})
+	GitRepo(t, dir)
+	if got := Git(t, dir, "ls-files"); got != "a.ts\nsrc/b.ts" {
+		t.Errorf("committed %q, want a.ts and src/b.ts", got)
+	}
+	if got := Git(t, dir, "status", "--porcelain"); got != "" {
+		t.Errorf("left uncommitted: %q", got)
+	}
+}
