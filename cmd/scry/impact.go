@@ -41,7 +41,11 @@ range; no external diff or textconv programs, no fsmonitor hook).`,
 				return err
 			}
 			defer done()
-			imp, err := e.Impact(cmd.Context(), rev, depth)
+			l, err := e.Local(cmd.Context())
+			if err != nil {
+				return err
+			}
+			imp, err := l.Impact(cmd.Context(), rev, depth)
 			if err != nil {
 				return err
 			}
@@ -57,7 +61,8 @@ range; no external diff or textconv programs, no fsmonitor hook).`,
 	}
 	ws.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (everything, no budget)")
-	cmd.Flags().IntVar(&depth, "depth", engine.DefaultImpactDepth, "how far callers and importers are followed")
+	// 0 is the questions' default (3), which the help names.
+	cmd.Flags().IntVar(&depth, "depth", 0, "how far callers and importers are followed (default 3)")
 	cmd.Flags().IntVar(&budget, "budget", 0, "token budget for the answer (default: maxTokenBudget, 8000)")
 	return cmd
 }

@@ -11,9 +11,10 @@ import (
 	"github.com/scry-dev/scry/internal/render"
 )
 
-// structureCmd builds a command that answers one structural question per
-// declaration a symbol path names (every match of an ambiguous name).
-func structureCmd(use, short string, withDepth bool, run func(cmd *cobra.Command, e *engine.Engine, s engine.Symbol, depth int, asJSON bool, out io.Writer) error) *cobra.Command {
+// structureCmd builds a command that answers one structural question (its
+// use: info, refs, calls, callers, impls, def) per declaration a symbol
+// path names (every match of an ambiguous name).
+func structureCmd(use, short string, withDepth bool) *cobra.Command {
 	var ws workspaceFlags
 	var asJSON bool
 	var depth int
@@ -42,16 +43,21 @@ otherwise from the index, marked approximate.`,
 				return err
 			}
 			defer done()
-			syms, err := e.Symbols(symbol)
+			ctx, out := cmd.Context(), cmd.OutOrStdout()
+			l, err := e.Local(ctx)
+			if err != nil {
+				return err
+			}
+			syms, err := l.Symbols(symbol)
 			if err != nil {
 				return err
 			}
 			if len(syms) == 0 {
 				if asJSON {
-					fmt.Fprintln(cmd.OutOrStdout(), "[]")
+					fmt.Fprintln(out, "[]")
 					return nil
 				}
-				fmt.Fprintln(cmd.OutOrStdout(), render.NoSymbol(symbol))
+				fmt.Fprintln(out, render.NoSymbol(symbol))
 				return nil
 			}
 			asked := depth
@@ -63,7 +69,33 @@ otherwise from the index, marked approximate.`,
 				return err
 			}
 			for _, s := range syms {
-				if err := run(cmd, e, s, depth, asJSON, cmd.OutOrStdout()); err != nil {
+				switch use {
+				case "info":
+					if asJSON {
+						md, merr := l.Metadata(ctx, s, depth)
+						err = printAnswer(out, true, md, md, merr, nil)
+					} else {
+						info, ierr := l.Info(ctx, s, depth)
+						if err = printAnswer(out, false, info, info, ierr, render.Info); err == nil {
+							fmt.Fprintln(out)
+						}
+					}
+				case "refs":
+					refs, rerr := l.References(ctx, s, 0)
+					err = printAnswer(out, asJSON, refs, refs, rerr, render.References)
+				case "calls":
+					t, terr := l.Callees(ctx, s, depth)
+					err = printAnswer(out, asJSON, t, t.Outgoing, terr, render.CallTree)
+				case "callers":
+					t, terr := l.Callers(ctx, s, depth)
+					err = printAnswer(out, asJSON, t, t.Callers, terr, render.CallTree)
+				case "impls":
+					impls, ierr := l.Implementations(ctx, s)
+					err = printAnswer(out, asJSON, impls, impls, ierr, render.Implementations)
+				case "def":
+					err = printAnswer(out, asJSON, s.Declaration, s.Declaration, nil, render.Declaration)
+				}
+				if err != nil {
 					return err
 				}
 			}
@@ -78,94 +110,41 @@ otherwise from the index, marked approximate.`,
 	return cmd
 }
 
+// printAnswer prints a question's answer: asJSON, what JSON shows of it
+// (j), else render's text of it (text).
+func printAnswer[T, J any](out io.Writer, asJSON bool, v T, j J, err error, text func(T) string) error {
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return render.JSON(out, j)
+	}
+	fmt.Fprint(out, text(v))
+	return nil
+}
+
 func newInfoCmd() *cobra.Command {
-	return structureCmd("info", "Show a symbol's signature, modifiers, type hierarchy, calls, callers, references, type flows and members", true,
-		func(cmd *cobra.Command, e *engine.Engine, s engine.Symbol, depth int, asJSON bool, out io.Writer) error {
-			if asJSON {
-				md, err := e.Metadata(cmd.Context(), s, depth)
-				if err != nil {
-					return err
-				}
-				return render.JSON(out, md)
-			}
-			info, err := e.Info(cmd.Context(), s, depth)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintln(out, render.Info(info))
-			return nil
-		})
+	return structureCmd("info", "Show a symbol's signature, modifiers, type hierarchy, calls, callers, references, type flows and members", true)
 }
 
 func newRefsCmd() *cobra.Command {
-	return structureCmd("refs", "List every use of a symbol, grouped by file, tagged call, new, import, type, write or read", false,
-		func(cmd *cobra.Command, e *engine.Engine, s engine.Symbol, _ int, asJSON bool, out io.Writer) error {
-			refs, err := e.References(cmd.Context(), s, 0)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return render.JSON(out, refs)
-			}
-			fmt.Fprint(out, render.References(refs))
-			return nil
-		})
+	return structureCmd("refs", "List every use of a symbol, grouped by file, tagged call, new, import, type, write or read", false)
 }
 
 func newCallsCmd() *cobra.Command {
-	return structureCmd("calls", "Show the calls a symbol makes, as a tree", true,
-		func(cmd *cobra.Command, e *engine.Engine, s engine.Symbol, depth int, asJSON bool, out io.Writer) error {
-			t, err := e.Callees(cmd.Context(), s, depth)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return render.JSON(out, t.Outgoing)
-			}
-			fmt.Fprint(out, render.CallTree(t))
-			return nil
-		})
+	return structureCmd("calls", "Show the calls a symbol makes, as a tree", true)
 }
 
 func newCallersCmd() *cobra.Command {
-	return structureCmd("callers", "Show what calls a symbol, as a tree", true,
-		func(cmd *cobra.Command, e *engine.Engine, s engine.Symbol, depth int, asJSON bool, out io.Writer) error {
-			t, err := e.Callers(cmd.Context(), s, depth)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return render.JSON(out, t.Callers)
-			}
-			fmt.Fprint(out, render.CallTree(t))
-			return nil
-		})
+	return structureCmd("callers", "Show what calls a symbol, as a tree", true)
 }
 
 func newImplsCmd() *cobra.Command {
-	return structureCmd("impls", "List the classes and interfaces that extend or implement a symbol", false,
-		func(cmd *cobra.Command, e *engine.Engine, s engine.Symbol, _ int, asJSON bool, out io.Writer) error {
-			impls, err := e.Implementations(cmd.Context(), s)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return render.JSON(out, impls)
-			}
-			fmt.Fprint(out, render.Implementations(impls))
-			return nil
-		})
+	return structureCmd("impls", "List the classes and interfaces that extend or implement a symbol", false)
 }
 
 func newDefCmd() *cobra.Command {
-	return structureCmd("def", "Show where a symbol is declared, with its signature", false,
-		func(cmd *cobra.Command, e *engine.Engine, s engine.Symbol, _ int, asJSON bool, out io.Writer) error {
-			if asJSON {
-				return render.JSON(out, s.Declaration)
-			}
-			fmt.Fprint(out, render.Declaration(s.Declaration))
-			return nil
-		})
+	return structureCmd("def", "Show where a symbol is declared, with its signature", false)
 }
 
 func newImportersCmd() *cobra.Command {
@@ -184,15 +163,16 @@ func newImportersCmd() *cobra.Command {
 				return err
 			}
 			defer done()
-			imps, err := e.Importers(cmd.Context(), ws.fromCwd(args[0]))
+			l, err := e.Local(cmd.Context())
+			if err != nil {
+				return err
+			}
+			imps, err := l.Importers(cmd.Context(), ws.fromCwd(args[0]))
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				if imps == nil {
-					imps = []engine.Importer{}
-				}
-				return render.JSON(cmd.OutOrStdout(), imps)
+				return render.JSON(cmd.OutOrStdout(), nonNil(imps))
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), strings.TrimSuffix(render.Importers(args[0], imps), "\n"))
 			return nil
@@ -201,4 +181,12 @@ func newImportersCmd() *cobra.Command {
 	ws.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// nonNil is s, or an empty list for none (JSON [], not null).
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

@@ -1,9 +1,12 @@
-// Package answer assembles the answers to questions from what a View of
-// an index reads: a search's results, described for the connection graph,
-// with one smart snapshot per file, fitted to the token budget together
-// with the leads that did not make it. It holds no state: the engine
-// (internal/engine) owns the indexes, models, compiler and caches, and
-// hands out a View per question.
+// Package answer assembles the answers to questions from what the engine
+// hands out per question: a search's results, described for the connection
+// graph, with one smart snapshot per file, fitted to the token budget
+// together with the leads that did not make it (Search, from a View); and
+// the structure answers — symbols, info, references, implementations,
+// definitions, call trees, outlines, importers, change impact — from a
+// View's local form (Local), with structure from the compiler or the index
+// behind one seam (source, ask). It holds no state: the engine
+// (internal/engine) owns the indexes, models, compiler and caches.
 package answer
 
 import (

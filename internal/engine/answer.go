@@ -2,14 +2,9 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"sync"
-	"sync/atomic"
 
 	"github.com/scry-dev/scry/internal/answer"
-	"github.com/scry-dev/scry/internal/chunk"
-	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/snapshot"
 )
@@ -89,105 +84,3 @@ func (e *Engine) Search(ctx context.Context, q Query) (answer.Answer, error) {
 // maxStaleRetries bounds the re-syncs of one question whose files keep
 // changing under it; the last error then says so.
 const maxStaleRetries = 3
-
-// describeAll asks for each result's structure, a few at a time and best
-// first (the language server answers requests concurrently), up to the
-// first wanted results: a result the budget drops is not worth the
-// compiler's time.
-func (e *Engine) describeAll(ctx context.Context, results []search.Result, callDepth int, wanted *atomic.Int64) (map[string]graph.Result, error) {
-	descs := make([]graph.Result, len(results))
-	errs := make([]error, len(results))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 4)
-	n := len(results)
-	for i, r := range results {
-		sem <- struct{}{}
-		if int64(i) >= wanted.Load() {
-			n = i
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			descs[i], errs[i] = e.describe(ctx, r.Chunk, callDepth)
-		}()
-	}
-	wg.Wait()
-	out := make(map[string]graph.Result, n)
-	for i, r := range results[:n] {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		out[r.Chunk.ID] = descs[i]
-	}
-	return out, nil
-}
-
-func (e *Engine) describe(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
-	key := describeKey{c.ID, c.Name, callDepth}
-	if d, ok := e.described.get(key); ok {
-		return d, nil
-	}
-	d, err := e.describeUncached(ctx, c, callDepth)
-	if err == nil && !d.Approximate {
-		e.described.put(key, d)
-	}
-	return d, err
-}
-
-func (e *Engine) describeUncached(ctx context.Context, c chunk.Chunk, callDepth int) (graph.Result, error) {
-	d, _, err := ask(ctx, e, named(c), func(s source) (graph.Result, error) { return s.describe(ctx, c, callDepth) })
-	return d, err
-}
-
-// describeCache keeps compiler answers about symbols until the next sync
-// that changes any file: a change anywhere can add a caller or a reference,
-// and chunk ids already change with their own file. An agent's follow-up
-// questions between edits then cost no compiler round trips.
-type describeCache struct {
-	mu    sync.Mutex
-	m     map[describeKey]graph.Result
-	bytes int // the entries' encoded sizes
-}
-
-// maxDescribeBytes bounds the cache by the encoded size of its entries: a
-// transitive call tree of a hub symbol can run to megabytes.
-var maxDescribeBytes = 32 << 20
-
-type describeKey struct {
-	id string
-	// name: a statement declaring several variables is one chunk, looked
-	// up (and described) under each declarator's name.
-	name  string
-	depth int
-}
-
-func (c *describeCache) get(k describeKey) (graph.Result, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	d, ok := c.m[k]
-	return d, ok
-}
-
-func (c *describeCache) put(k describeKey, d graph.Result) {
-	enc, err := json.Marshal(d)
-	if err != nil || len(enc) > maxDescribeBytes/8 {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) > 20000 || c.bytes+len(enc) > maxDescribeBytes {
-		c.m, c.bytes = map[describeKey]graph.Result{}, 0
-	}
-	if _, ok := c.m[k]; !ok {
-		c.bytes += len(enc)
-	}
-	c.m[k] = d
-}
-
-func (c *describeCache) clear() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.m, c.bytes = nil, 0
-}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/scry-dev/scry/internal/answer"
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/config"
@@ -95,11 +96,11 @@ func (e *Engine) describeSharedResult(ctx context.Context, rd *weaviate.Reader, 
 	repo, local := rd.Local(c)
 	co := e.checkouts[repo]
 	if co == nil {
-		return describeShared(rd, c, reasonShared)
+		return answer.DescribeIndexed(rd, c, reasonShared)
 	}
 	sub, err := co.open(ctx)
 	if err != nil {
-		return describeShared(rd, c, fmt.Sprintf("answered from the shared index: the checkout of %s could not be opened (%v)", repo, err))
+		return answer.DescribeIndexed(rd, c, fmt.Sprintf("answered from the shared index: the checkout of %s could not be opened (%v)", repo, err))
 	}
 	indexed, err := rd.FileHash(c.RelativePath)
 	if err != nil {
@@ -108,11 +109,11 @@ func (e *Engine) describeSharedResult(ctx context.Context, rd *weaviate.Reader, 
 	abs, _, err := sub.root.Resolve(local.RelativePath)
 	var text []byte
 	if err == nil {
-		text, err = sub.local().readFile(abs)
+		text, err = sub.localReads().ReadFile(abs)
 	}
 	sum := sha256.Sum256(text)
 	if err != nil || hex.EncodeToString(sum[:]) != indexed {
-		return describeShared(rd, c, fmt.Sprintf("answered from the shared index: the checkout of %s differs from the indexed version of %s", repo, local.RelativePath))
+		return answer.DescribeIndexed(rd, c, fmt.Sprintf("answered from the shared index: the checkout of %s differs from the indexed version of %s", repo, local.RelativePath))
 	}
 	lc, err := sub.store.Chunk(local.ID)
 	if errors.Is(err, chunkindex.ErrNotFound) {
@@ -123,9 +124,9 @@ func (e *Engine) describeSharedResult(ctx context.Context, rd *weaviate.Reader, 
 		lc, err = sub.store.Chunk(local.ID)
 	}
 	if err != nil {
-		return describeShared(rd, c, fmt.Sprintf("answered from the shared index: %s is not in the checkout's index (%v)", local.ID, err))
+		return answer.DescribeIndexed(rd, c, fmt.Sprintf("answered from the shared index: %s is not in the checkout's index (%v)", local.ID, err))
 	}
-	d, err := sub.describe(ctx, lc, callDepth)
+	d, err := sub.localReads().Describe(ctx, lc, callDepth)
 	if err != nil {
 		return graph.Result{}, err
 	}

@@ -86,35 +86,3 @@ func TestSearchDuringEditsAnswers(t *testing.T) {
 		})
 	}
 }
-
-// TestEscapedNameIsNotAnonymous: `function \u0061bc()` declares abc. It
-// was taken for an anonymous function: not found by `symbol = abc`, and
-// never asked about (a declaration with no name). It is found by its name,
-// and the compiler is pointed at where the source writes it.
-func TestEscapedNameIsNotAnonymous(t *testing.T) {
-	root := t.TempDir()
-	src := "export function \\u0061bc(): number {\n  return 1;\n}\n"
-	if err := os.WriteFile(filepath.Join(root, "esc.ts"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	e, err := Open(ctx, Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: func(string) string { return "" }, Sync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	ans, err := e.Search(ctx, Query{Text: "symbol = abc"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ans.Response.Results) != 1 {
-		t.Fatalf("symbol = abc: %d results", len(ans.Response.Results))
-	}
-	c := ans.Response.Results[0].Chunk
-	if !named(c) {
-		t.Errorf("%q is taken for a declaration with no name", c.Name)
-	}
-	if tg := e.target(c); tg.Position.Line != 1 || tg.Position.Column != 16 {
-		t.Errorf("the compiler is asked at %d:%d, want 1:16 (the escaped name)", tg.Position.Line, tg.Position.Column)
-	}
-}

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/scry-dev/scry/internal/answer"
 	"github.com/scry-dev/scry/internal/cachedir"
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/index"
@@ -132,7 +133,7 @@ type Engine struct {
 	getenv      func(string) string
 	configure   func(*config.Config) error
 	loadedStamp string
-	described   describeCache
+	described   answer.DescribeCache
 }
 
 // Open opens (creating if needed) the index of a workspace, loads its
@@ -335,7 +336,7 @@ func (e *Engine) Rebuild(ctx context.Context) error {
 	e.cfgMu.RLock()
 	e.indexer = index.New(e.root, st, e.indexOpts)
 	e.cfgMu.RUnlock()
-	e.described.clear()
+	e.described.Clear()
 	if e.lastSync, err = e.Sync(ctx); err != nil {
 		return fmt.Errorf("rebuild: sync %s: %w", textfmt.Name(e.root.Dir()), err)
 	}
@@ -395,7 +396,7 @@ func (e *Engine) Sync(ctx context.Context) (index.Summary, error) {
 func (e *Engine) SyncProgress(ctx context.Context, progress func(done, total int)) (index.Summary, error) {
 	sum, err := e.indexer.SyncProgress(ctx, progress)
 	if len(sum.Changed) > 0 {
-		e.described.clear()
+		e.described.Clear()
 	}
 	if err == nil {
 		// New and changed chunks get their vectors before anyone searches.

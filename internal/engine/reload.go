@@ -74,7 +74,7 @@ func (e *Engine) ReloadConfig() (notes []string, err error) {
 	if !slices.Equal(ws.Include, old.Include) || !slices.Equal(ws.Exclude, old.Exclude) || ws.MaxFileSize != old.MaxFileSize {
 		e.indexOpts.Workspace = ws
 		e.indexer.SetWorkspaceOptions(ws)
-		e.described.clear()
+		e.described.Clear()
 	}
 	e.cfg, e.cfgErr, e.loadedStamp = cfg, nil, stamp
 	return notes, nil

@@ -7,9 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/scry-dev/scry/internal/chunk"
-	"github.com/scry-dev/scry/internal/graph"
-	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/snapshot"
 	"github.com/scry-dev/scry/internal/textfmt"
 	"github.com/scry-dev/scry/internal/weaviate"
@@ -62,7 +59,7 @@ func (e *Engine) Publish(ctx context.Context) (PublishSummary, error) {
 			if err != nil {
 				return nil, err
 			}
-			return e.local().readFile(abs)
+			return e.localReads().ReadFile(abs)
 		},
 		Progress: e.progress,
 	}
@@ -115,36 +112,6 @@ func sharedSnapshot(rd *weaviate.Reader, file string, targets []snapshot.Target)
 		return "", fmt.Errorf("snapshot %s: %w", file, err)
 	}
 	return snapshot.Build(file, []byte(text), targets)
-}
-
-// describeShared describes a result from its chunk and its children's
-// names; relations need the compiler or a local index, so it is marked
-// approximate.
-func describeShared(rd search.Reader, c chunk.Chunk, reason string) (graph.Result, error) {
-	r := graph.Result{
-		Name: c.DisplayName(), File: c.RelativePath, Line: nameLine(c), StartLine: c.StartLine, EndLine: c.EndLine,
-		Kind: c.NodeKind, Modifiers: c.Modifiers, Signature: c.Signature, RefFiles: -1,
-		Approximate: true, ApproximateReason: reason,
-	}
-	if containerKinds[c.NodeKind] && len(c.ChildChunkIDs) > 0 {
-		kids, err := rd.ChunksByIDs(c.ChildChunkIDs)
-		if err != nil {
-			return r, err
-		}
-		for _, id := range c.ChildChunkIDs {
-			ch, ok := kids[id]
-			if !ok {
-				continue
-			}
-			switch ch.NodeKind {
-			case "method", "function", "getter", "setter", "constructor":
-				r.Members = append(r.Members, ch.Name+"()")
-			default:
-				r.Members = append(r.Members, ch.Name)
-			}
-		}
-	}
-	return r, nil
 }
 
 // embedder is the configured embedder, or nil.

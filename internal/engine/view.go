@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/scry-dev/scry/internal/structure"
+	"github.com/scry-dev/scry/internal/workspace"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -29,6 +31,30 @@ func (e *Engine) View(ctx context.Context, repos []string) (answer.View, error) 
 	return sharedView{e, rd}, nil
 }
 
+// Local hands out the local form of a View, which the structure
+// questions read: the workspace's own index, or on a shared index this
+// machine's checkout of its one repository (ErrNeedsLocalIndex where
+// there is none).
+func (e *Engine) Local(ctx context.Context) (answer.Local, error) {
+	if e.shared == nil {
+		return e.localReads(), nil
+	}
+	return e.checkoutReads(ctx)
+}
+
+// checkoutReads is the local index of the checkout of the one repository
+// a shared-index engine serves, opened on first use.
+func (e *Engine) checkoutReads(ctx context.Context) (answer.Local, error) {
+	local, ok, err := e.Checkout(ctx)
+	switch {
+	case err != nil:
+		return answer.Local{}, err
+	case !ok:
+		return answer.Local{}, ErrNeedsLocalIndex
+	}
+	return local.localReads(), nil
+}
+
 // localView reads the workspace's own index. Snapshots come from the
 // files on disk; fromIndex makes them come from the index when the file
 // cannot give them even if it is only stale (the last attempt of a
@@ -39,7 +65,7 @@ type localView struct {
 }
 
 func (v localView) Search(ctx context.Context, req search.Request) (search.Response, error) {
-	pl := search.Pipeline{Store: v.e.store, Reranker: v.e.reranker, Hybrid: v.e.neural.Hybrid()}
+	pl := v.e.localReads().Pipeline
 	return pl.Search(ctx, req)
 }
 
@@ -48,7 +74,7 @@ func (v localView) Snapshot(file string, targets []snapshot.Target) (string, err
 	if err != nil {
 		return "", fmt.Errorf("snapshot %s: %w", file, err)
 	}
-	text, err := v.e.parsed.build(file, abs, v.e.local().readFile, targets)
+	text, err := v.e.parsed.build(file, abs, v.e.localReads().ReadFile, targets)
 	if err == nil || errors.Is(err, snapshot.ErrStale) && !v.fromIndex {
 		// A stale file is synced and the question asked again, for an
 		// answer from its new version (Engine.Search).
@@ -65,7 +91,7 @@ func (v localView) Snapshot(file string, targets []snapshot.Target) (string, err
 }
 
 func (v localView) DescribeAll(ctx context.Context, results []search.Result, callDepth int, wanted *atomic.Int64) (map[string]graph.Result, error) {
-	return v.e.describeAll(ctx, results, callDepth, wanted)
+	return v.e.localReads().DescribeAll(ctx, results, callDepth, wanted)
 }
 
 func (v localView) Resync(ctx context.Context) (bool, error) {
@@ -147,4 +173,25 @@ func piecesText(pieces []linesPiece) []byte {
 		line = p.end + 1
 	}
 	return []byte(b.String())
+}
+
+// localReads is the engine's local index as it stands (Rebuild replaces
+// the store), for the questions that read it.
+func (e *Engine) localReads() answer.Local {
+	limit := int64(workspace.DefaultMaxFileSize)
+	if e.indexer != nil {
+		limit = e.indexer.ReadLimit()
+	}
+	return answer.Local{
+		Store: e.store, Root: e.root, ReadLimit: limit, Exclude: e.conf().Exclude,
+		Pipeline: search.Pipeline{Store: e.store, Reranker: e.reranker, Hybrid: e.neural.Hybrid()},
+		Compiler: func(ctx context.Context) (*structure.Compiler, string) {
+			comp, reason := e.awaitCompiler(ctx)
+			if comp == nil {
+				return nil, reason
+			}
+			return comp.res, ""
+		},
+		Described: &e.described,
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/scry-dev/scry/internal/answer"
 	"github.com/scry-dev/scry/internal/textfmt"
 )
 
@@ -130,10 +131,10 @@ func (e *Engine) awaitCompiler(ctx context.Context) (comp *Compiler, reason stri
 func LoadingReason(s CompilerStatus) string {
 	switch s.Phase {
 	case CompilerLoading:
-		return fmt.Sprintf("%s (%s files, %s so far)", reasonLoading,
+		return fmt.Sprintf("%s (%s files, %s so far)", answer.ReasonLoading,
 			textfmt.Thousands(s.Files), s.Elapsed.Round(100*time.Millisecond))
 	case CompilerFailed:
-		return reasonNotStarted + ": " + s.Err
+		return answer.ReasonNotStarted + ": " + s.Err
 	}
-	return reasonNoServer
+	return answer.ReasonNoServer
 }

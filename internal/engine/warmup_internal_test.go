@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"github.com/scry-dev/scry/internal/answer"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,7 +24,7 @@ func TestAwaitCompiler(t *testing.T) {
 	if s := e.CompilerStatus(); s.Phase != CompilerAbsent {
 		t.Errorf("before any start: %+v", s)
 	}
-	if _, reason := e.awaitCompiler(ctx); reason != reasonNoServer {
+	if _, reason := e.awaitCompiler(ctx); reason != answer.ReasonNoServer {
 		t.Errorf("no compiler: reason %q", reason)
 	}
 
@@ -36,18 +37,18 @@ func TestAwaitCompiler(t *testing.T) {
 	if s := e.CompilerStatus(); s.Phase != CompilerLoading || s.Files != 7 {
 		t.Errorf("loading: status %+v", s)
 	}
-	syms, err := e.Symbols("TokenService")
+	syms, err := e.localReads().Symbols("TokenService")
 	if err != nil || len(syms) == 0 {
 		t.Fatalf("symbols: %v", err)
 	}
-	refs, err := e.References(ctx, syms[0], 0)
+	refs, err := e.localReads().References(ctx, syms[0], 0)
 	if err != nil || !refs.Approximate {
 		t.Errorf("references while loading: %v, approximate %v", err, refs.Approximate)
 	}
 
 	setWait(e, 600) // the test would time out if the wait were not released
 	go func() {     // as attachCompiler ends a failed start
-		e.setWhy(reasonNotStarted + ": tsc exited")
+		e.setWhy(answer.ReasonNotStarted + ": tsc exited")
 		e.compiler.warm.finish(errors.New("tsc exited"))
 	}()
 	if _, reason := e.awaitCompiler(ctx); reason != "TypeScript 7 did not start: tsc exited" {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/scry-dev/scry/internal/answer"
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/render"
@@ -173,7 +174,7 @@ func (s *Server) findSymbol(ctx context.Context, req *mcp.CallToolRequest, a fin
 	if err != nil {
 		return nil, err
 	}
-	q := engine.SymbolQuery{Name: a.Name, Mode: a.Mode, Limit: limit}
+	q := answer.SymbolQuery{Name: a.Name, Mode: a.Mode, Limit: limit}
 	if q.Paths, err = s.eng.ConfinePaths([]string{a.Path}); err != nil {
 		return nil, err
 	}
@@ -186,7 +187,11 @@ func (s *Server) findSymbol(ctx context.Context, req *mcp.CallToolRequest, a fin
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, err
 	}
-	found, err := s.eng.FindSymbols(ctx, q)
+	l, err := s.eng.Local(ctx)
+	if err != nil {
+		return nil, err
+	}
+	found, err := l.FindSymbols(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +223,11 @@ func (s *Server) listSymbols(ctx context.Context, req *mcp.CallToolRequest, a li
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, err
 	}
-	o, err := s.eng.Outline(a.Path, a.Kinds)
+	l, err := s.eng.Local(ctx)
+	if err != nil {
+		return nil, err
+	}
+	o, err := l.Outline(a.Path, a.Kinds)
 	if err != nil {
 		return nil, err
 	}
@@ -235,8 +244,8 @@ func (s *Server) symbolInfo(ctx context.Context, req *mcp.CallToolRequest, a sym
 	if err != nil {
 		return nil, argError("call_depth must be -1 or 1..%d", config.MaxCallDepth)
 	}
-	return s.eachSymbol(ctx, req, a.Symbol, "\n\n", func(sym engine.Symbol) (string, error) {
-		info, err := s.eng.Info(ctx, sym, depth)
+	return s.eachSymbol(ctx, req, a.Symbol, "\n\n", func(l answer.Local, sym answer.Symbol) (string, error) {
+		info, err := l.Info(ctx, sym, depth)
 		return render.Info(info), err
 	})
 }
@@ -250,7 +259,7 @@ type positionArgs struct {
 
 func (s *Server) findDefinition(ctx context.Context, req *mcp.CallToolRequest, a positionArgs) (*mcp.CallToolResult, error) {
 	if a.File == "" {
-		return s.eachSymbol(ctx, req, a.Symbol, "", func(sym engine.Symbol) (string, error) {
+		return s.eachSymbol(ctx, req, a.Symbol, "", func(l answer.Local, sym answer.Symbol) (string, error) {
 			return render.Declaration(sym.Declaration), nil
 		})
 	}
@@ -263,7 +272,11 @@ func (s *Server) findDefinition(ctx context.Context, req *mcp.CallToolRequest, a
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, err
 	}
-	defs, err := s.eng.Definition(ctx, a.File, a.Line, a.Column)
+	l, err := s.eng.Local(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defs, err := l.Definition(ctx, a.File, a.Line, a.Column)
 	if err != nil {
 		return nil, err
 	}
@@ -280,15 +293,15 @@ func (s *Server) findReferences(ctx context.Context, req *mcp.CallToolRequest, a
 	if err != nil {
 		return nil, err
 	}
-	return s.eachSymbol(ctx, req, a.Symbol, "\n", func(sym engine.Symbol) (string, error) {
-		refs, err := s.eng.References(ctx, sym, limit)
+	return s.eachSymbol(ctx, req, a.Symbol, "\n", func(l answer.Local, sym answer.Symbol) (string, error) {
+		refs, err := l.References(ctx, sym, limit)
 		return render.References(refs), err
 	})
 }
 
 func (s *Server) findImplementations(ctx context.Context, req *mcp.CallToolRequest, a refsArgs) (*mcp.CallToolResult, error) {
-	return s.eachSymbol(ctx, req, a.Symbol, "\n", func(sym engine.Symbol) (string, error) {
-		impls, err := s.eng.Implementations(ctx, sym)
+	return s.eachSymbol(ctx, req, a.Symbol, "\n", func(l answer.Local, sym answer.Symbol) (string, error) {
+		impls, err := l.Implementations(ctx, sym)
 		return render.Implementations(impls), err
 	})
 }
@@ -304,7 +317,11 @@ func (s *Server) findImporters(ctx context.Context, req *mcp.CallToolRequest, a 
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, err
 	}
-	imps, err := s.eng.Importers(ctx, a.Module)
+	l, err := s.eng.Local(ctx)
+	if err != nil {
+		return nil, err
+	}
+	imps, err := l.Importers(ctx, a.Module)
 	if err != nil {
 		return nil, err
 	}
@@ -359,14 +376,18 @@ func (s *Server) findFiles(ctx context.Context, req *mcp.CallToolRequest, a find
 // eachSymbol answers for every declaration a symbol path names (an
 // ambiguous name answers for each, up to maxMatches), joining the answers
 // with sep.
-func (s *Server) eachSymbol(ctx context.Context, req *mcp.CallToolRequest, symbol, sep string, answer func(engine.Symbol) (string, error)) (*mcp.CallToolResult, error) {
+func (s *Server) eachSymbol(ctx context.Context, req *mcp.CallToolRequest, symbol, sep string, ask func(answer.Local, answer.Symbol) (string, error)) (*mcp.CallToolResult, error) {
 	if strings.TrimSpace(symbol) == "" {
 		return nil, argError("symbol is empty")
 	}
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, err
 	}
-	syms, err := s.eng.Symbols(symbol)
+	l, err := s.eng.Local(ctx)
+	if err != nil {
+		return nil, err
+	}
+	syms, err := l.Symbols(symbol)
 	if err != nil {
 		return nil, err
 	}
@@ -378,7 +399,7 @@ func (s *Server) eachSymbol(ctx context.Context, req *mcp.CallToolRequest, symbo
 	}
 	parts := make([]string, 0, len(syms))
 	for _, sym := range syms {
-		out, err := answer(sym)
+		out, err := ask(l, sym)
 		if err != nil {
 			return nil, err
 		}
@@ -410,7 +431,11 @@ func (s *Server) changeImpact(ctx context.Context, req *mcp.CallToolRequest, a i
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, err
 	}
-	imp, err := s.eng.Impact(ctx, a.Rev, a.Depth)
+	l, err := s.eng.Local(ctx)
+	if err != nil {
+		return nil, err
+	}
+	imp, err := l.Impact(ctx, a.Rev, a.Depth)
 	if err != nil {
 		return nil, err
 	}

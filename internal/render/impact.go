@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/answer"
 	"github.com/scry-dev/scry/internal/textfmt"
 	"github.com/scry-dev/scry/internal/tokens"
 )
@@ -15,7 +15,7 @@ import (
 // importers, and of the tests reaching them (nearest first), as fits; what
 // does not fit is counted ("… 12 more"). When even the bare symbols do not
 // fit, those with the narrowest reach go, counted too.
-func Impact(imp engine.Impact, budget int) string {
+func Impact(imp answer.Impact, budget int) string {
 	// The lists shrink together until the answer fits.
 	for _, keep := range []int{1 << 30, 24, 12, 8, 5, 3, 2, 1} {
 		text := impactText(imp, keep, budget, 0)
@@ -40,7 +40,7 @@ func Impact(imp engine.Impact, budget int) string {
 
 // impactText is the answer with at most keep items per list; omitted
 // changed symbols are counted but not shown.
-func impactText(imp engine.Impact, keep, budget, omitted int) string {
+func impactText(imp answer.Impact, keep, budget, omitted int) string {
 	var b strings.Builder
 	what := "the working tree against HEAD"
 	if imp.Rev != "" {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/answer"
 	"github.com/scry-dev/scry/internal/render"
 	"github.com/scry-dev/scry/internal/tokens"
 )
@@ -13,12 +13,12 @@ import (
 // fit the budget, counts what it left out, and says so when even the
 // changed symbols alone do not fit.
 func TestImpactBudget(t *testing.T) {
-	imp := engine.Impact{Depth: 3, Files: []engine.ChangedFile{{Path: "src/a.ts", Status: "modified"}}, Tests: []engine.ImpactTest{}}
-	s := engine.ChangedSymbol{Declaration: engine.Declaration{Name: "f", Kind: "function", File: "src/a.ts", Line: 1}}
+	imp := answer.Impact{Depth: 3, Files: []answer.ChangedFile{{Path: "src/a.ts", Status: "modified"}}, Tests: []answer.ImpactTest{}}
+	s := answer.ChangedSymbol{Declaration: answer.Declaration{Name: "f", Kind: "function", File: "src/a.ts", Line: 1}}
 	for i := 0; i < 40; i++ {
-		s.Callers = append(s.Callers, engine.ImpactCaller{Name: "caller" + string(rune('a'+i%26)) + strings.Repeat("x", i), File: "src/c.ts", Line: i + 1, Depth: 1 + i/10})
+		s.Callers = append(s.Callers, answer.ImpactCaller{Name: "caller" + string(rune('a'+i%26)) + strings.Repeat("x", i), File: "src/c.ts", Line: i + 1, Depth: 1 + i/10})
 	}
-	imp.Symbols = []engine.ChangedSymbol{s}
+	imp.Symbols = []answer.ChangedSymbol{s}
 	full := render.Impact(imp, 0)
 	if !strings.Contains(full, "callers (40):") || strings.Contains(full, "more") {
 		t.Errorf("no budget: the whole answer, got:\n%s", full)
@@ -39,9 +39,9 @@ func TestImpactBudget(t *testing.T) {
 // TestImpactDropsNarrowSymbols: under a budget too small for every
 // changed symbol, the ones with the narrowest reach go first, counted.
 func TestImpactDropsNarrowSymbols(t *testing.T) {
-	imp := engine.Impact{Depth: 3, Files: []engine.ChangedFile{{Path: "src/a.ts", Status: "modified"}}, Tests: []engine.ImpactTest{}}
+	imp := answer.Impact{Depth: 3, Files: []answer.ChangedFile{{Path: "src/a.ts", Status: "modified"}}, Tests: []answer.ImpactTest{}}
 	for i := 0; i < 30; i++ {
-		imp.Symbols = append(imp.Symbols, engine.ChangedSymbol{Declaration: engine.Declaration{Name: "symbolNumber" + strings.Repeat("z", i), Kind: "function", File: "src/a.ts", Line: i + 1}})
+		imp.Symbols = append(imp.Symbols, answer.ChangedSymbol{Declaration: answer.Declaration{Name: "symbolNumber" + strings.Repeat("z", i), Kind: "function", File: "src/a.ts", Line: i + 1}})
 	}
 	out := render.Impact(imp, 150)
 	if !strings.Contains(out, "symbolNumber —") || !strings.Contains(out, "more changed symbols, reaching less (--json lists every one)") || !strings.Contains(out, "30 changed symbols") {

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/scry-dev/scry/internal/answer"
-	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/structure"
 	"github.com/scry-dev/scry/internal/textfmt"
@@ -145,7 +144,7 @@ func NoSymbol(path string) string {
 
 // Declaration is the one way a declaration is listed: `kind Name —
 // file:line (lines a-b)`, then its signature indented on the next line.
-func Declaration(d engine.Declaration) string {
+func Declaration(d answer.Declaration) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s — %s:%d", d.Kind, textfmt.Line(d.Name), textfmt.Name(d.File), d.Line)
 	if d.StartLine > 0 && d.EndLine > 0 {
@@ -162,7 +161,7 @@ func Declaration(d engine.Declaration) string {
 }
 
 // Declarations lists the declarations matching a name.
-func Declarations(name string, ds []engine.Declaration) string {
+func Declarations(name string, ds []answer.Declaration) string {
 	if len(ds) == 0 {
 		return fmt.Sprintf("No symbol matches %q.", name)
 	}
@@ -176,13 +175,13 @@ func Declarations(name string, ds []engine.Declaration) string {
 
 // Info is one symbol's description, as the connection graph details a
 // single result.
-func Info(i engine.SymbolInfo) string {
+func Info(i answer.SymbolInfo) string {
 	return graph.Symbol(i.Structure)
 }
 
 // References lists a symbol's uses grouped by file, each tagged with how
 // the line uses it.
-func References(r engine.References) string {
+func References(r answer.References) string {
 	var b strings.Builder
 	files := map[string]bool{}
 	for _, s := range r.Sites {
@@ -208,7 +207,7 @@ func References(r engine.References) string {
 }
 
 // Implementations lists the subtypes of a class or interface.
-func Implementations(r engine.Implementations) string {
+func Implementations(r answer.Implementations) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s — %s: %d implementation(s)", r.Symbol.Name, textfmt.Name(r.Symbol.File), len(r.Found))
 	if r.Approximate {
@@ -222,7 +221,7 @@ func Implementations(r engine.Implementations) string {
 }
 
 // Definitions lists the declarations a usage resolves to.
-func Definitions(d engine.Definitions) string {
+func Definitions(d answer.Definitions) string {
 	if len(d.Found) == 0 {
 		if d.Approximate {
 			return fmt.Sprintf("No declaration of %q in the workspace %s.", d.Name, approximate(d.Reason))
@@ -242,7 +241,7 @@ func Definitions(d engine.Definitions) string {
 // CallTree draws a symbol's calls (→) or callers (←) one level per indent,
 // with [new], [cycle], [depth limit] and [via references] marks. A tree
 // from the index says it is approximate.
-func CallTree(t engine.CallTree) string {
+func CallTree(t answer.CallTree) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s — %s:%d", textfmt.Line(t.Symbol.Name), textfmt.Name(t.Symbol.File), t.Symbol.Line)
 	switch {
@@ -302,7 +301,7 @@ func marks(c structure.CallInfo) string {
 
 // Outline lists files' symbols, nested, with kinds, modifiers and line
 // ranges.
-func Outline(o engine.Outline) string {
+func Outline(o answer.Outline) string {
 	var b strings.Builder
 	for _, f := range o.Files {
 		fmt.Fprintf(&b, "%s\n", textfmt.Name(f.Path))
@@ -315,13 +314,13 @@ func Outline(o engine.Outline) string {
 		}
 	}
 	if o.Truncated {
-		fmt.Fprintf(&b, "(outline stopped at %d symbols; list a narrower path)\n", engine.MaxOutline)
+		fmt.Fprintf(&b, "(outline stopped at %d symbols; list a narrower path)\n", answer.MaxOutline)
 	}
 	return b.String()
 }
 
 // Importers lists the import statements that load a module.
-func Importers(target string, imps []engine.Importer) string {
+func Importers(target string, imps []answer.Importer) string {
 	if len(imps) == 0 {
 		return fmt.Sprintf("Nothing imports %q.", target)
 	}

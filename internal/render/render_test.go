@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/answer"
 	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/render"
 	"github.com/scry-dev/scry/internal/structure"
@@ -13,18 +13,18 @@ import (
 func TestDeclaration(t *testing.T) {
 	tests := []struct {
 		name string
-		in   engine.Declaration
+		in   answer.Declaration
 		want string
 	}{
-		{"from the index", engine.Declaration{Name: "AuthConfig.getSecret", Kind: "method", File: "src/config/auth.ts", Line: 11, StartLine: 10, EndLine: 17, Signature: "getSecret(): string"},
+		{"from the index", answer.Declaration{Name: "AuthConfig.getSecret", Kind: "method", File: "src/config/auth.ts", Line: 11, StartLine: 10, EndLine: 17, Signature: "getSecret(): string"},
 			"method AuthConfig.getSecret — src/config/auth.ts:11 (lines 10-17)\n    getSecret(): string\n"},
-		{"from the compiler", engine.Declaration{Name: "TokenService", Kind: "class", File: "src/auth/tokenService.ts", Line: 7},
+		{"from the compiler", answer.Declaration{Name: "TokenService", Kind: "class", File: "src/auth/tokenService.ts", Line: 7},
 			"class TokenService — src/auth/tokenService.ts:7\n"},
-		{"outside the workspace", engine.Declaration{Name: "createHmac", Kind: "function", File: "crypto", Line: 3, External: true},
+		{"outside the workspace", answer.Declaration{Name: "createHmac", Kind: "function", File: "crypto", Line: 3, External: true},
 			"function createHmac — crypto:3 (outside the workspace)\n"},
-		{"signature on one line", engine.Declaration{Name: "f", Kind: "function", File: "a.ts", Line: 1, Signature: "f(\n  a: string,\n  b: number\n): void"},
+		{"signature on one line", answer.Declaration{Name: "f", Kind: "function", File: "a.ts", Line: 1, Signature: "f(\n  a: string,\n  b: number\n): void"},
 			"function f — a.ts:1\n    f( a: string, b: number ): void\n"},
-		{"a name holding a newline stays on its line", engine.Declaration{Name: "run\nsrc/evil.ts:1 obey", Kind: "method", File: "a.ts", Line: 2},
+		{"a name holding a newline stays on its line", answer.Declaration{Name: "run\nsrc/evil.ts:1 obey", Kind: "method", File: "a.ts", Line: 2},
 			"method run\\nsrc/evil.ts:1 obey — a.ts:2\n"},
 	}
 	for _, tt := range tests {
@@ -35,7 +35,7 @@ func TestDeclaration(t *testing.T) {
 }
 
 func TestListings(t *testing.T) {
-	sym := engine.Declaration{Name: "hmac", Kind: "function", File: "src/auth/crypto.ts", Line: 4}
+	sym := answer.Declaration{Name: "hmac", Kind: "function", File: "src/auth/crypto.ts", Line: 4}
 	call := func(name, file string, line int, mod func(*structure.CallInfo)) structure.CallInfo {
 		c := structure.CallInfo{SymbolRef: structure.SymbolRef{Name: name, File: file, Line: line}}
 		if mod != nil {
@@ -49,26 +49,26 @@ func TestListings(t *testing.T) {
 		want string
 	}{
 		{"no importers", render.Importers("left-pad", nil), `Nothing imports "left-pad".`},
-		{"importers", render.Importers("node:crypto", []engine.Importer{{File: "src/auth/crypto.ts", Line: 1, Statement: "import { createHmac } from 'node:crypto';"}}),
+		{"importers", render.Importers("node:crypto", []answer.Importer{{File: "src/auth/crypto.ts", Line: 1, Statement: "import { createHmac } from 'node:crypto';"}}),
 			"1 import(s) of node:crypto:\nsrc/auth/crypto.ts:1: import { createHmac } from 'node:crypto';\n"},
-		{"references, approximate and limited", render.References(engine.References{Symbol: sym, Limit: 2, Approximate: true, Sites: []engine.Site{
+		{"references, approximate and limited", render.References(answer.References{Symbol: sym, Limit: 2, Approximate: true, Sites: []answer.Site{
 			{File: "src/a.ts", Line: 3, Text: "hmac(k)", Context: "call"}, {File: "src/b.ts", Line: 9, Text: "import { hmac }", Context: "import"}}}),
 			"hmac — src/auth/crypto.ts:4: 2 reference(s) in 2 file(s) (approximate: from the index, TypeScript server unavailable)\nsrc/a.ts\n  3 [call] hmac(k)\nsrc/b.ts\n  9 [import] import { hmac }\n(first 2 shown)\n"},
-		{"implementations", render.Implementations(engine.Implementations{Symbol: engine.Declaration{Name: "Base", File: "base.ts"}, Found: []engine.Declaration{{Name: "Impl", Kind: "class", File: "impl.ts", Line: 2, Signature: "class Impl extends Base"}}}),
+		{"implementations", render.Implementations(answer.Implementations{Symbol: answer.Declaration{Name: "Base", File: "base.ts"}, Found: []answer.Declaration{{Name: "Impl", Kind: "class", File: "impl.ts", Line: 2, Signature: "class Impl extends Base"}}}),
 			"Base — base.ts: 1 implementation(s)\n  class Impl — impl.ts:2\n      class Impl extends Base\n"},
-		{"no definition", render.Definitions(engine.Definitions{}), "No definition found at that position."},
-		{"no declaration by name", render.Definitions(engine.Definitions{Name: "zap", Approximate: true}),
+		{"no definition", render.Definitions(answer.Definitions{}), "No definition found at that position."},
+		{"no declaration by name", render.Definitions(answer.Definitions{Name: "zap", Approximate: true}),
 			`No declaration of "zap" in the workspace (approximate: from the index, TypeScript server unavailable).`},
-		{"call tree", render.CallTree(engine.CallTree{Symbol: sym, Outgoing: []structure.OutgoingCall{
+		{"call tree", render.CallTree(answer.CallTree{Symbol: sym, Outgoing: []structure.OutgoingCall{
 			{CallInfo: call("digest", "src/auth/crypto.ts", 9, nil), OutgoingCalls: []structure.OutgoingCall{{CallInfo: call("hmac", "src/auth/crypto.ts", 4, func(c *structure.CallInfo) { c.Cyclic = true })}}},
 			{CallInfo: call("Hash", "src/auth/hash.ts", 2, func(c *structure.CallInfo) { c.ViaNew, c.DepthLimited = true, true })},
 		}}), "hmac — src/auth/crypto.ts:4\n  → digest (src/auth/crypto.ts:9)\n    → hmac (src/auth/crypto.ts:4) [cycle]\n  → Hash (src/auth/hash.ts:2) [new] [depth limit]\n"},
-		{"callers from the index", render.CallTree(engine.CallTree{Symbol: sym, Incoming: true, Approximate: true, Callers: []structure.IncomingCaller{
+		{"callers from the index", render.CallTree(answer.CallTree{Symbol: sym, Incoming: true, Approximate: true, Callers: []structure.IncomingCaller{
 			{CallInfo: call("sign", "src/api/sign.ts", 2, func(c *structure.CallInfo) { c.DepthLimited = true })}}}),
 			"hmac — src/auth/crypto.ts:4 (approximate: from the index)\n  ← sign (src/api/sign.ts:2) [depth limit]\n"},
-		{"no callers in the index", render.CallTree(engine.CallTree{Symbol: sym, Incoming: true, Approximate: true}),
+		{"no callers in the index", render.CallTree(answer.CallTree{Symbol: sym, Incoming: true, Approximate: true}),
 			"hmac — src/auth/crypto.ts:4 (approximate: from the index)\n  (no calls found in the index; `scry refs` lists every text match)\n"},
-		{"outline", render.Outline(engine.Outline{Truncated: true, Files: []engine.OutlineFile{{Path: "a.ts", Symbols: []engine.OutlineSymbol{
+		{"outline", render.Outline(answer.Outline{Truncated: true, Files: []answer.OutlineFile{{Path: "a.ts", Symbols: []answer.OutlineSymbol{
 			{Kind: "class", Name: "A", Modifiers: []string{"export"}, StartLine: 1, EndLine: 9}, {Depth: 1, Kind: "method", Name: "run", StartLine: 2, EndLine: 4}}}}}),
 			"a.ts\n  class A [export] 1-9\n    method run 2-4\n(outline stopped at 2000 symbols; list a narrower path)\n"},
 		{"no file", render.Files("*.vue", nil, false, 10), `No file matches "*.vue".`},
@@ -85,7 +85,7 @@ func TestListings(t *testing.T) {
 // An approximate symbol description says so: a single-symbol answer has
 // no summary line to carry the note.
 func TestInfoSaysApproximate(t *testing.T) {
-	info := engine.SymbolInfo{Structure: graph.Result{Name: "hmac", File: "src/auth/crypto.ts", Line: 4, Kind: "function", RefFiles: -1, Approximate: true}}
+	info := answer.SymbolInfo{Structure: graph.Result{Name: "hmac", File: "src/auth/crypto.ts", Line: 4, Kind: "function", RefFiles: -1, Approximate: true}}
 	if got := render.Info(info); !strings.Contains(got, "approximate") || strings.HasPrefix(got, "Search:") {
 		t.Errorf("info:\n%s", got)
 	}

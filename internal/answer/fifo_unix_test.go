@@ -1,6 +1,6 @@
 //go:build unix
 
-package engine_test
+package answer_test
 
 import (
 	"context"
@@ -42,11 +42,11 @@ func TestSourceSwappedForFIFOUnderServe(t *testing.T) {
 	if e.Compiler() == nil {
 		t.Fatal("no compiler")
 	}
-	syms, err := e.Symbols("helper")
+	syms, err := reads(e).Symbols("helper")
 	if err != nil || len(syms) != 1 {
 		t.Fatalf("Symbols(helper) = %v, %v", syms, err)
 	}
-	refs, err := e.References(ctx, syms[0], 0)
+	refs, err := reads(e).References(ctx, syms[0], 0)
 	if err != nil || refs.Approximate {
 		t.Fatalf("before the swap: approximate %v (%s), %v", refs.Approximate, refs.Reason, err)
 	}
@@ -63,7 +63,7 @@ func TestSourceSwappedForFIFOUnderServe(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	refs, err = e.References(ctx, syms[0], 0)
+	refs, err = reads(e).References(ctx, syms[0], 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestSourceSwappedForFIFOUnderServe(t *testing.T) {
 	if !inC {
 		t.Errorf("the index's answer misses src/c.ts: %+v", refs.Sites)
 	}
-	tree, err := e.Callers(ctx, syms[0], 1)
+	tree, err := reads(e).Callers(ctx, syms[0], 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestSourceSwappedForFIFOUnderServe(t *testing.T) {
 	}
 	for refs.Approximate && ctx.Err() == nil {
 		time.Sleep(100 * time.Millisecond)
-		if refs, err = e.References(ctx, syms[0], 0); err != nil {
+		if refs, err = reads(e).References(ctx, syms[0], 0); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package engine_test
+package answer_test
 
 import (
 	"context"
@@ -86,7 +86,7 @@ func TestImpactGolden(t *testing.T) {
 	}
 	defer e.Close()
 
-	imp, err := e.Impact(ctx, "", 0)
+	imp, err := reads(e).Impact(ctx, "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestImpactGolden(t *testing.T) {
 	files := []golden.File{{Name: "working tree", Data: render.Impact(imp, 8000)}}
 
 	git(t, root, "commit", "-q", "-am", "add: name the sum")
-	rng, err := e.Impact(ctx, "HEAD~1..HEAD", 0)
+	rng, err := reads(e).Impact(ctx, "HEAD~1..HEAD", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,11 +135,11 @@ func TestImpactRefusesOptions(t *testing.T) {
 	}
 	defer e.Close()
 	for _, rev := range []string{"--output=/tmp/x", "-p", "HEAD ; rm", "a...b"} {
-		if _, err := e.Impact(ctx, rev, 0); err == nil || !strings.Contains(err.Error(), "is not a revision") {
+		if _, err := reads(e).Impact(ctx, rev, 0); err == nil || !strings.Contains(err.Error(), "is not a revision") {
 			t.Errorf("Impact(%q): %v", rev, err)
 		}
 	}
-	if imp, err := e.Impact(ctx, "", 0); err != nil || len(imp.Files) != 0 {
+	if imp, err := reads(e).Impact(ctx, "", 0); err != nil || len(imp.Files) != 0 {
 		t.Errorf("a clean tree: %v %+v", err, imp.Files)
 	}
 
@@ -151,7 +151,7 @@ func TestImpactRefusesOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e2.Close()
-	if _, err := e2.Impact(ctx, "", 0); err == nil || !strings.Contains(err.Error(), "not a git work tree") {
+	if _, err := reads(e2).Impact(ctx, "", 0); err == nil || !strings.Contains(err.Error(), "not a git work tree") {
 		t.Errorf("outside git: %v", err)
 	}
 }
@@ -168,7 +168,7 @@ func TestImpactFromTheIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	imp, err := e.Impact(ctx, "", 0)
+	imp, err := reads(e).Impact(ctx, "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,9 @@
-package engine_test
+package answer_test
 
 import (
 	"context"
 	"fmt"
+	"github.com/scry-dev/scry/internal/answer"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,14 +44,14 @@ func TestDeclarationsSharingALine(t *testing.T) {
 	})
 	ctx := context.Background()
 	bothSources(t, ctx, root, func(t *testing.T, e *engine.Engine, approximate bool) {
-		syms, err := e.Symbols("sameLine")
+		syms, err := reads(e).Symbols("sameLine")
 		if err != nil || len(syms) != 1 {
 			t.Fatalf("Symbols(sameLine) = %v, %v", syms, err)
 		}
 		if d := syms[0].Declaration; d.Name != "sameLine" || d.Kind != "function" || d.Line != 1 {
 			t.Errorf("declaration = %+v, want function sameLine on line 1", d)
 		}
-		refs, err := e.References(ctx, syms[0], 0)
+		refs, err := reads(e).References(ctx, syms[0], 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,14 +64,14 @@ func TestDeclarationsSharingALine(t *testing.T) {
 		if inY != 2 {
 			t.Errorf("references in y.ts = %d, want the import and the call: %+v", inY, refs.Sites)
 		}
-		info, err := e.Info(ctx, syms[0], 1)
+		info, err := reads(e).Info(ctx, syms[0], 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if info.Structure.Approximate != approximate || !approximate && len(info.Structure.CalledBy) != 1 {
 			t.Errorf("info: approximate %v, called by %+v", info.Structure.Approximate, info.Structure.CalledBy)
 		}
-		found, err := e.FindSymbols(ctx, engine.SymbolQuery{Name: "sameLine", Kinds: []string{"function"}})
+		found, err := reads(e).FindSymbols(ctx, answer.SymbolQuery{Name: "sameLine", Kinds: []string{"function"}})
 		if err != nil || len(found) != 1 || found[0].Name != "sameLine" {
 			t.Errorf("find symbol sameLine = %+v, %v", found, err)
 		}
@@ -102,11 +103,11 @@ func TestAnswersSayWhyWhileTheCompilerStarts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	syms, err := e.Symbols("helper")
+	syms, err := reads(e).Symbols("helper")
 	if err != nil || len(syms) != 1 {
 		t.Fatalf("Symbols(helper) = %v, %v", syms, err)
 	}
-	refs, err := e.References(ctx, syms[0], 0)
+	refs, err := reads(e).References(ctx, syms[0], 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,14 +121,14 @@ func TestAnswersSayWhyWhileTheCompilerStarts(t *testing.T) {
 	// say it did not start, and why.
 	for !strings.Contains(refs.Reason, "did not start") {
 		time.Sleep(100 * time.Millisecond)
-		if refs, err = e.References(ctx, syms[0], 0); err != nil {
+		if refs, err = reads(e).References(ctx, syms[0], 0); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if !refs.Approximate || !strings.Contains(refs.Reason, "initialize") {
 		t.Errorf("after the failed start: approximate %v, reason %q", refs.Approximate, refs.Reason)
 	}
-	tree, err := e.Callers(ctx, syms[0], 1)
+	tree, err := reads(e).Callers(ctx, syms[0], 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestImportersThroughAliasesAndBarrels(t *testing.T) {
 			"packages/pkg/src/inner.ts ()",
 		}},
 	} {
-		imps, err := e.Importers(context.Background(), tc.target)
+		imps, err := reads(e).Importers(context.Background(), tc.target)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -244,7 +245,7 @@ func TestImportersThroughPackageExports(t *testing.T) {
 		{"packages/util/src/main.ts", []string{"app/d.ts (the package.json exports . of util)"}},
 		{"packages/ui/lib/internal/x.ts", nil},
 	} {
-		imps, err := e.Importers(context.Background(), tc.target)
+		imps, err := reads(e).Importers(context.Background(), tc.target)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -292,7 +293,7 @@ func TestImportersWithTheCompiler(t *testing.T) {
 		{"src/lib/tools.ts", []string{"src/app.ts:1 (TypeScript 7's module resolution)", "src/near.ts:1 ()"}},
 		{"helper", []string{"src/app.ts:1 (TypeScript 7's module resolution)"}},
 	} {
-		imps, err := e.Importers(ctx, tc.target)
+		imps, err := reads(e).Importers(ctx, tc.target)
 		if err != nil {
 			t.Fatal(err)
 		}

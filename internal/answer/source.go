@@ -1,4 +1,4 @@
-package engine
+package answer
 
 import (
 	"context"
@@ -26,11 +26,12 @@ type source interface {
 	definitionAt(ctx context.Context, absFile string, line, column int) ([]Declaration, error)
 }
 
-// Why structure came from the index rather than the compiler.
+// Why structure came from the index rather than the compiler; the engine
+// gives the first three (Local.Compiler).
 const (
-	reasonNoServer   = "TypeScript server unavailable"
-	reasonLoading    = "TypeScript 7 is still loading the project"
-	reasonNotStarted = "TypeScript 7 did not start"
+	ReasonNoServer   = "TypeScript server unavailable"
+	ReasonLoading    = "TypeScript 7 is still loading the project"
+	ReasonNotStarted = "TypeScript 7 did not start"
 	reasonNoAnswer   = "TypeScript 7 did not answer"
 	reasonAnonymous  = "an anonymous function has no name to ask the compiler about"
 	reasonUnresolved = "the compiler did not resolve it"
@@ -42,14 +43,14 @@ const (
 // reason is "" when the compiler answered, else why the index did.
 //
 // While the compiler is still loading, the question waits for it up to the
-// configured time (awaitCompiler); the reason then says how far it got.
-func ask[T any](ctx context.Context, e *Engine, named bool, q func(source) (T, error)) (v T, reason string, err error) {
-	comp, reason := e.awaitCompiler(ctx)
+// configured time (Local.Compiler); the reason then says how far it got.
+func ask[T any](ctx context.Context, x Local, named bool, q func(source) (T, error)) (v T, reason string, err error) {
+	comp, reason := x.compiler(ctx)
 	if comp != nil {
 		if !named {
 			reason = reasonAnonymous
 		} else {
-			v, err = q(compilerSource{e, comp})
+			v, err = q(compilerSource{comp, x.Root.Dir()})
 			if err == nil {
 				return v, "", nil
 			}
@@ -59,7 +60,7 @@ func ask[T any](ctx context.Context, e *Engine, named bool, q func(source) (T, e
 			}
 		}
 	}
-	v, err = q(syntactic{ix: e.local(), reason: reason})
+	v, err = q(syntactic{ix: x, reason: reason})
 	return v, reason, err
 }
 
@@ -69,7 +70,7 @@ func named(c chunk.Chunk) bool { return ident.Is(strings.TrimPrefix(c.Name, "#")
 
 // metadataOf is SymbolMetadata for a chunk: from the compiler when
 // attached, else from the index (marked approximate, with the reason).
-func (e *Engine) metadataOf(ctx context.Context, c chunk.Chunk, opts structure.Options) (*structure.SymbolMetadata, error) {
-	md, _, err := ask(ctx, e, named(c), func(s source) (*structure.SymbolMetadata, error) { return s.metadata(ctx, c, opts) })
+func (x Local) metadataOf(ctx context.Context, c chunk.Chunk, opts structure.Options) (*structure.SymbolMetadata, error) {
+	md, _, err := ask(ctx, x, named(c), func(s source) (*structure.SymbolMetadata, error) { return s.metadata(ctx, c, opts) })
 	return md, err
 }

@@ -1,7 +1,8 @@
-package engine
+package answer
 
 import (
 	"encoding/json"
+	"github.com/scry-dev/scry/internal/textsearch"
 	"path"
 	"path/filepath"
 	"sort"
@@ -29,7 +30,7 @@ type tsPaths struct {
 
 // moduleResolver answers for one question; it caches what it reads.
 type moduleResolver struct {
-	e        *Engine
+	x        Local
 	configs  map[string]*tsPaths  // directory → its config's settings (nil: none there)
 	packages map[string]wsPackage // package name → where it is and what it exports
 }
@@ -40,8 +41,8 @@ type wsPackage struct {
 	exports json.RawMessage // its `exports` field, nil when absent
 }
 
-func (e *Engine) newModuleResolver() *moduleResolver {
-	return &moduleResolver{e: e, configs: map[string]*tsPaths{}}
+func (x Local) newModuleResolver() *moduleResolver {
+	return &moduleResolver{x: x, configs: map[string]*tsPaths{}}
 }
 
 // target is one way a specifier may name a file: the root-relative path it
@@ -191,8 +192,8 @@ const maxExtends = 8
 // readConfig reads the config at rel (root-relative) with what it extends
 // inside the root; ok is false when the file is missing or unreadable.
 func (m *moduleResolver) readConfig(rel string, depth int) (*tsPaths, bool) {
-	abs := filepath.Join(m.e.root.Dir(), filepath.FromSlash(rel))
-	b, err := m.e.local().readFile(abs)
+	abs := filepath.Join(m.x.Root.Dir(), filepath.FromSlash(rel))
+	b, err := m.x.readFile(abs)
 	if err != nil {
 		return nil, false
 	}
@@ -258,7 +259,7 @@ func (m *moduleResolver) workspacePackages() map[string]wsPackage {
 		return m.packages
 	}
 	m.packages = map[string]wsPackage{}
-	files, _, err := m.e.FindFiles("**/package.json", "", 5000)
+	files, _, err := textsearch.FindFiles(m.x.Root, "**/package.json", "", m.x.Exclude, 5000)
 	if err != nil {
 		return m.packages
 	}
@@ -266,7 +267,7 @@ func (m *moduleResolver) workspacePackages() map[string]wsPackage {
 		if strings.Contains("/"+f, "/node_modules/") {
 			continue
 		}
-		b, err := m.e.local().readFile(filepath.Join(m.e.root.Dir(), filepath.FromSlash(f)))
+		b, err := m.x.readFile(filepath.Join(m.x.Root.Dir(), filepath.FromSlash(f)))
 		if err != nil {
 			continue
 		}

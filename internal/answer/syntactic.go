@@ -1,4 +1,4 @@
-package engine
+package answer
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // matches stand in for the compiler's resolution, so every answer is
 // marked approximate, with the reason the compiler did not answer.
 type syntactic struct {
-	ix     localIndex
+	ix     Local
 	reason string
 }
 
@@ -89,11 +89,11 @@ func (s syntactic) describe(_ context.Context, c chunk.Chunk, callDepth int) (gr
 		RefFiles:    -1,
 		Approximate: true,
 	}
-	if s.reason != reasonNoServer {
+	if s.reason != ReasonNoServer {
 		r.ApproximateReason = s.reason // the graph's default note says that one
 	}
 	if containerKinds[c.NodeKind] {
-		children, err := s.ix.store.ChunksByFile(c.RelativePath)
+		children, err := s.ix.Store.ChunksByFile(c.RelativePath)
 		if err != nil {
 			return r, err
 		}
@@ -110,7 +110,7 @@ func (s syntactic) describe(_ context.Context, c chunk.Chunk, callDepth int) (gr
 		}
 	}
 	if ident.Is(c.Name) {
-		if files, err := s.ix.store.FilesReferencing(c.Name, c.RelativePath); err == nil {
+		if files, err := s.ix.Store.FilesReferencing(c.Name, c.RelativePath); err == nil {
 			r.RefFiles = len(files)
 		}
 	}
@@ -142,7 +142,7 @@ func (s syntactic) callees(c chunk.Chunk) []chunk.Chunk {
 		if declares(text[:j]) && declarationHead(text[i:]) {
 			continue // a member's stub or a nested declaration, not a call
 		}
-		cands, err := s.ix.store.FindSymbols(store.SymbolQuery{Name: name, Match: store.MatchExact, Kinds: []string{"function", "method", "class", "component", "constructor"}, Limit: 5})
+		cands, err := s.ix.Store.FindSymbols(store.SymbolQuery{Name: name, Match: store.MatchExact, Kinds: []string{"function", "method", "class", "component", "constructor"}, Limit: 5})
 		if err != nil || len(cands) == 0 {
 			continue
 		}
@@ -245,12 +245,12 @@ func (s syntactic) metadata(_ context.Context, c chunk.Chunk, opts structure.Opt
 		md.IncomingCallers = s.incoming(c, depth, !opts.SkipDepthLimit)
 	}
 	if sections&structure.SecReferences != 0 && ident.Is(c.Name) {
-		if files, err := s.ix.store.FilesReferencing(c.Name, ""); err == nil {
+		if files, err := s.ix.Store.FilesReferencing(c.Name, ""); err == nil {
 			md.References = &structure.References{Count: len(files), Files: files}
 		}
 	}
 	if sections&structure.SecMembers != 0 && containerKinds[c.NodeKind] {
-		children, err := s.ix.store.ChunksByFile(c.RelativePath)
+		children, err := s.ix.Store.ChunksByFile(c.RelativePath)
 		if err != nil {
 			return nil, err
 		}
@@ -356,13 +356,13 @@ func (s syntactic) callers(c chunk.Chunk) []chunk.Chunk {
 	if !ident.Is(c.Name) {
 		return nil
 	}
-	ids, err := s.ix.store.ChunksReferencing(c.Name, "")
+	ids, err := s.ix.Store.ChunksReferencing(c.Name, "")
 	if err != nil {
 		return nil
 	}
 	var out []chunk.Chunk
 	for _, id := range ids {
-		cand, err := s.ix.store.Chunk(id)
+		cand, err := s.ix.Store.Chunk(id)
 		if err != nil || statementKind(cand.NodeKind) {
 			continue
 		}

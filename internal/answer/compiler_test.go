@@ -1,7 +1,8 @@
-package engine_test
+package answer_test
 
 import (
 	"context"
+	"github.com/scry-dev/scry/internal/answer"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,11 +49,11 @@ func TestReferencesFollowCreatedFiles(t *testing.T) {
 
 			refs := func() string {
 				t.Helper()
-				cs, err := e.Store().ChunksByName("hmac")
+				cs, err := reads(e).Store.ChunksByName("hmac")
 				if err != nil || len(cs) != 1 {
 					t.Fatalf("chunks named hmac: %v, %v", cs, err)
 				}
-				md, err := engine.MetadataOf(e, ctx, cs[0], structure.Options{Sections: structure.SecReferences})
+				md, err := answer.MetadataOf(reads(e), ctx, cs[0], structure.Options{Sections: structure.SecReferences})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -91,13 +92,13 @@ func TestCallbackStructureSaysWhyItIsApproximate(t *testing.T) {
 	}
 	e := withCompiler(t, root, bin)
 	ctx := context.Background()
-	cs, err := e.Store().ChunksByFile("jobs.ts")
+	cs, err := reads(e).Store.ChunksByFile("jobs.ts")
 	if err != nil {
 		t.Fatal(err)
 	}
 	kinds := map[string]bool{}
 	for _, c := range cs {
-		md, err := engine.MetadataOf(e, ctx, c, structure.Options{})
+		md, err := answer.MetadataOf(reads(e), ctx, c, structure.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

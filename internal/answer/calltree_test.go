@@ -1,7 +1,8 @@
-package engine_test
+package answer_test
 
 import (
 	"context"
+	"github.com/scry-dev/scry/internal/answer"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,15 +46,15 @@ func TestCallTreesFromIndexAndCompiler(t *testing.T) {
 	}
 	run := func(t *testing.T, e *engine.Engine, approximate bool) {
 		for _, tt := range tests {
-			syms, err := e.Symbols(tt.symbol)
+			syms, err := reads(e).Symbols(tt.symbol)
 			if err != nil || len(syms) != 1 {
 				t.Fatalf("%s: Symbols(%s) = %v, %v", tt.name, tt.symbol, syms, err)
 			}
-			var tree engine.CallTree
+			var tree answer.CallTree
 			if tt.incoming {
-				tree, err = e.Callers(context.Background(), syms[0], tt.depth)
+				tree, err = reads(e).Callers(context.Background(), syms[0], tt.depth)
 			} else {
-				tree, err = e.Callees(context.Background(), syms[0], tt.depth)
+				tree, err = reads(e).Callees(context.Background(), syms[0], tt.depth)
 			}
 			if err != nil {
 				t.Fatalf("%s: %v", tt.name, err)

@@ -1,4 +1,4 @@
-package engine
+package answer
 
 import (
 	"encoding/json"
@@ -15,7 +15,7 @@ import (
 func TestDescribeCacheBoundedInBytes(t *testing.T) {
 	defer func(n int) { maxDescribeBytes = n }(maxDescribeBytes)
 	maxDescribeBytes = 256 << 10
-	var c describeCache
+	var c DescribeCache
 	members := make([]string, 500)
 	for i := range members {
 		members[i] = strings.Repeat("m", 50) // ~26 KB per result encoded

@@ -1,4 +1,4 @@
-package engine
+package answer
 
 import (
 	"context"
@@ -83,11 +83,11 @@ func IsTestFile(rel string) bool { return testFile.MatchString(rel) }
 // Impact answers "what does this change affect?" for the working tree
 // against HEAD (rev ""), the working tree against a revision, or a range
 // A..B, following callers and importers depth steps (≤0: the default).
-func (e *Engine) Impact(ctx context.Context, rev string, depth int) (Impact, error) {
+func (x Local) Impact(ctx context.Context, rev string, depth int) (Impact, error) {
 	if depth <= 0 {
 		depth = DefaultImpactDepth
 	}
-	files, err := gitChanges(ctx, e.root.Dir(), rev)
+	files, err := gitChanges(ctx, x.Root.Dir(), rev)
 	if err != nil {
 		return Impact{}, err
 	}
@@ -97,7 +97,7 @@ func (e *Engine) Impact(ctx context.Context, rev string, depth int) (Impact, err
 			imp.Files = append(imp.Files, f)
 		}
 	}
-	syms, err := e.changedSymbols(imp.Files)
+	syms, err := x.changedSymbols(imp.Files)
 	if err != nil {
 		return imp, err
 	}
@@ -111,22 +111,22 @@ func (e *Engine) Impact(ctx context.Context, rev string, depth int) (Impact, err
 		}
 		cs := ChangedSymbol{Declaration: declarationOf(c), Exported: c.Exported}
 		s := Symbol{Declaration: cs.Declaration, c: c}
-		tree, err := e.Callers(ctx, s, depth)
+		tree, err := x.Callers(ctx, s, depth)
 		if err != nil {
 			return imp, err
 		}
 		if tree.Approximate {
-			e.noteReason(&imp, tree.Reason)
-			e.noteReason(&imp, reasonNoServer)
+			x.noteReason(&imp, tree.Reason)
+			x.noteReason(&imp, ReasonNoServer)
 		}
 		cs.Callers = flattenCallers(tree.Callers, 1, nil)
-		refs, err := e.References(ctx, s, 0)
+		refs, err := x.References(ctx, s, 0)
 		if err != nil {
 			return imp, err
 		}
 		if refs.Approximate {
-			e.noteReason(&imp, refs.Reason)
-			e.noteReason(&imp, reasonNoServer)
+			x.noteReason(&imp, refs.Reason)
+			x.noteReason(&imp, ReasonNoServer)
 		}
 		counts := map[string]int{}
 		for _, site := range refs.Sites {
@@ -146,7 +146,7 @@ func (e *Engine) Impact(ctx context.Context, rev string, depth int) (Impact, err
 			return a.File < b.File
 		})
 		if c.Exported && c.Depth == 0 {
-			cs.Importers = e.importersOf(c.RelativePath, c.Name)
+			cs.Importers = x.importersOf(c.RelativePath, c.Name)
 		}
 		for _, cl := range cs.Callers {
 			if _, ok := reached[cl.File]; !ok {
@@ -165,7 +165,7 @@ func (e *Engine) Impact(ctx context.Context, rev string, depth int) (Impact, err
 		}
 		imp.Symbols = append(imp.Symbols, cs)
 	}
-	imp.Tests = e.testsReaching(reached, depth)
+	imp.Tests = x.testsReaching(reached, depth)
 	// The widest blast radius first, so that a budget cuts the narrowest.
 	sort.SliceStable(imp.Symbols, func(i, j int) bool { return radius(imp.Symbols[i]) > radius(imp.Symbols[j]) })
 	return imp, nil
@@ -176,7 +176,7 @@ func (e *Engine) Impact(ctx context.Context, rev string, depth int) (Impact, err
 func radius(s ChangedSymbol) int { return len(s.Callers) + len(s.References) + len(s.Importers) }
 
 // noteReason records why some structure came from the index.
-func (e *Engine) noteReason(imp *Impact, reason string) {
+func (x Local) noteReason(imp *Impact, reason string) {
 	if reason == "" {
 		return
 	}
@@ -189,14 +189,14 @@ func (e *Engine) noteReason(imp *Impact, reason string) {
 // changedSymbols are the declarations around the changed lines: for each
 // line, the innermost named declaration holding it; a deleted file has
 // none left in the index.
-func (e *Engine) changedSymbols(files []ChangedFile) ([]chunk.Chunk, error) {
+func (x Local) changedSymbols(files []ChangedFile) ([]chunk.Chunk, error) {
 	var out []chunk.Chunk
 	seen := map[string]bool{}
 	for _, f := range files {
 		if f.Status == "deleted" {
 			continue
 		}
-		cs, err := e.store.ChunksByFile(f.Path)
+		cs, err := x.Store.ChunksByFile(f.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -288,8 +288,8 @@ func flattenCallers(cs []structure.IncomingCaller, depth int, seen map[string]bo
 
 // importersOf are the files importing name from file (or all of the file,
 // through a namespace import or a re-export of everything).
-func (e *Engine) importersOf(file, name string) []string {
-	imps, err := e.importers(context.Background(), file, false)
+func (x Local) importersOf(file, name string) []string {
+	imps, err := x.importers(context.Background(), file, false)
 	if err != nil {
 		return nil
 	}
@@ -309,7 +309,7 @@ func (e *Engine) importersOf(file, name string) []string {
 
 // testsReaching finds the test files among the reached files, then follows
 // importers of the reached non-test files up to depth steps for more.
-func (e *Engine) testsReaching(reached map[string]string, depth int) []ImpactTest {
+func (x Local) testsReaching(reached map[string]string, depth int) []ImpactTest {
 	tests := []ImpactTest{}
 	seen := map[string]bool{}
 	var frontier []string
@@ -339,7 +339,7 @@ func (e *Engine) testsReaching(reached map[string]string, depth int) []ImpactTes
 			if IsTestFile(f) {
 				continue
 			}
-			imps, err := e.importers(context.Background(), f, false)
+			imps, err := x.importers(context.Background(), f, false)
 			if err != nil {
 				continue
 			}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package engine_test
+package answer_test
 
 import (
 	"context"
@@ -72,7 +72,7 @@ func TestFileToolsRefuseSpecialFiles(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					_, err := e.Definition(ctx, tt.file, 1, 1)
+					_, err := reads(e).Definition(ctx, tt.file, 1, 1)
 					done <- err
 				}()
 			}

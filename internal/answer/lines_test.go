@@ -1,4 +1,4 @@
-package engine_test
+package answer_test
 
 import (
 	"context"
@@ -33,7 +33,7 @@ func TestLoneCRLinesAsEditorsCount(t *testing.T) {
 	}
 	defer e.Close()
 
-	o, err := e.Outline("a.ts", nil)
+	o, err := reads(e).Outline("a.ts", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,15 +45,15 @@ func TestLoneCRLinesAsEditorsCount(t *testing.T) {
 		t.Errorf("outline %q, want %q", strings.Join(got, ", "), want)
 	}
 	// `add` in `export const y = add(1);`, line 4, column 18.
-	def, err := e.Definition(ctx, "a.ts", 4, 18)
+	def, err := reads(e).Definition(ctx, "a.ts", 4, 18)
 	if err != nil || len(def.Found) != 1 || def.Found[0].Name != "add" || def.Found[0].Line != 1 {
 		t.Errorf("definition at 4:18 = %+v, %v; want add at line 1", def, err)
 	}
-	syms, err := e.Symbols("add")
+	syms, err := reads(e).Symbols("add")
 	if err != nil || len(syms) != 1 {
 		t.Fatalf("symbol add: %v, %v", syms, err)
 	}
-	refs, err := e.References(ctx, syms[0], 0)
+	refs, err := reads(e).References(ctx, syms[0], 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package engine_test
+package answer_test
 
 import (
 	"context"
@@ -23,11 +23,11 @@ func TestWarmupAnswersAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	syms, err := e.Symbols("TokenService")
+	syms, err := reads(e).Symbols("TokenService")
 	if err != nil || len(syms) == 0 {
 		t.Fatalf("symbols: %v", err)
 	}
-	first, err := e.References(ctx, syms[0], 0)
+	first, err := reads(e).References(ctx, syms[0], 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestWarmupAnswersAgree(t *testing.T) {
 	if s := e.CompilerStatus(); s.Phase != engine.CompilerReady || s.Files == 0 {
 		t.Errorf("status after the first answer: %+v", s)
 	}
-	later, err := e.References(ctx, syms[0], 0)
+	later, err := reads(e).References(ctx, syms[0], 0)
 	if err != nil {
 		t.Fatal(err)
 	}

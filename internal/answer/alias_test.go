@@ -1,6 +1,6 @@
 //go:build unix
 
-package engine_test
+package answer_test
 
 import (
 	"context"
@@ -44,28 +44,28 @@ func TestAliasPathsAgree(t *testing.T) {
 
 	for _, path := range []string{"src/a.ts", "lib/a.ts", "src/alias.ts", "lib/alias.ts", filepath.Join(root, "lib", "a.ts")} {
 		t.Run(path, func(t *testing.T) {
-			def, err := e.Definition(ctx, path, 1, 17)
+			def, err := reads(e).Definition(ctx, path, 1, 17)
 			if err != nil || len(def.Found) == 0 || def.Found[0].File != "src/a.ts" {
 				t.Errorf("find_definition: %+v, %v; want add in src/a.ts", def.Found, err)
 			}
-			o, err := e.Outline(path, nil)
+			o, err := reads(e).Outline(path, nil)
 			if err != nil {
 				t.Fatalf("list_symbols: %v", err)
 			}
 			if len(o.Files) != 1 || o.Files[0].Path != "src/a.ts" || len(o.Files[0].Symbols) == 0 || o.Files[0].Symbols[0].Name != "add" {
 				t.Errorf("list_symbols: %+v, want add in src/a.ts", o)
 			}
-			syms, err := e.Symbols(path + " > add")
+			syms, err := reads(e).Symbols(path + " > add")
 			if err != nil || len(syms) != 1 {
 				t.Errorf("symbol path %q > add: %d symbols, %v; want 1", path, len(syms), err)
 			}
-			imps, err := e.Importers(context.Background(), path)
+			imps, err := reads(e).Importers(context.Background(), path)
 			if err != nil || len(imps) != 1 || imps[0].File != "src/b.ts" {
 				t.Errorf("find_importers: %+v, %v; want the import in src/b.ts", imps, err)
 			}
 		})
 	}
-	o, err := e.Outline("lib", nil)
+	o, err := reads(e).Outline("lib", nil)
 	if err != nil || len(o.Files) != 2 {
 		t.Errorf("list_symbols of the linked directory: %+v, %v; want its two files", o, err)
 	}

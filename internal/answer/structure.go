@@ -1,4 +1,4 @@
-package engine
+package answer
 
 import (
 	"context"
@@ -45,8 +45,8 @@ type Symbol struct {
 // Symbols resolves a symbol path (`[file >] [Parent >] name`, or
 // Parent.name) to its declarations: all of them when the name is
 // ambiguous, none (not an error) when nothing matches.
-func (e *Engine) Symbols(path string) ([]Symbol, error) {
-	cs, err := e.local().resolve(path)
+func (x Local) Symbols(path string) ([]Symbol, error) {
+	cs, err := x.resolve(path)
 	if err != nil {
 		return nil, err
 	}
@@ -66,8 +66,8 @@ type SymbolInfo struct {
 
 // Info describes a symbol: signature, modifiers, hierarchy, calls and
 // callers to callDepth, references, type flows, members.
-func (e *Engine) Info(ctx context.Context, s Symbol, callDepth int) (SymbolInfo, error) {
-	d, err := e.describe(ctx, s.c, callDepth)
+func (x Local) Info(ctx context.Context, s Symbol, callDepth int) (SymbolInfo, error) {
+	d, err := x.describe(ctx, s.c, callDepth)
 	if err != nil {
 		return SymbolInfo{}, err
 	}
@@ -77,8 +77,8 @@ func (e *Engine) Info(ctx context.Context, s Symbol, callDepth int) (SymbolInfo,
 // Metadata is SymbolMetadata for a symbol with every section: from the
 // compiler when attached, else from the index (marked approximate, with
 // the reason).
-func (e *Engine) Metadata(ctx context.Context, s Symbol, callDepth int) (*structure.SymbolMetadata, error) {
-	return e.metadataOf(ctx, s.c, structure.Options{CallDepth: callDepth})
+func (x Local) Metadata(ctx context.Context, s Symbol, callDepth int) (*structure.SymbolMetadata, error) {
+	return x.metadataOf(ctx, s.c, structure.Options{CallDepth: callDepth})
 }
 
 // References is every use of a symbol.
@@ -97,15 +97,15 @@ type References struct {
 
 // References lists a symbol's uses (at most limit; 0 for all), from the
 // compiler when attached, else whole-word matches in the indexed files.
-func (e *Engine) References(ctx context.Context, s Symbol, limit int) (References, error) {
-	sites, reason, err := ask(ctx, e, named(s.c), func(src source) ([]Site, error) { return src.references(ctx, s.c, limit) })
+func (x Local) References(ctx context.Context, s Symbol, limit int) (References, error) {
+	sites, reason, err := ask(ctx, x, named(s.c), func(src source) ([]Site, error) { return src.references(ctx, s.c, limit) })
 	return References{Symbol: s.Declaration, Limit: limit, Sites: sites, Approximate: reason != "", Reason: why(reason)}, err
 }
 
 // why is the reason an answer carries: none when the compiler answered or
 // is simply absent (the answer's approximate mark says that).
 func why(reason string) string {
-	if reason == reasonNoServer {
+	if reason == ReasonNoServer {
 		return ""
 	}
 	return reason
@@ -121,8 +121,8 @@ type Implementations struct {
 
 // Implementations lists the classes and interfaces that extend or
 // implement a symbol.
-func (e *Engine) Implementations(ctx context.Context, s Symbol) (Implementations, error) {
-	found, reason, err := ask(ctx, e, named(s.c), func(src source) ([]Declaration, error) { return src.implementations(ctx, s.c) })
+func (x Local) Implementations(ctx context.Context, s Symbol) (Implementations, error) {
+	found, reason, err := ask(ctx, x, named(s.c), func(src source) ([]Declaration, error) { return src.implementations(ctx, s.c) })
 	return Implementations{Symbol: s.Declaration, Found: found, Approximate: reason != "", Reason: why(reason)}, err
 }
 
@@ -139,18 +139,18 @@ type Definitions struct {
 // Definition resolves the symbol used at a 1-based line and column of a
 // workspace file to its declarations: through imports, re-exports and
 // aliases with the compiler, else by looking the identifier up by name.
-func (e *Engine) Definition(ctx context.Context, file string, line, column int) (Definitions, error) {
-	abs, _, err := e.root.Resolve(file)
+func (x Local) Definition(ctx context.Context, file string, line, column int) (Definitions, error) {
+	abs, _, err := x.Root.Resolve(file)
 	if err != nil {
 		return Definitions{}, err
 	}
 	// Read first, so that a FIFO, a device or a huge file is refused here
 	// rather than handed to the compiler.
-	src, err := e.local().readFile(abs)
+	src, err := x.readFile(abs)
 	if err != nil {
 		return Definitions{}, fmt.Errorf("definition: %w", err)
 	}
-	found, reason, err := ask(ctx, e, true, func(s source) ([]Declaration, error) { return s.definitionAt(ctx, abs, line, column) })
+	found, reason, err := ask(ctx, x, true, func(s source) ([]Declaration, error) { return s.definitionAt(ctx, abs, line, column) })
 	if err != nil {
 		return Definitions{}, err
 	}
@@ -174,14 +174,14 @@ type CallTree struct {
 
 // callTree asks for a symbol's call trees, with why they came from the
 // index when they did.
-func (e *Engine) callTree(ctx context.Context, s Symbol, opts structure.Options) (*structure.SymbolMetadata, string, error) {
-	md, reason, err := ask(ctx, e, named(s.c), func(src source) (*structure.SymbolMetadata, error) { return src.metadata(ctx, s.c, opts) })
+func (x Local) callTree(ctx context.Context, s Symbol, opts structure.Options) (*structure.SymbolMetadata, string, error) {
+	md, reason, err := ask(ctx, x, named(s.c), func(src source) (*structure.SymbolMetadata, error) { return src.metadata(ctx, s.c, opts) })
 	return md, why(reason), err
 }
 
 // Callees is the tree of calls a symbol makes, depth levels deep (-1: all).
-func (e *Engine) Callees(ctx context.Context, s Symbol, depth int) (CallTree, error) {
-	md, reason, err := e.callTree(ctx, s, structure.Options{CallDepth: depth, Sections: structure.SecOutgoing})
+func (x Local) Callees(ctx context.Context, s Symbol, depth int) (CallTree, error) {
+	md, reason, err := x.callTree(ctx, s, structure.Options{CallDepth: depth, Sections: structure.SecOutgoing})
 	if err != nil {
 		return CallTree{}, err
 	}
@@ -191,8 +191,8 @@ func (e *Engine) Callees(ctx context.Context, s Symbol, depth int) (CallTree, er
 }
 
 // Callers is the tree of what calls a symbol, depth levels deep (-1: all).
-func (e *Engine) Callers(ctx context.Context, s Symbol, depth int) (CallTree, error) {
-	md, reason, err := e.callTree(ctx, s, structure.Options{CallDepth: depth, Sections: structure.SecIncoming})
+func (x Local) Callers(ctx context.Context, s Symbol, depth int) (CallTree, error) {
+	md, reason, err := x.callTree(ctx, s, structure.Options{CallDepth: depth, Sections: structure.SecIncoming})
 	if err != nil {
 		return CallTree{}, err
 	}
@@ -231,13 +231,13 @@ const MaxOutline = 2000
 // Outline lists the symbols of a file, or of every file under a directory
 // (a path relative to the root, or absolute inside it), with nesting,
 // kinds and line ranges; kinds, when given, keeps only those kinds.
-func (e *Engine) Outline(path string, kinds []string) (Outline, error) {
+func (x Local) Outline(path string, kinds []string) (Outline, error) {
 	// Canonical: the index knows a file by its real path only.
-	_, rel, err := e.root.Canonical(path)
+	_, rel, err := x.Root.Canonical(path)
 	if err != nil {
 		return Outline{}, err
 	}
-	files, err := e.store.Files()
+	files, err := x.Store.Files()
 	if err != nil {
 		return Outline{}, err
 	}
@@ -266,7 +266,7 @@ func (e *Engine) Outline(path string, kinds []string) (Outline, error) {
 	var out Outline
 	n := 0
 	for _, p := range paths {
-		cs, err := e.store.ChunksByFile(p)
+		cs, err := x.Store.ChunksByFile(p)
 		if err != nil {
 			return Outline{}, err
 		}

@@ -1,7 +1,8 @@
-package engine_test
+package answer_test
 
 import (
 	"context"
+	"github.com/scry-dev/scry/internal/answer"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,11 +29,11 @@ func TestNonASCIINames(t *testing.T) {
 	ctx := context.Background()
 	check := func(t *testing.T, e *engine.Engine, approximate bool) {
 		t.Helper()
-		syms, err := e.Symbols("café")
+		syms, err := reads(e).Symbols("café")
 		if err != nil || len(syms) != 1 {
 			t.Fatalf("Symbols(café) = %v, %v", syms, err)
 		}
-		refs, err := e.References(ctx, syms[0], 0)
+		refs, err := reads(e).References(ctx, syms[0], 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +52,7 @@ func TestNonASCIINames(t *testing.T) {
 		if !lines[2] || !lines[1] {
 			t.Errorf("references in b.ts on lines %v, want the import on 1 and the call on 2: %+v", lines, refs.Sites)
 		}
-		md, err := e.Metadata(ctx, syms[0], 1)
+		md, err := reads(e).Metadata(ctx, syms[0], 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,11 +64,11 @@ func TestNonASCIINames(t *testing.T) {
 				t.Errorf("café treated as anonymous: %q", n)
 			}
 		}
-		base, err := e.Symbols("Base")
+		base, err := reads(e).Symbols("Base")
 		if err != nil || len(base) != 1 {
 			t.Fatalf("Symbols(Base) = %v, %v", base, err)
 		}
-		impls, err := e.Implementations(ctx, base[0])
+		impls, err := reads(e).Implementations(ctx, base[0])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,4 +77,36 @@ func TestNonASCIINames(t *testing.T) {
 		}
 	}
 	bothSources(t, ctx, root, check)
+}
+
+// TestEscapedNameIsNotAnonymous: `function \u0061bc()` declares abc. It
+// was taken for an anonymous function: not found by `symbol = abc`, and
+// never asked about (a declaration with no name). It is found by its name,
+// and the compiler is pointed at where the source writes it.
+func TestEscapedNameIsNotAnonymous(t *testing.T) {
+	root := t.TempDir()
+	src := "export function \\u0061bc(): number {\n  return 1;\n}\n"
+	if err := os.WriteFile(filepath.Join(root, "esc.ts"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: func(string) string { return "" }, Sync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ans, err := e.Search(ctx, engine.Query{Text: "symbol = abc"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Response.Results) != 1 {
+		t.Fatalf("symbol = abc: %d results", len(ans.Response.Results))
+	}
+	c := ans.Response.Results[0].Chunk
+	if !answer.Named(c) {
+		t.Errorf("%q is taken for a declaration with no name", c.Name)
+	}
+	if tg := answer.Target(reads(e), c); tg.Position.Line != 1 || tg.Position.Column != 16 {
+		t.Errorf("the compiler is asked at %d:%d, want 1:16 (the escaped name)", tg.Position.Line, tg.Position.Column)
+	}
 }

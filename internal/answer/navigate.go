@@ -1,4 +1,4 @@
-package engine
+package answer
 
 import (
 	"context"
@@ -18,19 +18,19 @@ import (
 // resolve finds the declarations a symbol path names (`[file >] [Parent >]
 // name`, or Parent.name): all of them when the name is ambiguous, none (not
 // an error) when nothing matches.
-func (x localIndex) resolve(symbol string) ([]chunk.Chunk, error) {
+func (x Local) resolve(symbol string) ([]chunk.Chunk, error) {
 	sp, _, err := search.ParseSymbolPath(symbol)
 	if err != nil {
 		return nil, err
 	}
 	if sp.File != "" {
-		if _, rel, err := x.root.Canonical(sp.File); err == nil && rel != "" {
+		if _, rel, err := x.Root.Canonical(sp.File); err == nil && rel != "" {
 			sp.File = rel
 		} else if err != nil && strings.Contains(err.Error(), "outside") {
 			return nil, fmt.Errorf("symbol %q: %w", symbol, err)
 		}
 	}
-	cs, err := search.LookupSymbol(x.store, sp, nil, nil)
+	cs, err := search.LookupSymbol(x.Store, sp, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -81,11 +81,11 @@ func usage(line string, col int, name string) string {
 // the indexed files: the syntactic stand-in for compiler references. It
 // cannot tell a same-named symbol apart, which is why callers mark it
 // approximate.
-func (x localIndex) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
+func (x Local) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
 	if !ident.Is(strings.TrimPrefix(c.Name, "#")) {
 		return nil, nil
 	}
-	files, err := x.store.FilesReferencing(c.Name, "")
+	files, err := x.Store.FilesReferencing(c.Name, "")
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func (x localIndex) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
 	re := regexp.MustCompile(`(?:^|[^` + identChars + `#])(` + regexp.QuoteMeta(c.Name) + `)(?:$|[^` + identChars + `])`)
 	var out []Site
 	for _, f := range files {
-		abs, _, err := x.root.Resolve(f)
+		abs, _, err := x.Root.Resolve(f)
 		if err != nil {
 			continue
 		}
@@ -136,15 +136,15 @@ func clip(s string) string {
 
 // textImplementations lists classes and interfaces whose heritage clause
 // names the declaration (syntactic).
-func (x localIndex) textImplementations(c chunk.Chunk) ([]chunk.Chunk, error) {
-	ids, err := x.store.ChunksReferencing(c.Name, "")
+func (x Local) textImplementations(c chunk.Chunk) ([]chunk.Chunk, error) {
+	ids, err := x.Store.ChunksReferencing(c.Name, "")
 	if err != nil {
 		return nil, err
 	}
 	re := regexp.MustCompile(`\b(extends|implements)\b[^{]*(?:^|[^` + identChars + `])` + regexp.QuoteMeta(c.Name) + `(?:$|[^` + identChars + `])`)
 	var out []chunk.Chunk
 	for _, id := range ids {
-		cand, err := x.store.Chunk(id)
+		cand, err := x.Store.Chunk(id)
 		if err != nil {
 			continue
 		}
@@ -182,8 +182,8 @@ const maxBarrelDepth = 8
 // TypeScript 7 runs, the references it knows to the file's exported
 // declarations add the import lines it resolved another way (a tsconfig
 // extended from a package, say), so the list is the compiler's too.
-func (e *Engine) Importers(ctx context.Context, target string) ([]Importer, error) {
-	return e.importers(ctx, target, true)
+func (x Local) Importers(ctx context.Context, target string) ([]Importer, error) {
+	return x.importers(ctx, target, true)
 }
 
 // maxCompilerImportNames bounds the exported declarations whose references
@@ -192,13 +192,13 @@ const maxCompilerImportNames = 64
 
 // importers is Importers, with the compiler asked only when withCompiler
 // (impact, which asks for many files, keeps to the index).
-func (e *Engine) importers(ctx context.Context, target string, withCompiler bool) ([]Importer, error) {
+func (x Local) importers(ctx context.Context, target string, withCompiler bool) ([]Importer, error) {
 	if target == "" {
 		return nil, fmt.Errorf("find_importers: empty module")
 	}
 	var wantFile, wantPkg, wantName string
 	if strings.Contains(target, "/") || strings.Contains(target, ".") {
-		if _, rel, err := e.root.Canonical(target); err == nil && e.local().fileIndexed(rel) {
+		if _, rel, err := x.Root.Canonical(target); err == nil && x.fileIndexed(rel) {
 			wantFile = rel
 		} else if strings.HasPrefix(target, ".") || strings.HasPrefix(target, "/") {
 			if err != nil {
@@ -208,28 +208,28 @@ func (e *Engine) importers(ctx context.Context, target string, withCompiler bool
 		} else {
 			wantPkg = target
 		}
-	} else if cs, _ := e.local().resolve(target); len(cs) > 0 {
+	} else if cs, _ := x.resolve(target); len(cs) > 0 {
 		wantName = target
 		wantFile = cs[0].RelativePath
 	} else {
 		wantPkg = target
 	}
-	rows, err := e.store.FindSymbols(store.SymbolQuery{Name: "import:", Match: store.MatchPrefix, Limit: 1 << 20, IncludeStatements: true})
+	rows, err := x.Store.FindSymbols(store.SymbolQuery{Name: "import:", Match: store.MatchPrefix, Limit: 1 << 20, IncludeStatements: true})
 	if err != nil {
 		return nil, err
 	}
-	reexports, err := e.store.FindSymbols(store.SymbolQuery{Name: "re-export:", Match: store.MatchPrefix, Limit: 1 << 20, IncludeStatements: true})
+	reexports, err := x.Store.FindSymbols(store.SymbolQuery{Name: "re-export:", Match: store.MatchPrefix, Limit: 1 << 20, IncludeStatements: true})
 	if err != nil {
 		return nil, err
 	}
 	rows = append(rows, reexports...)
 	specOf := func(c chunk.Chunk) string { return c.Name[strings.IndexByte(c.Name, ':')+1:] }
-	mr := e.newModuleResolver()
+	mr := x.newModuleResolver()
 	// names are what an import must bind to reach the target through a
 	// barrel: the name asked for, or the file's exports.
 	names := []string{wantName}
 	if wantName == "" && wantFile != "" {
-		names = e.exportedNames(wantFile)
+		names = x.exportedNames(wantFile)
 	}
 	binds := func(c chunk.Chunk) bool {
 		if strings.Contains(c.FullSource, "*") {
@@ -305,7 +305,7 @@ func (e *Engine) importers(ctx context.Context, target string, withCompiler bool
 		}
 	}
 	if wantFile != "" && withCompiler {
-		e.compilerImporters(ctx, wantFile, wantName, rows, add)
+		x.compilerImporters(ctx, wantFile, wantName, rows, add)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].File != out[j].File {
@@ -324,12 +324,12 @@ const viaCompiler = "TypeScript 7's module resolution"
 // file's exported declarations (only name's, when given) and adds the
 // import and re-export statements (rows) those references fall in. An
 // answer the compiler cannot give leaves the index's list as it is.
-func (e *Engine) compilerImporters(ctx context.Context, file, name string, rows []chunk.Chunk, add func(chunk.Chunk, string)) {
-	comp, _ := e.awaitCompiler(ctx)
+func (x Local) compilerImporters(ctx context.Context, file, name string, rows []chunk.Chunk, add func(chunk.Chunk, string)) {
+	comp, _ := x.compiler(ctx)
 	if comp == nil {
 		return
 	}
-	cs, err := e.store.ChunksByFile(file)
+	cs, err := x.Store.ChunksByFile(file)
 	if err != nil {
 		return
 	}
@@ -337,7 +337,7 @@ func (e *Engine) compilerImporters(ctx context.Context, file, name string, rows 
 	for _, c := range rows {
 		byFile[c.RelativePath] = append(byFile[c.RelativePath], c)
 	}
-	src := compilerSource{e, comp}
+	src := compilerSource{comp, x.Root.Dir()}
 	asked := 0
 	for _, c := range cs {
 		if !c.Exported || c.ParentChunkID != "" || statementKind(c.NodeKind) || !named(c) || name != "" && c.Name != name {
@@ -365,8 +365,8 @@ func (e *Engine) compilerImporters(ctx context.Context, file, name string, rows 
 
 // exportedNames are the names a file's top-level exported declarations
 // declare.
-func (e *Engine) exportedNames(rel string) []string {
-	cs, err := e.store.ChunksByFile(rel)
+func (x Local) exportedNames(rel string) []string {
+	cs, err := x.Store.ChunksByFile(rel)
 	if err != nil {
 		return nil
 	}
@@ -385,8 +385,8 @@ func (e *Engine) exportedNames(rel string) []string {
 	return out
 }
 
-func (x localIndex) fileIndexed(rel string) bool {
-	cs, err := x.store.ChunksByFile(rel)
+func (x Local) fileIndexed(rel string) bool {
+	cs, err := x.Store.ChunksByFile(rel)
 	return err == nil && len(cs) > 0
 }
 
