@@ -41,6 +41,9 @@ range; no external diff or textconv programs, no fsmonitor hook).`,
 				return err
 			}
 			defer done()
+			if !cmd.Flags().Changed("budget") {
+				budget = e.Config().Budget
+			}
 			l, err := e.Local(cmd.Context())
 			if err != nil {
 				return err
@@ -51,9 +54,6 @@ range; no external diff or textconv programs, no fsmonitor hook).`,
 			}
 			if asJSON {
 				return render.JSON(cmd.OutOrStdout(), imp)
-			}
-			if !cmd.Flags().Changed("budget") {
-				budget = e.Config().Budget
 			}
 			fmt.Fprint(cmd.OutOrStdout(), render.Impact(imp, budget))
 			return nil

@@ -184,10 +184,7 @@ func (s *Server) findSymbol(ctx context.Context, req *mcp.CallToolRequest, a fin
 	if a.Kind != "" {
 		q.Kinds = []string{a.Kind}
 	}
-	if err := s.fresh(ctx, req); err != nil {
-		return nil, err
-	}
-	l, err := s.eng.Local(ctx)
+	l, err := s.freshLocal(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -220,10 +217,7 @@ func (s *Server) listSymbols(ctx context.Context, req *mcp.CallToolRequest, a li
 	if _, _, err := s.eng.ResolvePath(a.Path); err != nil {
 		return nil, err
 	}
-	if err := s.fresh(ctx, req); err != nil {
-		return nil, err
-	}
-	l, err := s.eng.Local(ctx)
+	l, err := s.freshLocal(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -269,10 +263,7 @@ func (s *Server) findDefinition(ctx context.Context, req *mcp.CallToolRequest, a
 	if _, _, err := s.eng.ResolvePath(a.File); err != nil {
 		return nil, err
 	}
-	if err := s.fresh(ctx, req); err != nil {
-		return nil, err
-	}
-	l, err := s.eng.Local(ctx)
+	l, err := s.freshLocal(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -314,10 +305,7 @@ func (s *Server) findImporters(ctx context.Context, req *mcp.CallToolRequest, a 
 	if strings.TrimSpace(a.Module) == "" {
 		return nil, argError("module is empty")
 	}
-	if err := s.fresh(ctx, req); err != nil {
-		return nil, err
-	}
-	l, err := s.eng.Local(ctx)
+	l, err := s.freshLocal(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -380,10 +368,7 @@ func (s *Server) eachSymbol(ctx context.Context, req *mcp.CallToolRequest, symbo
 	if strings.TrimSpace(symbol) == "" {
 		return nil, argError("symbol is empty")
 	}
-	if err := s.fresh(ctx, req); err != nil {
-		return nil, err
-	}
-	l, err := s.eng.Local(ctx)
+	l, err := s.freshLocal(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -428,10 +413,7 @@ func (s *Server) changeImpact(ctx context.Context, req *mcp.CallToolRequest, a i
 	if len(a.Rev) > 256 {
 		return nil, argError("rev too long")
 	}
-	if err := s.fresh(ctx, req); err != nil {
-		return nil, err
-	}
-	l, err := s.eng.Local(ctx)
+	l, err := s.freshLocal(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -444,4 +426,13 @@ func (s *Server) changeImpact(ctx context.Context, req *mcp.CallToolRequest, a i
 		budget = s.eng.Config().Budget
 	}
 	return textResult(render.Impact(imp, budget)), nil
+}
+
+// freshLocal brings the index up to date (fresh) and hands out the local
+// form of the engine's View, which the structure questions read.
+func (s *Server) freshLocal(ctx context.Context, req *mcp.CallToolRequest) (answer.Local, error) {
+	if err := s.fresh(ctx, req); err != nil {
+		return answer.Local{}, err
+	}
+	return s.eng.Local(ctx)
 }
