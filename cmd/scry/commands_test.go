@@ -6,18 +6,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-)
 
-// copyProject copies the test project so a test can give it its own
-// .scry.toml.
-func copyProject(t *testing.T) string {
-	t.Helper()
-	root := filepath.Join(t.TempDir(), "project")
-	if err := os.CopyFS(root, os.DirFS("../../testdata/project")); err != nil {
-		t.Fatal(err)
-	}
-	return root
-}
+	"github.com/scry-dev/scry/internal/testkit"
+)
 
 // Each command opens the workspace through engine.Open and prints the
 // rendered answer; without TypeScript 7 structure is marked approximate.
@@ -25,7 +16,7 @@ func TestCommandsAnswer(t *testing.T) {
 	t.Setenv("SCRY_TSGO", "")
 	t.Setenv("PATH", "/nonexistent")
 	t.Setenv("SCRY_CACHE_DIR", t.TempDir())
-	root := copyProject(t)
+	root := testkit.Fixture(t, "project")
 	idx := filepath.Join(t.TempDir(), "index.db")
 	tests := []struct {
 		args []string
@@ -60,7 +51,7 @@ func TestCommandsAnswer(t *testing.T) {
 // still reports everything else.
 func TestDoctorReportsBrokenConfig(t *testing.T) {
 	t.Setenv("SCRY_CACHE_DIR", t.TempDir())
-	root := copyProject(t)
+	root := testkit.Fixture(t, "project")
 	if err := os.WriteFile(filepath.Join(root, ".scry.toml"), []byte("maxTokenBudget = \"lots\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +71,7 @@ func TestDoctorReportsBrokenConfig(t *testing.T) {
 func TestDoctorShowsBuiltinModel(t *testing.T) {
 	t.Setenv("SCRY_CACHE_DIR", t.TempDir())
 	t.Setenv("SCRY_EMBEDDER", "builtin")
-	root := copyProject(t)
+	root := testkit.Fixture(t, "project")
 	index := filepath.Join(t.TempDir(), "index.db")
 	if out, err := runScry(t, "search", "--root", root, "--index", index, "token"); err != nil {
 		t.Fatalf("search failed: %v\n%s", err, out)

@@ -1,33 +1,20 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func runScry(t *testing.T, args ...string) (string, error) {
-	t.Helper()
-	cmd := newRootCmd()
-	var out bytes.Buffer
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SetArgs(args)
-	err := cmd.Execute()
-	return out.String(), err
-}
+	"github.com/scry-dev/scry/internal/testkit"
+)
 
 // TestConfigFileSelectsFilesAndStaysInRoot: .scry.toml's include/exclude
 // reach discovery, flags win over them, and a pattern that leaves the root
 // is refused.
 func TestConfigFileSelectsFilesAndStaysInRoot(t *testing.T) {
 	root := t.TempDir()
-	for rel, src := range map[string]string{"src/a.ts": "export const a = 1;\n", "lib/b.ts": "export const b = 2;\n"} {
-		os.MkdirAll(filepath.Join(root, filepath.Dir(rel)), 0o755)
-		os.WriteFile(filepath.Join(root, rel), []byte(src), 0o644)
-	}
+	testkit.WriteTree(t, root, map[string]string{"src/a.ts": "export const a = 1;\n", "lib/b.ts": "export const b = 2;\n"})
 	write := func(cfg string) {
 		os.WriteFile(filepath.Join(root, ".scry.toml"), []byte(cfg), 0o644)
 	}
@@ -65,8 +52,7 @@ func TestConfigFileSelectsFilesAndStaysInRoot(t *testing.T) {
 func TestIncludeKeepsBraceGlobs(t *testing.T) {
 	root := t.TempDir()
 	for _, rel := range []string{"src/sub/a.ts", "src/x/b.ts", "src/y/c.ts", "lib/d.ts"} {
-		os.MkdirAll(filepath.Join(root, filepath.Dir(rel)), 0o755)
-		os.WriteFile(filepath.Join(root, rel), []byte("export const v = 1;\n"), 0o644)
+		testkit.WriteTree(t, root, map[string]string{rel: "export const v = 1;\n"})
 	}
 	idx := filepath.Join(t.TempDir(), "index.db")
 	out, err := runScry(t, "index", "--root", root, "--index", idx, "--include", "src/{sub,x}/*.ts")

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/tsls/tslstest"
 )
 
@@ -23,15 +24,7 @@ func TestStructureStaysInRoot(t *testing.T) {
 		"outside/secret.ts": "import { shared, Base } from '../root/src/api';\nexport const SECRET_TOKEN = shared(41);\n" +
 			"export class SecretSubclass extends Base {}\nexport function outsideHelper(): number { return shared(2); }\n",
 	}
-	for rel, src := range files {
-		p := filepath.Join(base, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testkit.WriteTree(t, base, files)
 	idx := filepath.Join(t.TempDir(), "index.db")
 	tests := []struct {
 		args   []string
@@ -65,13 +58,8 @@ func TestStructureStaysInRoot(t *testing.T) {
 // error naming the root, and nothing of the outside file is printed.
 func TestChunksConfinedToRoot(t *testing.T) {
 	root, outside := t.TempDir(), t.TempDir()
-	secret := "export function outsideSecret() { return 42; }\n"
-	if err := os.WriteFile(filepath.Join(outside, "secret.ts"), []byte(secret), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "a.ts"), []byte("export function inside() {}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteTree(t, outside, map[string]string{"secret.ts": "export function outsideSecret() { return 42; }\n"})
+	testkit.WriteTree(t, root, map[string]string{"a.ts": "export function inside() {}\n"})
 	if err := os.Symlink(filepath.Join(outside, "secret.ts"), filepath.Join(root, "link.ts")); err != nil {
 		t.Fatal(err)
 	}

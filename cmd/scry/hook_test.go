@@ -1,31 +1,22 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
-
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 func runHook(t *testing.T, input string) string {
 	t.Helper()
-	cmd := newRootCmd()
-	var out bytes.Buffer
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SetIn(strings.NewReader(input))
-	cmd.SetArgs([]string{"hook", "claude-code"})
-	if err := cmd.Execute(); err != nil {
+	out, err := runScryWith(t, input, "hook", "claude-code")
+	if err != nil {
 		t.Fatalf("hook: %v", err)
 	}
-	return out.String()
+	return out
 }
 
 // TestClaudeCodeHook feeds the hook what Claude Code sends after a Grep:
@@ -33,13 +24,8 @@ func runHook(t *testing.T, input string) string {
 // matches as additionalContext; without one, or for another tool, it
 // prints nothing.
 func TestClaudeCodeHook(t *testing.T) {
-	cache, err := os.MkdirTemp("", "scryh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(cache) })
-	t.Setenv("SCRY_CACHE_DIR", cache)
-	root := copyProject(t)
+	shortCache(t)
+	root := testkit.Fixture(t, "project")
 	in := func(tool, pattern string) string {
 		b, _ := json.Marshal(map[string]any{"hook_event_name": "PostToolUse", "tool_name": tool, "cwd": filepath.Join(root, "src"),
 			"tool_input": map[string]any{"pattern": pattern}})
@@ -48,14 +34,7 @@ func TestClaudeCodeHook(t *testing.T) {
 	if out := runHook(t, in("Grep", "validateToken\\(")); out != "" {
 		t.Errorf("without a server: %q", out)
 	}
-	e, err := engine.Open(context.Background(), engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "server.db"), Sync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	stopped := serveLocal(ctx, &cobra.Command{}, e)
-	defer func() { cancel(); <-stopped }()
+	serveWorkspace(t, root, engine.CompilerOff)
 
 	out := runHook(t, in("Grep", "validateToken\\("))
 	var got struct {

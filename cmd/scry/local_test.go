@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
-
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // TestCLICallUsesServer serves a workspace as `scry serve` does and runs
@@ -18,22 +17,10 @@ import (
 // with other SCRY_* settings, SCRY_NO_SERVER, or no server at all answers
 // itself.
 func TestCLICallUsesServer(t *testing.T) {
-	cache, err := os.MkdirTemp("", "scryc") // short: a socket path must fit 104 bytes
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(cache) })
-	t.Setenv("SCRY_CACHE_DIR", cache)
-	root := copyProject(t)
-	e, err := engine.Open(context.Background(), engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "server.db"), Sync: true,
-		Compiler: engine.CompilerWait}) // as the CLI opens it: with TypeScript 7 when it is found
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	stopped := serveLocal(ctx, &cobra.Command{}, e)
+	cache := shortCache(t)
+	root := testkit.Fixture(t, "project")
+	e, stop := serveWorkspace(t, root, engine.CompilerWait) // as the CLI opens it: with TypeScript 7 when it is found
+	ctx := context.Background()
 
 	ownIndex := func() bool {
 		_, err := os.Stat(filepath.Join(cache, "indexes"))
@@ -87,8 +74,7 @@ func TestCLICallUsesServer(t *testing.T) {
 	}
 	os.Unsetenv(noServerEnv)
 	os.RemoveAll(filepath.Join(cache, "indexes"))
-	cancel()
-	<-stopped
+	stop()
 	out, err := runScry(t, "refs", "--root", root, "TokenService")
 	if err != nil || !strings.Contains(out, want) || !ownIndex() {
 		t.Errorf("with the server gone: %v\n%s", err, out)

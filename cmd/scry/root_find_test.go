@@ -1,10 +1,11 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // TestRootFromSubdirectory runs commands from a subdirectory of a git work
@@ -13,21 +14,11 @@ import (
 // --root still wins.
 func TestRootFromSubdirectory(t *testing.T) {
 	project := t.TempDir()
-	for rel, src := range map[string]string{
+	testkit.WriteTree(t, project, map[string]string{
 		"src/auth/token.ts": "export function validateToken(t: string) { return t.length > 0; }\n",
 		"src/app/main.ts":   "import { validateToken } from '../auth/token';\nexport const ok = validateToken('x');\n",
-	} {
-		p := filepath.Join(project, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Mkdir(filepath.Join(project, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+		".git/":             "",
+	})
 	t.Chdir(filepath.Join(project, "src", "app"))
 	t.Setenv("SCRY_CACHE_DIR", t.TempDir())
 

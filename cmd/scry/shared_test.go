@@ -17,10 +17,7 @@ func TestStructureCommandOnCheckout(t *testing.T) {
 	env := weaviatetest.Env(t, "")
 	repo := weaviatetest.Tenant(t, env, "cli")
 	root := t.TempDir()
-	testkit.WriteTree(t, root, map[string]string{
-		"src/crypto.ts": "export function hmac(data: string): string {\n  return data.split('').reverse().join('');\n}\n",
-		"src/token.ts":  "import { hmac } from './crypto';\n\nexport function sign(token: string): string {\n  return hmac(token);\n}\n",
-	})
+	testkit.WriteTree(t, root, testkit.Signer())
 	t.Setenv("SCRY_TSGO", tslstest.Binary(t))
 	t.Setenv("SCRY_CACHE_DIR", t.TempDir())
 	if out, err := runScry(t, "index", "--root", root, "--index", filepath.Join(t.TempDir(), "index.db"), "--backend", "weaviate", "--repo", repo); err != nil {

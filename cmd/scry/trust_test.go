@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // hostileRepo lays out a repository whose .scry.toml names its own
@@ -21,14 +23,9 @@ func hostileRepo(t *testing.T, embedURL string) (root, marker string) {
 		"tools/fake-tsc": "#!/bin/sh\n: > " + marker + "\necho 'Version 7.0.2'\n",
 		configFileName:   "tsgo = \"tools/fake-tsc\"\n[embedding]\nprovider = \"openai\"\nmodel = \"m\"\nurl = \"" + embedURL + "\"\n",
 	}
-	for rel, src := range files {
-		p := filepath.Join(root, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o755); err != nil {
-			t.Fatal(err)
-		}
+	testkit.WriteTree(t, root, files)
+	if err := os.Chmod(filepath.Join(root, "tools", "fake-tsc"), 0o755); err != nil {
+		t.Fatal(err)
 	}
 	return root, marker
 }

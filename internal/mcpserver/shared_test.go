@@ -22,10 +22,7 @@ func TestSharedIndexTools(t *testing.T) {
 	repo := weaviatetest.Tenant(t, env, "mcp")
 	env["SCRY_REPO"], env["SCRY_TSGO"] = repo, tslstest.Binary(t)
 	root := t.TempDir()
-	testkit.WriteTree(t, root, map[string]string{
-		"src/crypto.ts": "export function hmac(data: string): string {\n  return data.split('').reverse().join('');\n}\n",
-		"src/token.ts":  "import { hmac } from './crypto';\n\n/** Signs a token. */\nexport function sign(token: string): string {\n  return hmac(token);\n}\n",
-	})
+	testkit.WriteTree(t, root, testkit.Signer())
 	getenv := func(k string) string { return env[k] }
 	if _, err := open(t, engine.Options{Root: root, Getenv: getenv, Sync: true, Publish: true}).Publish(context.Background()); err != nil {
 		t.Fatal(err)
