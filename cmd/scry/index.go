@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/render"
 )
 
 func newIndexCmd() *cobra.Command {
@@ -26,17 +27,19 @@ ones, and prints a one-line summary. A progress bar is shown on a terminal.`,
 			if err != nil {
 				return err
 			}
-			if e.Shared() {
-				return publish(cmd, e, asJSON)
+			// On a shared index, publishing the repository's tenant is
+			// what indexing means (Engine.Index).
+			r, err := e.Index(cmd.Context())
+			if cerr := e.Close(); err == nil && cerr != nil {
+				err = fmt.Errorf("close index: %w", cerr)
 			}
-			sum := e.LastSync()
-			if err := e.Close(); err != nil {
-				return fmt.Errorf("close index: %w", err)
+			if err != nil {
+				return err
 			}
 			if asJSON {
-				return json.NewEncoder(cmd.OutOrStdout()).Encode(sum)
+				return json.NewEncoder(cmd.OutOrStdout()).Encode(r)
 			}
-			fmt.Fprintln(cmd.OutOrStdout(), sum.String())
+			fmt.Fprintln(cmd.OutOrStdout(), render.Indexed(r))
 			return nil
 		},
 	}
@@ -45,28 +48,4 @@ ones, and prints a one-line summary. A progress bar is shown on a terminal.`,
 	bf.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
 	return cmd
-}
-
-// publish writes the workspace into its repository's tenant of the shared
-// index (the local index, already synced by Open, is the source).
-func publish(cmd *cobra.Command, e *engine.Engine, asJSON bool) error {
-	defer e.Close()
-	sum, err := e.Publish(cmd.Context())
-	if err != nil {
-		return err
-	}
-	if asJSON {
-		return json.NewEncoder(cmd.OutOrStdout()).Encode(sum)
-	}
-	rate := 0.0
-	if s := sum.Elapsed.Seconds(); s > 0 {
-		rate = float64(sum.Chunks) / s
-	}
-	swept := ""
-	if sum.Swept > 0 {
-		swept = fmt.Sprintf("; %d leftover chunks of an interrupted sync removed", sum.Swept)
-	}
-	fmt.Fprintf(cmd.OutOrStdout(), "%s: %d files: %d sent (%d chunks, %.0f chunks/s), %d unchanged, %d deleted, %d changed during the sync (sent next time)%s\n",
-		e.Repos()[0], sum.Files, sum.Sent, sum.Chunks, rate, sum.Unchanged, sum.Deleted, sum.Skipped, swept)
-	return nil
 }

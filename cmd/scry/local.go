@@ -114,7 +114,9 @@ func serveLocal(ctx context.Context, cmd *cobra.Command, e *engine.Engine) <-cha
 	stopped := make(chan struct{})
 	ln, err := e.ListenLocal()
 	if err != nil {
-		if !errors.Is(err, engine.ErrLocalInUse) {
+		// Another server answers them, or there is no local workspace
+		// (a reader of the shared index): nothing to say.
+		if !errors.Is(err, engine.ErrLocalInUse) && !errors.Is(err, engine.ErrNoLocalWorkspace) {
 			fmt.Fprintln(cmd.ErrOrStderr(), "scry: not answering CLI calls:", render.ErrorLine(err))
 		}
 		close(stopped)

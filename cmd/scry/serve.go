@@ -46,9 +46,7 @@ An address beyond loopback is refused without a token.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if !e.Shared() {
-				serveLocal(ctx, cmd, e)
-			}
+			serveLocal(ctx, cmd, e)
 			if httpAddr == "" {
 				return mcpserver.ServeStdio(ctx, srv, os.Stdin, os.Stdout)
 			}

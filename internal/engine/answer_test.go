@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -97,6 +98,17 @@ func TestSearchKeepsItsBudget(t *testing.T) {
 }
 
 // openProject opens the test project, synced, without the environment's
+// TestLocalIndexNamesNoRepos: a question naming repositories of a shared
+// index is refused by an engine that reads one local workspace, rather
+// than answered from that workspace as if they had been searched.
+func TestLocalIndexNamesNoRepos(t *testing.T) {
+	eng := openProject(t)
+	_, err := eng.Search(context.Background(), engine.Query{Text: "validateToken", Repos: []string{"api"}})
+	if !errors.Is(err, engine.ErrReposOnLocalIndex) {
+		t.Fatalf("repos on a local index: %v, want ErrReposOnLocalIndex", err)
+	}
+}
+
 // settings; it closes when the test ends.
 func openProject(t *testing.T) *engine.Engine {
 	t.Helper()

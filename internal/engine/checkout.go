@@ -189,15 +189,19 @@ func (e *Engine) OpenCheckout(ctx context.Context) (local *Engine, ok bool, err 
 	return local, true, nil
 }
 
-// Checkout is the local engine on the checkout of the one repository a
-// shared-index engine is configured for, opened on first use and closed
-// with e; ok is false when there is no such checkout. A server of the
-// shared index answers the structure tools from it.
-func (e *Engine) Checkout(ctx context.Context) (local *Engine, ok bool, err error) {
-	repos := e.conf().Weaviate.Repos
-	if e.shared == nil || len(repos) != 1 || e.checkouts[repos[0]] == nil {
-		return nil, false, nil
+// LocalEngine is the engine whose local index the structure questions
+// read: e itself where it keeps one; on a stateless reader of the shared
+// index, the local engine on this machine's checkout of the one
+// repository it serves, opened on first use and closed with e
+// (ErrNeedsLocalIndex where there is none). A server of the shared index
+// answers the structure tools from it.
+func (e *Engine) LocalEngine(ctx context.Context) (*Engine, error) {
+	if e.store != nil {
+		return e, nil
 	}
-	local, err = e.checkouts[repos[0]].open(ctx)
-	return local, true, err
+	repos := e.conf().Weaviate.Repos
+	if len(repos) != 1 || e.checkouts[repos[0]] == nil {
+		return nil, ErrNeedsLocalIndex
+	}
+	return e.checkouts[repos[0]].open(ctx)
 }

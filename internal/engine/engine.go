@@ -393,7 +393,13 @@ func (e *Engine) Sync(ctx context.Context) (index.Summary, error) {
 
 // SyncProgress is Sync with a progress callback; it also tells the
 // TypeScript server which files changed on disk, since it does not watch.
+//
+// A stateless reader of the shared index has nothing to sync (`scry
+// index` keeps the shared index fresh): the summary is empty.
 func (e *Engine) SyncProgress(ctx context.Context, progress func(done, total int)) (index.Summary, error) {
+	if e.indexer == nil {
+		return index.Summary{}, nil
+	}
 	sum, err := e.indexer.SyncProgress(ctx, progress)
 	if len(sum.Changed) > 0 {
 		e.described.Clear()

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -21,6 +22,10 @@ type LocalRunner = daemon.Runner
 // workspace.
 var ErrLocalInUse = daemon.ErrInUse
 
+// ErrNoLocalWorkspace says that a reader of the shared index answers no
+// CLI calls for a workspace.
+var ErrNoLocalWorkspace = errors.New("a reader of the shared index has no local workspace")
+
 // localSocket is the socket of the workspace whose root's real path is
 // root.
 func localSocket(root string) (string, error) {
@@ -34,7 +39,13 @@ func localSocket(root string) (string, error) {
 // ListenLocal opens the socket on which this engine's `scry serve` answers
 // CLI calls for its workspace (package daemon: a socket only the user can
 // open).
+//
+// A stateless reader of the shared index answers none: it has no local
+// workspace (ErrNoLocalWorkspace).
 func (e *Engine) ListenLocal() (net.Listener, error) {
+	if e.store == nil {
+		return nil, ErrNoLocalWorkspace
+	}
 	p, err := localSocket(e.Dir())
 	if err != nil {
 		return nil, err

@@ -2,11 +2,13 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/snapshot"
 	"github.com/scry-dev/scry/internal/textfmt"
 	"github.com/scry-dev/scry/internal/weaviate"
@@ -30,9 +32,6 @@ func connectShared(ctx context.Context, cfg Config) (*weaviate.Client, error) {
 	}
 	return c, nil
 }
-
-// Shared reports whether the engine reads a shared index.
-func (e *Engine) Shared() bool { return e.shared != nil }
 
 // Repos are the repositories a shared-index engine searches by default.
 func (e *Engine) Repos() []string { return e.conf().Weaviate.Repos }
@@ -77,6 +76,40 @@ func (e *Engine) Publish(ctx context.Context) (PublishSummary, error) {
 		}
 	}
 	return e.shared.Push(ctx, repos[0], e.store, opt)
+}
+
+// Indexed is what `scry index` did: the sync of the local index (Open
+// ran it), and on a shared index what publishing the repository's tenant
+// from it sent.
+type Indexed struct {
+	Sync index.Summary
+	// Repo and Published: the repository published to, and what was
+	// sent (nil on a local index).
+	Repo      string
+	Published *PublishSummary
+}
+
+// MarshalJSON is `scry index --json`: what was published, where the
+// engine publishes, else the sync's summary.
+func (r Indexed) MarshalJSON() ([]byte, error) {
+	if r.Published != nil {
+		return json.Marshal(r.Published)
+	}
+	return json.Marshal(r.Sync)
+}
+
+// Index finishes `scry index` on an engine opened with Sync and Publish:
+// on a shared index it publishes the repository's tenant from the local
+// index; on a local index the sync Open ran is the whole of it.
+func (e *Engine) Index(ctx context.Context) (Indexed, error) {
+	if e.shared == nil {
+		return Indexed{Sync: e.lastSync}, nil
+	}
+	sum, err := e.Publish(ctx)
+	if err != nil {
+		return Indexed{}, err
+	}
+	return Indexed{Sync: e.lastSync, Repo: e.conf().Weaviate.Repos[0], Published: &sum}, nil
 }
 
 // ErrNotServed: a query named a repository outside the engine's served

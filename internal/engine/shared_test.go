@@ -61,8 +61,8 @@ func TestSharedIndexEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if !s.Shared() {
-		t.Fatal("engine is not reading the shared index")
+	if _, err := s.Local(ctx); !errors.Is(err, engine.ErrNeedsLocalIndex) {
+		t.Fatalf("a reader of the shared index with no checkout hands out a local index (%v)", err)
 	}
 	ans, err := s.Search(ctx, engine.Query{Text: "where are tokens validated"})
 	if err != nil {

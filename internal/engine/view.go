@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/scry-dev/scry/internal/structure"
-	"github.com/scry-dev/scry/internal/workspace"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -14,14 +12,23 @@ import (
 	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/snapshot"
+	"github.com/scry-dev/scry/internal/structure"
 	"github.com/scry-dev/scry/internal/weaviate"
+	"github.com/scry-dev/scry/internal/workspace"
 )
+
+// ErrReposOnLocalIndex: a question named repositories of a shared index
+// of an engine that reads one local workspace.
+var ErrReposOnLocalIndex = errors.New("repositories are read from a shared index; this engine reads one local workspace")
 
 // View hands out the reads for one question: of the shared index's
 // repositories (repos, else the configured ones) on a shared-index
-// engine, else of the local index.
+// engine, else of the local index (which has no repositories to name).
 func (e *Engine) View(ctx context.Context, repos []string) (answer.View, error) {
 	if e.shared == nil {
+		if len(repos) > 0 {
+			return nil, ErrReposOnLocalIndex
+		}
 		return localView{e: e}, nil
 	}
 	rd, err := e.sharedReader(ctx, repos)
@@ -36,21 +43,9 @@ func (e *Engine) View(ctx context.Context, repos []string) (answer.View, error) 
 // machine's checkout of its one repository (ErrNeedsLocalIndex where
 // there is none).
 func (e *Engine) Local(ctx context.Context) (answer.Local, error) {
-	if e.shared == nil {
-		return e.localReads(), nil
-	}
-	return e.checkoutReads(ctx)
-}
-
-// checkoutReads is the local index of the checkout of the one repository
-// a shared-index engine serves, opened on first use.
-func (e *Engine) checkoutReads(ctx context.Context) (answer.Local, error) {
-	local, ok, err := e.Checkout(ctx)
-	switch {
-	case err != nil:
+	local, err := e.LocalEngine(ctx)
+	if err != nil {
 		return answer.Local{}, err
-	case !ok:
-		return answer.Local{}, ErrNeedsLocalIndex
 	}
 	return local.localReads(), nil
 }

@@ -121,28 +121,27 @@ func New(eng *engine.Engine) (*mcp.Server, error) {
 	// structure tools read this machine's checkout of the repository,
 	// when it has one.
 	serverFor := func(string) *Server { return s }
-	if eng.Shared() {
-		local, ok, err := eng.Checkout(context.Background())
-		if err != nil {
-			return nil, fmt.Errorf("mcp: %w", err)
+	local, err := eng.LocalEngine(context.Background())
+	switch {
+	case errors.Is(err, engine.ErrNeedsLocalIndex):
+		// Without a checkout the other tools have no workspace to read.
+		for _, n := range cfg.Tools {
+			if n != "codebase_search" {
+				return nil, fmt.Errorf("mcp: tool %s needs a local index or a checkout of the repository (--checkout); the weaviate backend serves codebase_search", n)
+			}
 		}
-		if ok {
-			ls := &Server{eng: local, cfg: local.Config()}
-			serverFor = func(name string) *Server {
-				if name == "codebase_search" {
-					return s
-				}
-				return ls
+		names = []string{"codebase_search"}
+	case err != nil:
+		return nil, fmt.Errorf("mcp: %w", err)
+	case local != eng:
+		// The checkout is an engine of its own, synced (fresh) and
+		// reloaded apart from this one.
+		ls := &Server{eng: local, cfg: local.Config()}
+		serverFor = func(name string) *Server {
+			if name == "codebase_search" {
+				return s
 			}
-		} else {
-			// Without a checkout the other tools have no workspace
-			// to read.
-			for _, n := range cfg.Tools {
-				if n != "codebase_search" {
-					return nil, fmt.Errorf("mcp: tool %s needs a local index or a checkout of the repository (--checkout); the weaviate backend serves codebase_search", n)
-				}
-			}
-			names = []string{"codebase_search"}
+			return ls
 		}
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "scry", Version: Version}, &mcp.ServerOptions{
@@ -208,10 +207,10 @@ func Instructions(names []string) string {
 // fresh brings the index up to date before a call is answered, reporting
 // progress to clients that asked for it. Calls arriving during a sync wait
 // for it, so no answer is read from a half-written index.
+//
+// On a reader of the shared index there is nothing to sync (`scry index`
+// keeps the shared index fresh; Engine.SyncProgress).
 func (s *Server) fresh(ctx context.Context, req *mcp.CallToolRequest) error {
-	if s.eng.Shared() {
-		return nil // the shared index is kept fresh by `scry index`
-	}
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
 	var progress func(done, total int)

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -127,13 +128,13 @@ func (s *Server) codebaseSearch(ctx context.Context, req *mcp.CallToolRequest, a
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, err
 	}
-	if len(a.Repos) > 0 && !s.eng.Shared() {
-		return nil, argError("repos: this server reads one local workspace; repos needs the weaviate backend")
-	}
 	if len(a.Repos) > maxRepos {
 		return nil, argError("at most %d repos", maxRepos)
 	}
 	ans, err := s.eng.Search(ctx, engine.Query{Text: a.Query, Paths: paths, Languages: a.Languages, Budget: a.Budget, Threshold: a.Threshold, Repos: a.Repos})
+	if errors.Is(err, engine.ErrReposOnLocalIndex) {
+		return nil, argError("repos: this server reads one local workspace; repos needs the weaviate backend")
+	}
 	if err != nil {
 		return nil, err
 	}

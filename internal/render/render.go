@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/scry-dev/scry/internal/answer"
+	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/structure"
 	"github.com/scry-dev/scry/internal/textfmt"
@@ -370,4 +371,23 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 func indent(text, prefix string) string {
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	return prefix + strings.Join(lines, "\n"+prefix) + "\n"
+}
+
+// Indexed is what `scry index` prints: the sync's one-line summary, or on
+// a shared index what publishing the repository's tenant sent.
+func Indexed(r engine.Indexed) string {
+	sum := r.Published
+	if sum == nil {
+		return r.Sync.String()
+	}
+	rate := 0.0
+	if s := sum.Elapsed.Seconds(); s > 0 {
+		rate = float64(sum.Chunks) / s
+	}
+	swept := ""
+	if sum.Swept > 0 {
+		swept = fmt.Sprintf("; %d leftover chunks of an interrupted sync removed", sum.Swept)
+	}
+	return fmt.Sprintf("%s: %d files: %d sent (%d chunks, %.0f chunks/s), %d unchanged, %d deleted, %d changed during the sync (sent next time)%s",
+		r.Repo, sum.Files, sum.Sent, sum.Chunks, rate, sum.Unchanged, sum.Deleted, sum.Skipped, swept)
 }

@@ -3,9 +3,12 @@ package render_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/scry-dev/scry/internal/answer"
+	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/graph"
+	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/render"
 	"github.com/scry-dev/scry/internal/structure"
 )
@@ -88,5 +91,25 @@ func TestInfoSaysApproximate(t *testing.T) {
 	info := answer.SymbolInfo{Structure: graph.Result{Name: "hmac", File: "src/auth/crypto.ts", Line: 4, Kind: "function", RefFiles: -1, Approximate: true}}
 	if got := render.Info(info); !strings.Contains(got, "approximate") || strings.HasPrefix(got, "Search:") {
 		t.Errorf("info:\n%s", got)
+	}
+}
+
+// TestIndexed: `scry index` prints the sync's summary on a local index,
+// and what publishing sent on a shared one.
+func TestIndexed(t *testing.T) {
+	tests := []struct {
+		name string
+		r    engine.Indexed
+		want string
+	}{
+		{"local", engine.Indexed{Sync: index.Summary{Files: 9, Unchanged: 9}},
+			"9 files: indexed 0 (0 chunks), unchanged 9, touched 0, removed 0, skipped 0 in 0s"},
+		{"published", engine.Indexed{Repo: "api", Published: &engine.PublishSummary{Files: 9, Sent: 2, Chunks: 10, Unchanged: 7, Elapsed: time.Second, Swept: 3}},
+			"api: 9 files: 2 sent (10 chunks, 10 chunks/s), 7 unchanged, 0 deleted, 0 changed during the sync (sent next time); 3 leftover chunks of an interrupted sync removed"},
+	}
+	for _, tt := range tests {
+		if got := render.Indexed(tt.r); got != tt.want {
+			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
+		}
 	}
 }
