@@ -2,7 +2,6 @@ package install
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -15,12 +14,7 @@ import (
 func TestClaudeHook(t *testing.T) {
 	env := testEnv(t)
 	path, _ := HookPath(ScopeUser, "", env)
-	orig, err := os.ReadFile(filepath.Join("testdata", "configs", "claude-settings.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.MkdirAll(filepath.Dir(path), 0o755)
-	os.WriteFile(path, orig, 0o644)
+	orig := place(t, "configs/claude-settings.json", path, 0o644)
 	req := Request{Scope: ScopeUser, Bin: "/opt/my tools/scry", Env: env}
 	c, err := PlanHook(req)
 	if err != nil || c.Action != "add" {
@@ -40,28 +34,12 @@ func TestClaudeHook(t *testing.T) {
 	if !sameValue(b, d) {
 		t.Errorf("other settings changed:\n%s", after)
 	}
-	if again, err := PlanHook(req); err != nil || again.Action != "unchanged" {
-		t.Errorf("second install: %v, %s", err, again.Action)
-	}
-	req.Remove = true
-	rm, err := PlanHook(req)
-	if err != nil || rm.Action != "remove" {
-		t.Fatalf("uninstall: %v, %s", err, rm.Action)
-	}
-	if _, err := Apply(rm); err != nil {
-		t.Fatal(err)
-	}
-	back, _ := os.ReadFile(path)
-	if !sameValue(decodeJSONC(t, back), decodeJSONC(t, orig)) {
+	if back := reinstallAndRemove(t, PlanHook, req, path); !sameValue(decodeJSONC(t, back), decodeJSONC(t, orig)) {
 		t.Errorf("after uninstall:\n%s", back)
-	}
-	if again, err := PlanHook(req); err != nil || again.Action != "absent" {
-		t.Errorf("second uninstall: %v, %s", err, again.Action)
 	}
 
 	// A settings file without hooks, and none at all.
 	os.WriteFile(path, []byte(`{"model": "opus"}`), 0o644)
-	req.Remove = false
 	c, err = PlanHook(req)
 	if err != nil || !strings.Contains(string(c.After), `"PostToolUse": [`) {
 		t.Errorf("no hooks yet: %v\n%s", err, c.After)

@@ -28,6 +28,50 @@ func testEnv(t *testing.T) Env {
 
 const bin = "/home/me/.local/bin/scry"
 
+// place copies testdata/fixture to path, making its folder, and returns
+// its bytes.
+func place(t *testing.T, fixture, path string, perm os.FileMode) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", filepath.FromSlash(fixture)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, perm); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// reinstallAndRemove checks, for an entry plan has just installed at
+// path, that installing again changes nothing, that removing it is
+// planned and applied, and that removing again finds nothing; it returns
+// the file as the removal left it.
+func reinstallAndRemove(t *testing.T, plan func(Request) (Change, error), req Request, path string) []byte {
+	t.Helper()
+	if again, err := plan(req); err != nil || again.Action != "unchanged" {
+		t.Errorf("second install: %v, action %s, want unchanged", err, again.Action)
+	}
+	req.Remove = true
+	rm, err := plan(req)
+	if err != nil || rm.Action != "remove" {
+		t.Fatalf("uninstall: %v, action %s", err, rm.Action)
+	}
+	if _, err := Apply(rm); err != nil {
+		t.Fatal(err)
+	}
+	back, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := plan(req); err != nil || again.Action != "absent" {
+		t.Errorf("second uninstall: %v, action %s, want absent", err, again.Action)
+	}
+	return back
+}
+
 // TestInstallIntoRealConfigs installs scry into each agent's user file,
 // starting from a real-shaped file: the entry lands in the agent's format,
 // every other setting and server is kept, a backup holds the old file, a
@@ -43,16 +87,7 @@ func TestInstallIntoRealConfigs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			orig, err := os.ReadFile(filepath.Join("testdata", "configs", fixtures[a.ID]))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, orig, 0o600); err != nil {
-				t.Fatal(err)
-			}
+			orig := place(t, "configs/"+fixtures[a.ID], path, 0o600)
 			req := Request{Agent: a, Scope: ScopeUser, Bin: bin, Env: env}
 			c, err := Plan(req)
 			if err != nil {
@@ -75,19 +110,7 @@ func TestInstallIntoRealConfigs(t *testing.T) {
 			checkKept(t, a, orig, after)
 			got = append(got, golden.File{Name: a.ID + " " + fixtures[a.ID], Data: strings.TrimRight(string(after), "\n")})
 
-			again, err := Plan(req)
-			if err != nil || again.Action != "unchanged" {
-				t.Errorf("second install: %v, action %s, want unchanged", err, again.Action)
-			}
-			req.Remove = true
-			rm, err := Plan(req)
-			if err != nil || rm.Action != "remove" {
-				t.Fatalf("uninstall: %v, action %s", err, rm.Action)
-			}
-			if _, err := Apply(rm); err != nil {
-				t.Fatal(err)
-			}
-			back, _ := os.ReadFile(path)
+			back := reinstallAndRemove(t, Plan, req, path)
 			if a.format == formatJSON && !bytes.Equal(back, orig) {
 				t.Errorf("uninstall did not give the file back:\n%s\nwant:\n%s", back, orig)
 			}
@@ -97,9 +120,6 @@ func TestInstallIntoRealConfigs(t *testing.T) {
 				if err != nil || !sameValue(d1, d2) {
 					t.Errorf("uninstall: %v\n%s", err, back)
 				}
-			}
-			if again, err := Plan(req); err != nil || again.Action != "absent" {
-				t.Errorf("second uninstall: %v, action %s, want absent", err, again.Action)
 			}
 		})
 	}
@@ -262,12 +282,7 @@ func TestMalformedConfigs(t *testing.T) {
 			env := testEnv(t)
 			a, _ := Find(tc.agent)
 			path, _ := a.Path(ScopeUser, "", env)
-			orig, err := os.ReadFile(filepath.Join("testdata", "malformed", tc.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			os.MkdirAll(filepath.Dir(path), 0o755)
-			os.WriteFile(path, orig, 0o644)
+			orig := place(t, "malformed/"+tc.file, path, 0o644)
 			for _, remove := range []bool{false, true} {
 				_, err := Plan(Request{Agent: a, Scope: ScopeUser, Bin: bin, Env: env, Remove: remove})
 				if err == nil || !strings.Contains(err.Error(), tc.want) {

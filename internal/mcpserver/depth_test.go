@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -34,45 +35,42 @@ func TestNestingAndRequestID(t *testing.T) {
 	}
 }
 
+// TestGuardReader: over stdio, a message nested too deeply, or larger than
+// MaxRequestBytes (one line over ~16 MB used to end the server), is
+// answered with an error for its request (nothing for a notification) and
+// never passed on, nor held in memory whole; the messages around it pass
+// and the session goes on.
 func TestGuardReader(t *testing.T) {
+	ping := func(id int) string { return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, id) + "\n" }
 	deep := strings.Repeat("[", 2000) + strings.Repeat("]", 2000)
-	in := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n" +
-		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":` + deep + "}\n" +
-		`{"jsonrpc":"2.0","method":"notifications/x","params":` + deep + "}\n" +
-		`{"jsonrpc":"2.0","id":3,"method":"ping"}` + "\n"
-	var reply strings.Builder
-	out, err := io.ReadAll(guardReader(strings.NewReader(in), &reply))
-	if err != nil {
-		t.Fatal(err)
+	tooLarge := `{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,"message":"message larger than 4194304 bytes"}}` + "\n"
+	tests := []struct {
+		name, in   string
+		out, reply string
+	}{
+		{"too deep",
+			ping(1) + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":` + deep + "}\n" +
+				`{"jsonrpc":"2.0","method":"notifications/x","params":` + deep + "}\n" + ping(3),
+			ping(1) + ping(3),
+			`{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"message nested deeper than 256 levels"}}` + "\n"},
+		{"too large",
+			ping(1) + `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","arguments":{"s":"` + strings.Repeat("a", 20<<20) + `"}}}` + "\n" +
+				`{"jsonrpc":"2.0","method":"tools/call","params":{"s":"` + strings.Repeat("b", MaxRequestBytes) + `"},"id":9}` + "\n" + ping(8),
+			ping(1) + ping(8),
+			fmt.Sprintf(tooLarge, "7") + fmt.Sprintf(tooLarge, "null")},
 	}
-	if want := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"ping"}` + "\n"; string(out) != want {
-		t.Errorf("passed on %q, want the shallow messages alone", out)
-	}
-	if want := `{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"message nested deeper than 256 levels"}}` + "\n"; reply.String() != want {
-		t.Errorf("answered %q, want %q (nothing for the notification)", reply.String(), want)
-	}
-}
-
-// TestStdioOversizedLine: a message larger than MaxRequestBytes over stdio
-// (one line over ~16 MB used to end the server) is answered with an error
-// for its request, and the session goes on; it is never held in memory
-// whole.
-func TestStdioOversizedLine(t *testing.T) {
-	big := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","arguments":{"s":"` + strings.Repeat("a", 20<<20) + `"}}}`
-	noID := `{"jsonrpc":"2.0","method":"tools/call","params":{"s":"` + strings.Repeat("b", MaxRequestBytes) + `"},"id":9}`
-	in := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n" + big + "\n" + noID + "\n" + `{"jsonrpc":"2.0","id":8,"method":"ping"}` + "\n"
-	var reply strings.Builder
-	out, err := io.ReadAll(guardReader(strings.NewReader(in), &reply))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":8,"method":"ping"}` + "\n"; string(out) != want {
-		t.Errorf("passed on %.200q, want the small messages alone", out)
-	}
-	want := `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"message larger than 4194304 bytes"}}` + "\n" +
-		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"message larger than 4194304 bytes"}}` + "\n"
-	if reply.String() != want {
-		t.Errorf("answered %q, want %q", reply.String(), want)
+	for _, tt := range tests {
+		var reply strings.Builder
+		out, err := io.ReadAll(guardReader(strings.NewReader(tt.in), &reply))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(out) != tt.out {
+			t.Errorf("%s: passed on %.200q, want %q", tt.name, out, tt.out)
+		}
+		if reply.String() != tt.reply {
+			t.Errorf("%s: answered %q, want %q", tt.name, reply.String(), tt.reply)
+		}
 	}
 }
 

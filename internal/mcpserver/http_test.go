@@ -52,6 +52,49 @@ func closedByServer(t *testing.T, c net.Conn) bool {
 	return true
 }
 
+// dial connects to addr from the address from ("" for any); the
+// connection closes when the test ends.
+func dial(t *testing.T, addr, from string) net.Conn {
+	t.Helper()
+	var d net.Dialer
+	if from != "" {
+		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(from)}
+	}
+	c, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// send connects to addr and writes request, raw HTTP, on the connection.
+func send(t *testing.T, addr, request string) net.Conn {
+	t.Helper()
+	c := dial(t, addr, "")
+	if _, err := io.WriteString(c, request); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// post sends body to the MCP endpoint with the token, as a client does,
+// and returns the response, its body read whole.
+func post(t *testing.T, addr, body string) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", "http://"+addr+"/mcp", strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer t0ken")
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := (&http.Client{Timeout: bound}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, b
+}
+
 // TestHTTPSlowAndIdleConnectionsAreClosed is issue 18 item 9: a client
 // that never finishes its body, or keeps an idle connection, does not hold
 // it forever (with or without the token).
@@ -66,17 +109,9 @@ func TestHTTPSlowAndIdleConnectionsAreClosed(t *testing.T) {
 		{"slow headers", "GET /mcp HTTP/1.1\r\nHost: " + addr + "\r\n"},
 	}
 	for _, tt := range tests {
-		c, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := io.WriteString(c, tt.request); err != nil {
-			t.Fatal(err)
-		}
-		if !closedByServer(t, c) {
+		if !closedByServer(t, send(t, addr, tt.request)) {
 			t.Errorf("%s: connection still open after %v", tt.name, bound)
 		}
-		c.Close()
 	}
 }
 
@@ -88,17 +123,8 @@ func TestHTTPConnectionCap(t *testing.T) {
 	_, addr := serveTest(t, lim)
 	var idle []net.Conn
 	for i := 0; i < lim.MaxConns; i++ {
-		c, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		idle = append(idle, c)
+		idle = append(idle, dial(t, addr, ""))
 	}
-	defer func() {
-		for _, c := range idle {
-			c.Close()
-		}
-	}()
 	get := func(timeout time.Duration) error {
 		cl := &http.Client{Timeout: timeout, Transport: &http.Transport{DisableKeepAlives: true}}
 		resp, err := cl.Get("http://" + addr + "/mcp")
@@ -122,17 +148,7 @@ func TestHTTPConnectionCap(t *testing.T) {
 
 func initialize(t *testing.T, addr string) (*http.Response, string) {
 	t.Helper()
-	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
-	req, _ := http.NewRequest("POST", "http://"+addr+"/mcp", strings.NewReader(body))
-	req.Header.Set("Authorization", "Bearer t0ken")
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := (&http.Client{Timeout: bound}).Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, bufio.NewReader(resp.Body))
-	resp.Body.Close()
+	resp, _ := post(t, addr, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
 	return resp, resp.Header.Get("Mcp-Session-Id")
 }
 
@@ -309,20 +325,9 @@ func TestHTTPRefusedConnectionsAreClosed(t *testing.T) {
 		{"no token, body unsent", "POST /mcp HTTP/1.1\r\nHost: " + addr + "\r\nContent-Length: 100000\r\n\r\n{"},
 	}
 	var conns []net.Conn
-	defer func() {
-		for _, c := range conns {
-			c.Close()
-		}
-	}()
 	for _, tt := range tests {
-		c, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := send(t, addr, tt.request)
 		conns = append(conns, c)
-		if _, err := io.WriteString(c, tt.request); err != nil {
-			t.Fatal(err)
-		}
 		c.SetReadDeadline(time.Now().Add(bound))
 		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 		if err != nil {
@@ -353,20 +358,10 @@ func TestHTTPConnectionsPerAddress(t *testing.T) {
 	lim := DefaultHTTPLimits()
 	lim.MaxConns, lim.MaxConnsPerAddr, lim.HeaderTimeout = 8, 2, time.Minute
 	_, addr := serveTest(t, lim)
-	dial := func(from string) net.Conn {
-		t.Helper()
-		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
-		c, err := d.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		return c
-	}
 	for range lim.MaxConnsPerAddr {
-		dial("127.0.0.1") // idle: sends nothing
+		dial(t, addr, "127.0.0.1") // idle: sends nothing
 	}
-	if !closedByServer(t, dial("127.0.0.1")) {
+	if !closedByServer(t, dial(t, addr, "127.0.0.1")) {
 		t.Errorf("a connection beyond %d from one address was kept", lim.MaxConnsPerAddr)
 	}
 	// All of 127.0.0.0/8 is loopback on Linux; elsewhere only 127.0.0.1
@@ -376,7 +371,7 @@ func TestHTTPConnectionsPerAddress(t *testing.T) {
 		t.Skipf("no second loopback address to connect from: %v", err)
 	}
 	probe.Close()
-	other := dial("127.0.0.2")
+	other := dial(t, addr, "127.0.0.2")
 	io.WriteString(other, "GET /mcp HTTP/1.1\r\nHost: "+addr+"\r\n\r\n")
 	other.SetReadDeadline(time.Now().Add(bound))
 	if resp, err := http.ReadResponse(bufio.NewReader(other), nil); err != nil || resp.StatusCode != http.StatusUnauthorized {
@@ -422,15 +417,7 @@ func TestDeepMessageAnsweredAlikeOnBothTransports(t *testing.T) {
 	}
 
 	_, addr := serveTest(t, DefaultHTTPLimits())
-	req, _ := http.NewRequest("POST", "http://"+addr+"/mcp", strings.NewReader(deep))
-	req.Header.Set("Authorization", "Bearer t0ken")
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := (&http.Client{Timeout: bound}).Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	resp, body := post(t, addr, deep)
 	if string(body) != want || resp.StatusCode != http.StatusBadRequest {
 		t.Errorf("HTTP answered %d %s; want 400 %s", resp.StatusCode, body, want)
 	}

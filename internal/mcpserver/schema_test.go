@@ -17,6 +17,7 @@ import (
 	"github.com/scry-dev/scry/internal/mcpserver"
 	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/tokens"
+	"github.com/scry-dev/scry/internal/tsls/tslstest"
 )
 
 // Sizes an agent pays for on every turn: each tool's description, all the
@@ -172,11 +173,7 @@ func TestChangeImpactTool(t *testing.T) {
 // failed (initialize unanswered within its timeout) the note is gone and
 // the answers say why.
 func TestLoadingNote(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "tsc")
-	script := "#!/bin/sh\ncase \"$1\" in --version) echo 'Version 7.0.2';; *) exec sleep 300;; esac\n"
-	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	bin := tslstest.Silent(t)
 	e := open(t, engine.Options{Root: testkit.Fixture(t, "project"), Sync: true,
 		Compiler: engine.CompilerBackground, Getenv: noEnv,
 		Configure: func(c *config.Config) error { c.TSGo = bin; c.CompilerWait = 0; return nil }})
