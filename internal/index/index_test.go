@@ -19,35 +19,7 @@ import (
 
 // fixture is a small workspace for the incremental-sync scenarios
 // (docs/architecture.md, rule 8).
-var fixture = map[string]string{
-	"src/auth/token.ts": `import { hmac } from '../crypto';
-
-/** Validates a signed token. */
-export function validateToken(token: string): boolean {
-  return hmac(token).length > 0;
-}
-`,
-	"src/crypto.ts": `export function hmac(data: string): string {
-  return data.split('').reverse().join('');
-}
-`,
-	"src/middleware.ts": `import { validateToken } from './auth/token';
-
-export class AuthMiddleware {
-  verify(header: string): boolean {
-    return validateToken(header.slice(7));
-  }
-}
-`,
-	"src/config.ts": `export const TOKEN_EXPIRY = 3600;
-export const ISSUER = 'scry';
-`,
-	"src/app.js": `const { AuthMiddleware } = require('./middleware');
-module.exports = function start() {
-  return new AuthMiddleware();
-};
-`,
-}
+var fixture = testkit.AuthApp()
 
 type env struct {
 	root string

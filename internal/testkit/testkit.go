@@ -122,6 +122,42 @@ func Ledger(n int) map[string]string {
 	return files
 }
 
+// AuthApp is a small workspace of five files (TypeScript and JavaScript):
+// a token check that imports a crypto helper, a middleware class that
+// calls it, two constants and a CommonJS entry point. Each call returns a new
+// map, which the caller may change.
+func AuthApp() map[string]string {
+	return map[string]string{
+		"src/auth/token.ts": `import { hmac } from '../crypto';
+
+/** Validates a signed token. */
+export function validateToken(token: string): boolean {
+  return hmac(token).length > 0;
+}
+`,
+		"src/crypto.ts": `export function hmac(data: string): string {
+  return data.split('').reverse().join('');
+}
+`,
+		"src/middleware.ts": `import { validateToken } from './auth/token';
+
+export class AuthMiddleware {
+  verify(header: string): boolean {
+    return validateToken(header.slice(7));
+  }
+}
+`,
+		"src/config.ts": `export const TOKEN_EXPIRY = 3600;
+export const ISSUER = 'scry';
+`,
+		"src/app.js": `const { AuthMiddleware } = require('./middleware');
+module.exports = function start() {
+  return new AuthMiddleware();
+};
+`,
+	}
+}
+
 // TokenTS and CartTS are two small TypeScript modules of the repository that
 // the benchmarks' and the fitter's tests build (acme/widgets): a class whose
 // method a question names, and two functions side by side.

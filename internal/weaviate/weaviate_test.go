@@ -124,39 +124,19 @@ func (w *workspaceIndex) push(t testing.TB, c *weaviate.Client, repo string) wea
 	return sum
 }
 
-var fixture = map[string]string{
-	"src/auth/token.ts": `import { hmac } from '../crypto';
-
-/** Validates a signed token. */
-export function validateToken(token: string): boolean {
-  return hmac(token).length > 0;
-}
-
+// fixture is testkit.AuthApp with a second function in token.ts and both
+// constants declared in one statement.
+var fixture = func() map[string]string {
+	files := testkit.AuthApp()
+	files["src/auth/token.ts"] += `
 /** Issues a token for a user. */
 export function issueToken(user: string): string {
   return hmac(user + ':' + Date.now());
 }
-`,
-	"src/crypto.ts": `export function hmac(data: string): string {
-  return data.split('').reverse().join('');
-}
-`,
-	"src/middleware.ts": `import { validateToken } from './auth/token';
-
-export class AuthMiddleware {
-  verify(header: string): boolean {
-    return validateToken(header.slice(7));
-  }
-}
-`,
-	"src/config.ts": `export const TOKEN_EXPIRY = 3600, ISSUER = 'scry';
-`,
-	"src/app.js": `const { AuthMiddleware } = require('./middleware');
-module.exports = function start() {
-  return new AuthMiddleware();
-};
-`,
-}
+`
+	files["src/config.ts"] = "export const TOKEN_EXPIRY = 3600, ISSUER = 'scry';\n"
+	return files
+}()
 
 // corpusFiles adds immer's sources from the npm test corpus, when present,
 // so parity is checked on real code too.
