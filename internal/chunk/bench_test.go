@@ -2,21 +2,17 @@ package chunk_test
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/parse"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // BenchmarkTypeScriptJS parses and chunks the typescript package's
 // lib/typescript.js (about 9 MB), the largest real file in the test corpus.
 func BenchmarkTypeScriptJS(b *testing.B) {
-	dir := os.Getenv("SCRY_CORPUS")
-	if dir == "" {
-		b.Skip("SCRY_CORPUS not set (run .ci/run or scripts/testdeps.sh)")
-	}
-	path := filepath.Join(dir, "node_modules/typescript/lib/typescript.js")
+	path := testkit.Corpus(b, "typescript", "lib", "typescript.js")
 	src, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/scry-dev/scry/internal/chunkcheck"
 	"github.com/scry-dev/scry/internal/golden"
 	"github.com/scry-dev/scry/internal/parse"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 const fixtureDir = "../../testdata/fixtures"
@@ -156,25 +157,11 @@ func TestFixtures(t *testing.T) {
 	}
 }
 
-// corpusDir returns $SCRY_CORPUS, skipping (or failing, when the corpus is
-// required) without it.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("SCRY_CORPUS")
-	if dir == "" {
-		if os.Getenv("SCRY_REQUIRE_CORPUS") == "1" {
-			t.Fatal("SCRY_CORPUS is not set but SCRY_REQUIRE_CORPUS=1 (run scripts/testdeps.sh)")
-		}
-		t.Skip("SCRY_CORPUS not set (run scripts/testdeps.sh and source .cache/testdeps/env)")
-	}
-	return dir
-}
-
 // TestRealCodeValidation applies the ten global rules to real code from npm:
 // typescript.js (~200k lines), TypeScript's lib .d.ts files, and the
 // TypeScript sources of rxjs, effect and immer. Zero violations allowed.
 func TestRealCodeValidation(t *testing.T) {
-	dir := corpusDir(t)
+	dir := testkit.Corpus(t)
 	nm := filepath.Join(dir, "node_modules")
 	var files []string
 	files = append(files, filepath.Join(nm, "typescript/lib/typescript.js"))

@@ -12,6 +12,7 @@ import (
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/chunkcheck"
 	"github.com/scry-dev/scry/internal/parse"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // structural are the rules that must hold on any input at all.
@@ -157,7 +158,7 @@ func TestDeepNestsChunkInBoundedSize(t *testing.T) {
 // deleted at seeded positions — through parse and chunk: no panic, and the
 // structural rules hold on every one.
 func TestMutatedCorpus(t *testing.T) {
-	dir := corpusDir(t)
+	dir := testkit.Corpus(t)
 	var files []string
 	for _, pkg := range []string{"rxjs/src/internal/operators", "effect/src/internal"} {
 		matches, _ := filepath.Glob(filepath.Join(dir, "node_modules", pkg, "*.ts"))

@@ -18,6 +18,7 @@ import (
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/sqlitedb"
 	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -63,16 +64,10 @@ func crashChild() {
 	os.Exit(0)
 }
 
+// crashCorpus is the real code the crash tests index: rxjs's sources.
 func crashCorpus(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("SCRY_CORPUS")
-	if dir == "" {
-		if os.Getenv("SCRY_REQUIRE_CORPUS") == "1" {
-			t.Fatal("SCRY_CORPUS is not set but SCRY_REQUIRE_CORPUS=1")
-		}
-		t.Skip("SCRY_CORPUS not set (run scripts/testdeps.sh)")
-	}
-	return filepath.Join(dir, "node_modules", "rxjs", "src")
+	return testkit.Corpus(t, "rxjs", "src")
 }
 
 // snapshotOf describes an index by its files' hashes and chunk ids.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/parse"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // corpusKinds are the chunk kinds the corpus test snapshots one at a time.
@@ -29,13 +30,7 @@ var corpusKinds = map[string]bool{
 // trees to read (default node_modules/rxjs/src); SCRY_REQUIRE_CORPUS=1 turns
 // the skip into a failure.
 func TestCorpus(t *testing.T) {
-	root := os.Getenv("SCRY_CORPUS")
-	if root == "" {
-		if os.Getenv("SCRY_REQUIRE_CORPUS") == "1" {
-			t.Fatal("SCRY_REQUIRE_CORPUS=1 but SCRY_CORPUS is not set")
-		}
-		t.Skip("SCRY_CORPUS is not set; see the test's comment")
-	}
+	root := testkit.Corpus(t)
 	dirs := []string{"node_modules/rxjs/src"}
 	if env := os.Getenv("SCRY_CORPUS_PACKAGES"); env != "" {
 		dirs = strings.Split(env, ",")

@@ -61,6 +61,32 @@ func CopyTree(t testing.TB, src, dst string) {
 	}
 }
 
+// EnvCorpus names the test corpus: a folder whose node_modules holds the
+// npm packages that scripts/testdeps.sh installs (real code to test on).
+// EnvRequireCorpus=1 (as in CI) makes a missing corpus a failure.
+const (
+	EnvCorpus        = "SCRY_CORPUS"
+	EnvRequireCorpus = "SCRY_REQUIRE_CORPUS"
+)
+
+// Corpus returns the test corpus's folder, or the path elem names inside
+// its node_modules ("rxjs", "src"). Without $SCRY_CORPUS the test is
+// skipped, or fails when $SCRY_REQUIRE_CORPUS=1.
+func Corpus(t testing.TB, elem ...string) string {
+	t.Helper()
+	dir := os.Getenv(EnvCorpus)
+	if dir == "" {
+		if os.Getenv(EnvRequireCorpus) == "1" {
+			t.Fatalf("%s=1 but %s is not set (run scripts/testdeps.sh and source .cache/testdeps/env)", EnvRequireCorpus, EnvCorpus)
+		}
+		t.Skipf("%s not set (run scripts/testdeps.sh and source .cache/testdeps/env)", EnvCorpus)
+	}
+	if len(elem) == 0 {
+		return dir
+	}
+	return filepath.Join(append([]string{dir, "node_modules"}, elem...)...)
+}
+
 // GitMirror makes a repository with one commit per state (each a full set
 // of files) and a bare clone of it named name in a new folder; it returns
 // that folder and the commits, oldest first. The test is skipped where git

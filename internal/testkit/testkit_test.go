@@ -86,3 +86,12 @@ func TestJSONPosts(t *testing.T) {
 		t.Errorf("bodies %v", b)
 	}
 }
+
+// A path in the corpus is inside its node_modules (or the test is skipped
+// without a corpus).
+func TestCorpus(t *testing.T) {
+	dir := Corpus(t)
+	if got, want := Corpus(t, "rxjs", "src"), filepath.Join(dir, "node_modules", "rxjs", "src"); got != want {
+		t.Errorf("Corpus(rxjs, src) = %s, want %s", got, want)
+	}
+}

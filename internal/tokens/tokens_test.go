@@ -15,6 +15,7 @@ import (
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 	"github.com/pkoukk/tiktoken-go-loader/assets"
 	"github.com/scry-dev/scry/internal/golden"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 func TestCount(t *testing.T) {
@@ -112,13 +113,7 @@ func TestCountMatchesLibraryOnEveryRuneClass(t *testing.T) {
 // Real code: every file of the test corpus's rxjs sources and a slice of
 // the TypeScript library declarations.
 func TestCountMatchesLibraryOnRealCode(t *testing.T) {
-	corpus := os.Getenv("SCRY_CORPUS")
-	if corpus == "" {
-		if os.Getenv("SCRY_REQUIRE_CORPUS") != "" {
-			t.Fatal("SCRY_CORPUS is required")
-		}
-		t.Skip("SCRY_CORPUS not set")
-	}
+	corpus := testkit.Corpus(t)
 	ref := reference(t)
 	var files []string
 	for _, glob := range []string{"rxjs/src/internal/*/*.ts", "typescript/lib/lib.es5.d.ts", "typescript/lib/lib.dom.d.ts", "date-fns/locale/ja/_lib/*.js"} {
@@ -159,11 +154,7 @@ func FuzzCount(f *testing.F) {
 }
 
 func BenchmarkCount(b *testing.B) {
-	corpus := os.Getenv("SCRY_CORPUS")
-	if corpus == "" {
-		b.Skip("SCRY_CORPUS not set")
-	}
-	src, err := os.ReadFile(filepath.Join(corpus, "node_modules", "typescript", "lib", "lib.dom.d.ts"))
+	src, err := os.ReadFile(testkit.Corpus(b, "typescript", "lib", "lib.dom.d.ts"))
 	if err != nil {
 		b.Fatal(err)
 	}
