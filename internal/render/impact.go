@@ -70,13 +70,9 @@ func impactText(imp answer.Impact, keep, budget, omitted int) string {
 		b.WriteString("\n")
 		if len(s.Callers) > 0 {
 			fmt.Fprintf(&b, "  callers (%d):\n", len(s.Callers))
-			for i, c := range s.Callers {
-				if i == keep {
-					fmt.Fprintf(&b, "    … %d more\n", len(s.Callers)-keep)
-					break
-				}
+			firstOf(s.Callers, keep, func(c answer.ImpactCaller) {
 				fmt.Fprintf(&b, "    %s%s — %s:%d\n", strings.Repeat("↑", c.Depth), textfmt.Name(c.Name), textfmt.Name(c.File), c.Line)
-			}
+			}, func(left int) { fmt.Fprintf(&b, "    … %d more\n", left) })
 		} else {
 			b.WriteString("  callers: none\n")
 		}
@@ -86,23 +82,14 @@ func impactText(imp answer.Impact, keep, budget, omitted int) string {
 				total += r.Count
 			}
 			fmt.Fprintf(&b, "  references: %d in %s\n", total, plural(len(s.References), "file"))
-			for i, r := range s.References {
-				if i == keep {
-					fmt.Fprintf(&b, "    … %s more\n", plural(len(s.References)-keep, "file"))
-					break
-				}
+			firstOf(s.References, keep, func(r answer.FileCount) {
 				fmt.Fprintf(&b, "    %s (%d)\n", textfmt.Name(r.File), r.Count)
-			}
+			}, func(left int) { fmt.Fprintf(&b, "    … %s more\n", plural(left, "file")) })
 		}
 		if len(s.Importers) > 0 {
 			fmt.Fprintf(&b, "  imported by (%d):", len(s.Importers))
-			for i, f := range s.Importers {
-				if i == keep {
-					fmt.Fprintf(&b, " … %d more", len(s.Importers)-keep)
-					break
-				}
-				b.WriteString(" " + textfmt.Name(f))
-			}
+			firstOf(s.Importers, keep, func(f string) { b.WriteString(" " + textfmt.Name(f)) },
+				func(left int) { fmt.Fprintf(&b, " … %d more", left) })
 			b.WriteString("\n")
 		}
 	}
@@ -111,11 +98,7 @@ func impactText(imp answer.Impact, keep, budget, omitted int) string {
 	}
 	if len(imp.Tests) > 0 {
 		b.WriteString("\nTests reaching the change:\n")
-		for i, t := range imp.Tests {
-			if i == keep*2 {
-				fmt.Fprintf(&b, "  … %d more\n", len(imp.Tests)-keep*2)
-				break
-			}
+		firstOf(imp.Tests, keep*2, func(t answer.ImpactTest) {
 			how := "reaches " + textfmt.Name(t.Via)
 			switch {
 			case t.Via == "":
@@ -124,7 +107,7 @@ func impactText(imp answer.Impact, keep, budget, omitted int) string {
 				how = fmt.Sprintf("imports %s (%s away)", textfmt.Name(t.Via), plural(t.Hops, "import"))
 			}
 			fmt.Fprintf(&b, "  %s — %s\n", textfmt.Name(t.File), how)
-		}
+		}, func(left int) { fmt.Fprintf(&b, "  … %d more\n", left) })
 	} else {
 		b.WriteString("\nNo test file reaches the change.\n")
 	}
@@ -132,6 +115,18 @@ func impactText(imp answer.Impact, keep, budget, omitted int) string {
 		fmt.Fprintf(&b, "\n%s/%s tokens\n", textfmt.Thousands(tokens.Count(b.String())), textfmt.Thousands(budget))
 	}
 	return b.String()
+}
+
+// firstOf writes the first keep of items with line, then, when it left
+// any out, how many with more.
+func firstOf[T any](items []T, keep int, line func(T), more func(left int)) {
+	for i, x := range items {
+		if i == keep {
+			more(len(items) - keep)
+			return
+		}
+		line(x)
+	}
 }
 
 // HookHit is one search result as `scry search --json` gives it, read by

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/scry-dev/scry/internal/answer"
+	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/structure"
@@ -60,26 +61,31 @@ func Graph(a answer.Answer) string {
 	return g
 }
 
+// searchPlace is where a `results` or `leads` entry of `scry search
+// --json` is, and what it is.
+type searchPlace struct {
+	File       string `json:"file"`
+	StartLine  int    `json:"start_line"`
+	EndLine    int    `json:"end_line"`
+	Name       string `json:"name"`
+	Breadcrumb string `json:"breadcrumb"`
+	Kind       string `json:"kind"`
+}
+
+func placeOf(c chunk.Chunk) searchPlace {
+	return searchPlace{File: c.RelativePath, StartLine: c.StartLine, EndLine: c.EndLine, Name: c.Name, Breadcrumb: c.Breadcrumb, Kind: c.NodeKind}
+}
+
 // searchResult is the stable `results` entry of `scry search --json`.
 type searchResult struct {
-	File       string  `json:"file"`
-	StartLine  int     `json:"start_line"`
-	EndLine    int     `json:"end_line"`
-	Name       string  `json:"name"`
-	Breadcrumb string  `json:"breadcrumb"`
-	Kind       string  `json:"kind"`
-	Score      float64 `json:"score"`
+	searchPlace
+	Score float64 `json:"score"`
 }
 
 // searchLead is a `leads` entry: a candidate named instead of shown, when
 // no result passed the relevance threshold or fit the budget.
 type searchLead struct {
-	File        string  `json:"file"`
-	StartLine   int     `json:"start_line"`
-	EndLine     int     `json:"end_line"`
-	Name        string  `json:"name"`
-	Breadcrumb  string  `json:"breadcrumb"`
-	Kind        string  `json:"kind"`
+	searchPlace
 	Probability float64 `json:"probability"`
 	OverBudget  bool    `json:"over_budget"`
 	Tokens      int     `json:"tokens"`
@@ -97,14 +103,11 @@ type searchSnapshot struct {
 func SearchJSON(w io.Writer, a answer.Answer) error {
 	res := make([]searchResult, len(a.Response.Results))
 	for i, r := range a.Response.Results {
-		c := r.Chunk
-		res[i] = searchResult{File: c.RelativePath, StartLine: c.StartLine, EndLine: c.EndLine, Name: c.Name, Breadcrumb: c.Breadcrumb, Kind: c.NodeKind, Score: round3(r.Score)}
+		res[i] = searchResult{placeOf(r.Chunk), round3(r.Score)}
 	}
 	leads := make([]searchLead, len(a.Response.Leads))
 	for i, l := range a.Response.Leads {
-		c := l.Chunk
-		leads[i] = searchLead{File: c.RelativePath, StartLine: c.StartLine, EndLine: c.EndLine, Name: c.Name, Breadcrumb: c.Breadcrumb,
-			Kind: c.NodeKind, Probability: round3(l.Probability), OverBudget: l.OverBudget, Tokens: l.Tokens}
+		leads[i] = searchLead{placeOf(l.Chunk), round3(l.Probability), l.OverBudget, l.Tokens}
 	}
 	snaps := make([]searchSnapshot, len(a.Snapshots))
 	for i, s := range a.Snapshots {
