@@ -74,13 +74,7 @@ const (
 // skipped, or fails when $SCRY_REQUIRE_CORPUS=1.
 func Corpus(t testing.TB, elem ...string) string {
 	t.Helper()
-	dir := os.Getenv(EnvCorpus)
-	if dir == "" {
-		if os.Getenv(EnvRequireCorpus) == "1" {
-			t.Fatalf("%s=1 but %s is not set (run scripts/testdeps.sh and source .cache/testdeps/env)", EnvRequireCorpus, EnvCorpus)
-		}
-		t.Skipf("%s not set (run scripts/testdeps.sh and source .cache/testdeps/env)", EnvCorpus)
-	}
+	dir := Need(t, EnvCorpus, EnvRequireCorpus)
 	if len(elem) == 0 {
 		return dir
 	}
