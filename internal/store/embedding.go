@@ -4,9 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
-
-	"github.com/scry-dev/scry/internal/chunkindex"
 )
 
 // This file holds the queries the embedding side of scry needs: which
@@ -156,40 +153,16 @@ func (s *Store) ChunkIDsFiltered(paths, languages, kinds []string) ([]string, er
 	if len(paths) == 0 && len(languages) == 0 && len(kinds) == 0 {
 		return nil, nil
 	}
-	var where strings.Builder
-	var args []any
-	if len(paths) > 0 {
-		where.WriteString(" AND (")
-		for i, p := range paths {
-			if !chunkindex.ValidPattern(p) {
-				return nil, fmt.Errorf("store: bad path pattern %q", p)
-			}
-			if i > 0 {
-				where.WriteString(" OR ")
-			}
-			where.WriteString("path_match(?, f.path)")
-			args = append(args, p)
-		}
-		where.WriteString(")")
-	}
-	if len(languages) > 0 {
-		where.WriteString(" AND f.language IN (" + placeholders(len(languages)) + ")")
-		for _, l := range languages {
-			args = append(args, l)
-		}
-	}
-	if len(kinds) > 0 {
-		where.WriteString(" AND c.node_kind IN (" + placeholders(len(kinds)) + ")")
-		for _, k := range kinds {
-			args = append(args, k)
-		}
+	where, args, err := fileFilter(paths, languages, kinds)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
 	}
 	// Each passing file's chunks are one seq range (see fileShift), read
 	// from the table itself; CROSS JOIN keeps files the outer loop, which
 	// the planner otherwise turns round into a scan of every chunk. The
 	// ids come in file id and seq order; callers use them as a set.
 	ids, err := s.queryStrings(fmt.Sprintf(`SELECT c.id FROM files f CROSS JOIN chunks c
-		ON c.seq BETWEEN f.id << %[1]d AND (f.id << %[1]d) | %[2]d WHERE 1`, fileShift, int64(1)<<fileShift-1)+where.String(), args...)
+		ON c.seq BETWEEN f.id << %[1]d AND (f.id << %[1]d) | %[2]d WHERE 1`, fileShift, int64(1)<<fileShift-1)+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: filtered chunk ids: %w", err)
 	}

@@ -42,32 +42,14 @@ func (s *Store) Search(q chunkindex.Query) ([]chunkindex.Hit, error) {
 	if limit <= 0 {
 		limit = chunkindex.DefaultLimit
 	}
-	var filter strings.Builder
-	var fargs []any
-	if len(q.Paths) > 0 {
-		filter.WriteString(" AND (")
-		for i, p := range q.Paths {
-			if !chunkindex.ValidPattern(p) {
-				return nil, fmt.Errorf("store: search: bad path pattern %q", p)
-			}
-			if i > 0 {
-				filter.WriteString(" OR ")
-			}
-			filter.WriteString("path_match(?, f.path)")
-			fargs = append(fargs, p)
-		}
-		filter.WriteString(")")
-	}
-	if len(q.Languages) > 0 {
-		filter.WriteString(" AND f.language IN (" + placeholders(len(q.Languages)) + ")")
-		for _, l := range q.Languages {
-			fargs = append(fargs, l)
-		}
+	filter, fargs, err := fileFilter(q.Paths, q.Languages, nil)
+	if err != nil {
+		return nil, fmt.Errorf("store: search: %w", err)
 	}
 	args := []any{match}
 	restrict := ""
-	if filter.Len() > 0 {
-		cond, condArgs, ok, err := s.restriction(filter.String(), fargs)
+	if filter != "" {
+		cond, condArgs, ok, err := s.restriction(filter, fargs)
 		if err != nil {
 			return nil, fmt.Errorf("store: search: %w", err)
 		}
@@ -355,6 +337,40 @@ func (s *Store) restriction(filter string, args []any) (cond string, condArgs []
 	}
 	b.WriteString(")")
 	return b.String(), nil, true, nil
+}
+
+// fileFilter is the SQL (" AND …", over files f and chunks c) and the
+// arguments that keep the chunks of files matching any of the path
+// patterns and written in one of the languages, and of one of the kinds;
+// an empty list does not filter.
+func fileFilter(paths, languages, kinds []string) (string, []any, error) {
+	var where strings.Builder
+	var args []any
+	if len(paths) > 0 {
+		where.WriteString(" AND (")
+		for i, p := range paths {
+			if !chunkindex.ValidPattern(p) {
+				return "", nil, fmt.Errorf("bad path pattern %q", p)
+			}
+			if i > 0 {
+				where.WriteString(" OR ")
+			}
+			where.WriteString("path_match(?, f.path)")
+			args = append(args, p)
+		}
+		where.WriteString(")")
+	}
+	in := func(column string, values []string) {
+		if len(values) > 0 {
+			where.WriteString(" AND " + column + " IN (" + placeholders(len(values)) + ")")
+			for _, v := range values {
+				args = append(args, v)
+			}
+		}
+	}
+	in("f.language", languages)
+	in("c.node_kind", kinds)
+	return where.String(), args, nil
 }
 
 func placeholders(n int) string {
