@@ -87,13 +87,9 @@ func (r *Root) Resolve(p string) (abs string, rel string, err error) {
 	if !lexInside && !filepath.IsAbs(filepath.FromSlash(p)) {
 		return "", "", fmt.Errorf("resolve %q: %w", p, ErrOutsideRoot)
 	}
-	real, err := realPath(lex, 0)
+	real, realRel, err := r.realInside(p, lex)
 	if err != nil {
-		return "", "", fmt.Errorf("resolve %q: %w", p, err)
-	}
-	realRel, ok := within(r.dir, real)
-	if !ok {
-		return "", "", fmt.Errorf("resolve %q: %w", p, ErrOutsideRoot)
+		return "", "", err
 	}
 	if !lexInside {
 		// An absolute path through some other link to the root: editors and
@@ -114,15 +110,25 @@ func (r *Root) Canonical(p string) (abs string, rel string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	real, err := realPath(lex, 0)
+	real, realRel, err := r.realInside(p, lex)
+	if err != nil {
+		return "", "", err
+	}
+	return real, filepath.ToSlash(realRel), nil
+}
+
+// realInside is lex (the absolute path p names) with every symlink
+// resolved, and that path relative to the root, which it must lie in.
+func (r *Root) realInside(p, lex string) (real, rel string, err error) {
+	real, err = realPath(lex, 0)
 	if err != nil {
 		return "", "", fmt.Errorf("resolve %q: %w", p, err)
 	}
-	realRel, ok := within(r.dir, real)
+	rel, ok := within(r.dir, real)
 	if !ok {
 		return "", "", fmt.Errorf("resolve %q: %w", p, ErrOutsideRoot)
 	}
-	return real, filepath.ToSlash(realRel), nil
+	return real, rel, nil
 }
 
 // realPath resolves symlinks in the clean absolute path p, allowing its tail
