@@ -113,6 +113,20 @@ func ruleCases() []ruleCase {
 	mut := func(f func(cs []chunk.Chunk) []chunk.Chunk) func() []chunk.Chunk {
 		return func() []chunk.Chunk { return f(tokenChunks()) }
 	}
+	// respecOne is the token chunk set built with the spec of chunk id
+	// changed by f.
+	respecOne := func(id string, f func(x *spec)) func() []chunk.Chunk {
+		return func() []chunk.Chunk {
+			return respec(func(s []spec) []spec { return setSpec(s, id, f) })
+		}
+	}
+	// edit is the token chunk set with chunk id changed by f.
+	edit := func(id string, f func(c *chunk.Chunk)) func() []chunk.Chunk {
+		return mut(func(cs []chunk.Chunk) []chunk.Chunk {
+			f(find(cs, id))
+			return cs
+		})
+	}
 	return []ruleCase{
 		// Rule 1: full coverage.
 		{name: "coverage/ok", rule: 0, chunks: tokenChunks},
@@ -122,9 +136,7 @@ func ruleCases() []ruleCase {
 				spec{id: "b", kind: "expression", name: "b()", start: 5, end: 5})
 		}},
 		{name: "coverage/root statement dropped", rule: RuleCoverage, chunks: mut(func(cs []chunk.Chunk) []chunk.Chunk { return without(cs, "c12") })},
-		{name: "coverage/jsdoc left outside its declaration", rule: RuleCoverage, chunks: func() []chunk.Chunk {
-			return respec(func(s []spec) []spec { return setSpec(s, "c5", func(x *spec) { x.start = 7 }) })
-		}},
+		{name: "coverage/jsdoc left outside its declaration", rule: RuleCoverage, chunks: respecOne("c5", func(x *spec) { x.start = 7 })},
 		{name: "coverage/class range cut short", rule: RuleCoverage, chunks: func() []chunk.Chunk {
 			return respec(func(s []spec) []spec {
 				s = setSpec(s, "c6", func(x *spec) { x.end = 12 })
@@ -134,60 +146,32 @@ func ruleCases() []ruleCase {
 
 		// Rule 2: no sibling overlap.
 		{name: "overlap/ok parent and child share lines", rule: 0, chunks: tokenChunks},
-		{name: "overlap/root siblings share a line", rule: RuleOverlap, chunks: func() []chunk.Chunk {
-			return respec(func(s []spec) []spec { return setSpec(s, "c5", func(x *spec) { x.start = 4 }) })
-		}},
-		{name: "overlap/method siblings share a line", rule: RuleOverlap, chunks: func() []chunk.Chunk {
-			return respec(func(s []spec) []spec { return setSpec(s, "c8", func(x *spec) { x.end = 19 }) })
-		}},
+		{name: "overlap/root siblings share a line", rule: RuleOverlap, chunks: respecOne("c5", func(x *spec) { x.start = 4 })},
+		{name: "overlap/method siblings share a line", rule: RuleOverlap, chunks: respecOne("c8", func(x *spec) { x.end = 19 })},
 
 		// Rule 3: source fidelity.
 		{name: "fidelity/ok", rule: 0, chunks: tokenChunks},
-		{name: "fidelity/off by one", rule: RuleFidelity, chunks: mut(func(cs []chunk.Chunk) []chunk.Chunk {
-			c := find(cs, "c5")
+		{name: "fidelity/off by one", rule: RuleFidelity, chunks: edit("c5", func(c *chunk.Chunk) {
 			c.FullSource = sliceSource(tokenSrc, 7, 7)
 			c.EmbeddingText = c.FullSource
-			return cs
 		})},
-		{name: "fidelity/trailing newline kept", rule: RuleFidelity, chunks: mut(func(cs []chunk.Chunk) []chunk.Chunk {
-			c := find(cs, "c12")
+		{name: "fidelity/trailing newline kept", rule: RuleFidelity, chunks: edit("c12", func(c *chunk.Chunk) {
 			c.FullSource += "\n"
 			c.EmbeddingText = c.FullSource
-			return cs
 		})},
-		{name: "fidelity/range past end of file", rule: RuleFidelity, chunks: mut(func(cs []chunk.Chunk) []chunk.Chunk {
-			find(cs, "c12").EndLine = 37
-			return cs
-		})},
+		{name: "fidelity/range past end of file", rule: RuleFidelity, chunks: edit("c12", func(c *chunk.Chunk) { c.EndLine = 37 })},
 
 		// Rule 4: hierarchy consistency.
 		{name: "hierarchy/ok", rule: 0, chunks: tokenChunks},
-		{name: "hierarchy/parent does not list child", rule: RuleHierarchy, chunks: mut(func(cs []chunk.Chunk) []chunk.Chunk {
-			c := find(cs, "c6")
+		{name: "hierarchy/parent does not list child", rule: RuleHierarchy, chunks: edit("c6", func(c *chunk.Chunk) {
 			c.ChildChunkIDs = slices.DeleteFunc(slices.Clone(c.ChildChunkIDs), func(id string) bool { return id == "c8" })
-			return cs
 		})},
-		{name: "hierarchy/child list names a stranger", rule: RuleHierarchy, chunks: mut(func(cs []chunk.Chunk) []chunk.Chunk {
-			c := find(cs, "c10")
-			c.ChildChunkIDs = append(slices.Clone(c.ChildChunkIDs), "c5")
-			return cs
-		})},
-		{name: "hierarchy/wrong depth", rule: RuleHierarchy, chunks: mut(func(cs []chunk.Chunk) []chunk.Chunk {
-			find(cs, "c11").Depth = 1
-			return cs
-		})},
-		{name: "hierarchy/root with depth", rule: RuleHierarchy, chunks: mut(func(cs []chunk.Chunk) []chunk.Chunk {
-			find(cs, "c5").Depth = 1
-			return cs
-		})},
-		{name: "hierarchy/child outside parent", rule: RuleHierarchy, chunks: func() []chunk.Chunk {
-			return respec(func(s []spec) []spec { return setSpec(s, "c11", func(x *spec) { x.parent = "c9" }) })
-		}},
+		{name: "hierarchy/child list names a stranger", rule: RuleHierarchy, chunks: edit("c10", func(c *chunk.Chunk) { c.ChildChunkIDs = append(slices.Clone(c.ChildChunkIDs), "c5") })},
+		{name: "hierarchy/wrong depth", rule: RuleHierarchy, chunks: edit("c11", func(c *chunk.Chunk) { c.Depth = 1 })},
+		{name: "hierarchy/root with depth", rule: RuleHierarchy, chunks: edit("c5", func(c *chunk.Chunk) { c.Depth = 1 })},
+		{name: "hierarchy/child outside parent", rule: RuleHierarchy, chunks: respecOne("c11", func(x *spec) { x.parent = "c9" })},
 		{name: "hierarchy/dangling parent", rule: RuleHierarchy, chunks: mut(func(cs []chunk.Chunk) []chunk.Chunk { return without(cs, "c10") })},
-		{name: "hierarchy/duplicate id", rule: RuleHierarchy, chunks: mut(func(cs []chunk.Chunk) []chunk.Chunk {
-			find(cs, "c4").ID = "c3"
-			return cs
-		})},
+		{name: "hierarchy/duplicate id", rule: RuleHierarchy, chunks: edit("c4", func(c *chunk.Chunk) { c.ID = "c3" })},
 
 		// Rule 5: token limit.
 		{name: "tokens/ok at the limit", rule: 0, src: "x = '" + strings.Repeat("a", 4*MaxTokens-7) + "';\n", chunks: func() []chunk.Chunk {
@@ -199,42 +183,22 @@ func ruleCases() []ruleCase {
 
 		// Rule 6: collapsed children.
 		{name: "collapsed/ok", rule: 0, chunks: tokenChunks},
-		{name: "collapsed/child body inlined", rule: RuleCollapsed, chunks: mut(func(cs []chunk.Chunk) []chunk.Chunk {
-			c := find(cs, "c6")
-			c.EmbeddingText = c.FullSource
-			return cs
-		})},
-		{name: "collapsed/stub missing", rule: RuleCollapsed, chunks: mut(func(cs []chunk.Chunk) []chunk.Chunk {
-			c := find(cs, "c6")
+		{name: "collapsed/child body inlined", rule: RuleCollapsed, chunks: edit("c6", func(c *chunk.Chunk) { c.EmbeddingText = c.FullSource })},
+		{name: "collapsed/stub missing", rule: RuleCollapsed, chunks: edit("c6", func(c *chunk.Chunk) {
 			c.EmbeddingText = strings.Replace(c.EmbeddingText, "  static fromFile(path: string): TokenService;\n", "", 1)
-			return cs
 		})},
-		{name: "collapsed/stub keeps the brace", rule: RuleCollapsed, chunks: mut(func(cs []chunk.Chunk) []chunk.Chunk {
-			c := find(cs, "c6")
+		{name: "collapsed/stub keeps the brace", rule: RuleCollapsed, chunks: edit("c6", func(c *chunk.Chunk) {
 			c.EmbeddingText = strings.Replace(c.EmbeddingText, "constructor(secret: string);", "constructor(secret: string) {}", 1)
-			return cs
 		})},
-		{name: "collapsed/single-line child missing", rule: RuleCollapsed, chunks: mut(func(cs []chunk.Chunk) []chunk.Chunk {
-			c := find(cs, "c6")
+		{name: "collapsed/single-line child missing", rule: RuleCollapsed, chunks: edit("c6", func(c *chunk.Chunk) {
 			c.EmbeddingText = strings.Replace(c.EmbeddingText, "  private secret: string;\n", "", 1)
-			return cs
 		})},
-		{name: "collapsed/leaf embedding differs", rule: RuleCollapsed, chunks: mut(func(cs []chunk.Chunk) []chunk.Chunk {
-			c := find(cs, "c9")
-			c.EmbeddingText = "// token.ts > TokenService\n" + c.EmbeddingText
-			return cs
-		})},
+		{name: "collapsed/leaf embedding differs", rule: RuleCollapsed, chunks: edit("c9", func(c *chunk.Chunk) { c.EmbeddingText = "// token.ts > TokenService\n" + c.EmbeddingText })},
 
 		// Rule 7: breadcrumbs.
 		{name: "breadcrumb/ok", rule: 0, chunks: tokenChunks},
-		{name: "breadcrumb/missing ancestor", rule: RuleBreadcrumb, chunks: mut(func(cs []chunk.Chunk) []chunk.Chunk {
-			find(cs, "c11").Breadcrumb = "src/auth/token.ts > TokenService > read"
-			return cs
-		})},
-		{name: "breadcrumb/missing file", rule: RuleBreadcrumb, chunks: mut(func(cs []chunk.Chunk) []chunk.Chunk {
-			find(cs, "c9").Breadcrumb = "TokenService > validateToken"
-			return cs
-		})},
+		{name: "breadcrumb/missing ancestor", rule: RuleBreadcrumb, chunks: edit("c11", func(c *chunk.Chunk) { c.Breadcrumb = "src/auth/token.ts > TokenService > read" })},
+		{name: "breadcrumb/missing file", rule: RuleBreadcrumb, chunks: edit("c9", func(c *chunk.Chunk) { c.Breadcrumb = "TokenService > validateToken" })},
 
 		// Rule 9: root isolation.
 		{name: "isolation/ok imports sharing a line", rule: 0, chunks: tokenChunks},
@@ -264,27 +228,11 @@ func ruleCases() []ruleCase {
 
 		// Rule 10: relevantImports.
 		{name: "imports/ok", rule: 0, chunks: tokenChunks},
-		{name: "imports/unused import listed", rule: RuleImports, chunks: func() []chunk.Chunk {
-			return respec(func(s []spec) []spec {
-				return setSpec(s, "c9", func(x *spec) { x.imports = append(x.imports, impCORS) })
-			})
-		}},
-		{name: "imports/used import missing", rule: RuleImports, chunks: func() []chunk.Chunk {
-			return respec(func(s []spec) []spec { return setSpec(s, "c10", func(x *spec) { x.imports = nil }) })
-		}},
-		{name: "imports/comment lists imports", rule: RuleImports, chunks: func() []chunk.Chunk {
-			return respec(func(s []spec) []spec { return setSpec(s, "c1", func(x *spec) { x.imports = []string{impJWT} }) })
-		}},
-		{name: "imports/entry is not an import", rule: RuleImports, chunks: func() []chunk.Chunk {
-			return respec(func(s []spec) []spec {
-				return setSpec(s, "c9", func(x *spec) { x.imports = append(x.imports, "const token = 1;") })
-			})
-		}},
-		{name: "imports/entry not from this file", rule: RuleImports, chunks: func() []chunk.Chunk {
-			return respec(func(s []spec) []spec {
-				return setSpec(s, "c9", func(x *spec) { x.imports = []string{"import jwt from 'jose';"} })
-			})
-		}},
+		{name: "imports/unused import listed", rule: RuleImports, chunks: respecOne("c9", func(x *spec) { x.imports = append(x.imports, impCORS) })},
+		{name: "imports/used import missing", rule: RuleImports, chunks: respecOne("c10", func(x *spec) { x.imports = nil })},
+		{name: "imports/comment lists imports", rule: RuleImports, chunks: respecOne("c1", func(x *spec) { x.imports = []string{impJWT} })},
+		{name: "imports/entry is not an import", rule: RuleImports, chunks: respecOne("c9", func(x *spec) { x.imports = append(x.imports, "const token = 1;") })},
+		{name: "imports/entry not from this file", rule: RuleImports, chunks: respecOne("c9", func(x *spec) { x.imports = []string{"import jwt from 'jose';"} })},
 	}
 }
 
