@@ -116,25 +116,11 @@ func FuzzJoiner(f *testing.F) {
 }
 
 func BenchmarkJoinerChunks(b *testing.B) {
-	chunks := benchChunks(b)
 	j := NewJoiner()
 	var buf []byte
-	b.SetBytes(1 << 20)
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, c := range chunks {
-			buf = j.Append(buf[:0], c)
-		}
-	}
+	benchChunksEach(b, func(c string) { buf = j.Append(buf[:0], c) })
 }
 
 func BenchmarkSplitJoinChunks(b *testing.B) {
-	chunks := benchChunks(b)
-	b.SetBytes(1 << 20)
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, c := range chunks {
-			joinedSplit(c)
-		}
-	}
+	benchChunksEach(b, func(c string) { joinedSplit(c) })
 }

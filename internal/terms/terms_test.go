@@ -57,13 +57,7 @@ func TestSplit(t *testing.T) {
 		{"\xff\xfe broken\xffutf8", []string{"broken", "utf", "utf8"}},
 	}
 	for _, tt := range tests {
-		got := Split(tt.in)
-		if len(got) == 0 && len(tt.want) == 0 {
-			continue
-		}
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("Split(%q)\n got %q\nwant %q", tt.in, got, tt.want)
-		}
+		wantTerms(t, "Split", Split, tt.in, tt.want)
 	}
 }
 
@@ -79,13 +73,20 @@ func TestQuery(t *testing.T) {
 		{"   ", nil},
 	}
 	for _, tt := range tests {
-		got := Query(tt.in)
-		if len(got) == 0 && len(tt.want) == 0 {
-			continue
-		}
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("Query(%q)\n got %q\nwant %q", tt.in, got, tt.want)
-		}
+		wantTerms(t, "Query", Query, tt.in, tt.want)
+	}
+}
+
+// wantTerms checks that f (named name) gives want for in; nil and empty
+// are the same.
+func wantTerms(t *testing.T, name string, f func(string) []string, in string, want []string) {
+	t.Helper()
+	got := f(in)
+	if len(got) == 0 && len(want) == 0 {
+		return
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("%s(%q)\n got %q\nwant %q", name, in, got, want)
 	}
 }
 
@@ -254,12 +255,17 @@ func benchChunks(b *testing.B) []string {
 // Chunks are split one at a time, so the per-call cost on small inputs
 // matters as much as throughput.
 func BenchmarkSplitChunks(b *testing.B) {
+	benchChunksEach(b, func(c string) { Split(c) })
+}
+
+// benchChunksEach times f on each of benchChunks' chunks, in MiB/s.
+func benchChunksEach(b *testing.B, f func(chunk string)) {
 	chunks := benchChunks(b)
 	b.SetBytes(1 << 20)
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, c := range chunks {
-			Split(c)
+			f(c)
 		}
 	}
 }
