@@ -35,7 +35,12 @@ func Starts(src []byte) []int {
 			starts = append(starts, i)
 		}
 	}
-	starts := make([]int, 1, 1+count(src))
+	return startsByByte(src, make([]int, 1, 1+count(src)))
+}
+
+// startsByByte appends to starts (which holds line 1's 0) where each line
+// after the first begins, reading src one byte at a time: any terminator.
+func startsByByte(src []byte, starts []int) []int {
 	for i := 0; i < len(src); i++ {
 		switch src[i] {
 		case '\n':

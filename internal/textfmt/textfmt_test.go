@@ -38,13 +38,7 @@ func TestName(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		got := Name(tt.in)
-		if got != tt.want {
-			t.Errorf("Name(%q) = %s, want %s", tt.in, got, tt.want)
-		}
-		if Unsafe(got) {
-			t.Errorf("Name(%q) = %q is still unsafe", tt.in, got)
-		}
+		got := wantSafe(t, "Name", Name, tt.in, tt.want)
 		if unsafe := got != tt.in; unsafe != (Unsafe(tt.in) || strings.HasPrefix(tt.in, `"`) || Locates(tt.in)) {
 			t.Errorf("Name(%q) changed %v, Unsafe %v", tt.in, unsafe, Unsafe(tt.in))
 		}
@@ -86,12 +80,20 @@ func TestLine(t *testing.T) {
 		{"café \x1b[2J\u202e\xff", `café \x1b[2J\u202e\xff`},
 	}
 	for _, tt := range tests {
-		got := Line(tt.in)
-		if got != tt.want {
-			t.Errorf("Line(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-		if Unsafe(got) {
-			t.Errorf("Line(%q) = %q is still unsafe", tt.in, got)
-		}
+		wantSafe(t, "Line", Line, tt.in, tt.want)
 	}
+}
+
+// wantSafe checks that escape (named name) writes in as want, which is
+// safe to print; it returns what escape wrote.
+func wantSafe(t *testing.T, name string, escape func(string) string, in, want string) string {
+	t.Helper()
+	got := escape(in)
+	if got != want {
+		t.Errorf("%s(%q) = %q, want %q", name, in, got, want)
+	}
+	if Unsafe(got) {
+		t.Errorf("%s(%q) = %q is still unsafe", name, in, got)
+	}
+	return got
 }
