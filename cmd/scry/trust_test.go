@@ -19,18 +19,22 @@ func hostileRepo(t *testing.T, embedURL string) (root, marker string) {
 	root = t.TempDir()
 	marker = filepath.Join(t.TempDir(), "ran")
 	files := map[string]string{
-		"src/a.ts":       "export function alpha() { return 1; }\n",
-		"tools/fake-tsc": "#!/bin/sh\n: > " + marker + "\necho 'Version 7.0.2'\n",
-		configFileName:   "tsgo = \"tools/fake-tsc\"\n[embedding]\nprovider = \"openai\"\nmodel = \"m\"\nurl = \"" + embedURL + "\"\n",
+		"src/a.ts":     "export function alpha() { return 1; }\n",
+		configFileName: "tsgo = \"tools/fake-tsc\"\n[embedding]\nprovider = \"openai\"\nmodel = \"m\"\nurl = \"" + embedURL + "\"\n",
 	}
 	testkit.WriteTree(t, root, files)
-	if err := os.Chmod(filepath.Join(root, "tools", "fake-tsc"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	fakeTSGo(t, root, marker, "7.0.2")
 	return root, marker
 }
 
 const configFileName = ".scry.toml"
+
+// fakeTSGo writes the repository's own tools/fake-tsc: it leaves marker
+// when it is run, and says it is TypeScript version.
+func fakeTSGo(t *testing.T, root, marker, version string) {
+	t.Helper()
+	testkit.Script(t, filepath.Join(root, "tools", "fake-tsc"), "#!/bin/sh\n: > "+marker+"\necho 'Version "+version+"'\n")
+}
 
 // isolate gives the test its own user config, cache and PATH, with an API
 // key in the environment as a developer's shell often has.
@@ -120,9 +124,7 @@ func TestWorkspaceCannotRunProgramsOrTakeKeys(t *testing.T) {
 	if err := os.Remove(marker); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(root, "tools", "fake-tsc"), []byte("#!/bin/sh\n: > "+marker+"\necho 'Version 7.0.3'\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	fakeTSGo(t, root, marker, "7.0.3")
 	out, _ = runScry(t, "search", "--root", root, "--index", idx, "--embedder", "none", "alpha")
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the changed program was run under the old trust decision")

@@ -2,7 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -52,9 +52,7 @@ func BenchmarkToolLatency(b *testing.B) {
 				}
 				lat = append(lat, time.Since(start))
 			}
-			sort.Slice(lat, func(a, b int) bool { return lat[a] < lat[b] })
-			b.ReportMetric(float64(lat[n/2].Microseconds())/1000, c.label+"_p50_ms")
-			b.ReportMetric(float64(lat[n*95/100].Microseconds())/1000, c.label+"_p95_ms")
+			reportLatency(b, lat, c.label)
 		}
 	}
 	b.ReportMetric(float64(sum.Files), "files")
@@ -94,9 +92,15 @@ func BenchmarkSearchOverMCP(b *testing.B) {
 		for _, q := range questions {
 			lat = append(lat, ask(q))
 		}
-		sort.Slice(lat, func(a, c int) bool { return lat[a] < lat[c] })
-		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "first_p50_ms")
-		b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "first_p95_ms")
+		reportLatency(b, lat, "first")
 	}
 	b.ReportMetric(float64(sum.Files), "files")
+}
+
+// reportLatency reports the median and the 95th percentile of lat, in
+// milliseconds, as label_p50_ms and label_p95_ms.
+func reportLatency(b *testing.B, lat []time.Duration, label string) {
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, label+"_p50_ms")
+	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, label+"_p95_ms")
 }

@@ -82,3 +82,11 @@ func TestGitRepo(t *testing.T) {
 		t.Errorf("left uncommitted: %q", got)
 	}
 }
+
+// A script is written where asked, executable, and runs.
+func TestScript(t *testing.T) {
+	bin := Script(t, filepath.Join(t.TempDir(), "tools", "hello"), "#!/bin/sh\necho hello\n")
+	if out, err := exec.Command(bin).Output(); err != nil || string(out) != "hello\n" {
+		t.Errorf("%s: %q, %v", bin, out, err)
+	}
+}

@@ -1,9 +1,10 @@
 package tslstest
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // Silent writes a stand-in for TypeScript 7 that gives its version and
@@ -11,10 +12,5 @@ import (
 // outside), and returns its path.
 func Silent(t testing.TB) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "tsc")
-	script := "#!/bin/sh\ncase \"$1\" in --version) echo 'Version 7.0.2';; *) exec sleep 300;; esac\n"
-	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return bin
+	return testkit.Script(t, filepath.Join(t.TempDir(), "tsc"), "#!/bin/sh\ncase \"$1\" in --version) echo 'Version 7.0.2';; *) exec sleep 300;; esac\n")
 }
