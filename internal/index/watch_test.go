@@ -137,8 +137,7 @@ func TestWatchedSyncSizeLimit(t *testing.T) {
 // indexed") until a restart. Events are mapped back to the names the scan
 // gave the files.
 func TestWatchedSyncThroughALink(t *testing.T) {
-	dir := t.TempDir()
-	testkit.WriteTree(t, dir, map[string]string{
+	dir := testkit.Tree(t, map[string]string{
 		".gitignore":    "dist/\n",
 		"src/a.ts":      "export function alpha() { return 1 }\n",
 		"dist/gen/g.ts": "export function generated() { return 1 }\n",

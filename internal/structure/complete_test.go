@@ -11,15 +11,6 @@ import (
 	"github.com/scry-dev/scry/internal/testkit"
 )
 
-// writeProject writes a small project into a new directory and returns
-// its root.
-func writeProject(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	testkit.WriteTree(t, root, files)
-	return root
-}
-
 // sites lists references as "file:line" in their order.
 func sites(r *structure.References) string {
 	var out []string
@@ -33,7 +24,7 @@ func sites(r *structure.References) string {
 // references must see every import, re-export, use through an `export *`
 // barrel, type position and JSX element, not only the calls.
 func TestReferencesIncludeImportsAndReExports(t *testing.T) {
-	root := writeProject(t, map[string]string{
+	root := testkit.Tree(t, map[string]string{
 		"tsconfig.json": `{"compilerOptions":{"strict":true,"jsx":"preserve"},"include":["**/*.ts","**/*.tsx"]}`,
 		"a.ts": "export function helper(x: number): number {\n  return x + 1;\n}\n" +
 			"export interface Opts { n: number }\n" +
@@ -75,7 +66,7 @@ func TestReferencesIncludeImportsAndReExports(t *testing.T) {
 // type the compiler infers for a declaration inside it; a literal the
 // declaration's own file holds is still printed.
 func TestTypeTextFromOutsideTheRootIsWithheld(t *testing.T) {
-	base := writeProject(t, map[string]string{
+	base := testkit.Tree(t, map[string]string{
 		"other/src/secrets.ts": "export const API_KEY = \"sk-live-4f9a1c\";\nexport const PORT = 48151;\n",
 		"ws/app/tsconfig.json": `{"compilerOptions":{"strict":true},"include":["**/*.ts"]}`,
 		"ws/app/src/k.ts": "import { API_KEY, PORT } from \"../../../other/src/secrets\";\n" +
@@ -114,7 +105,7 @@ func TestTypeTextFromOutsideTheRootIsWithheld(t *testing.T) {
 // arrows calling the same function must read as three callers, named by
 // what holds them and at their own lines, not one "(top level)".
 func TestCallersInAnonymousFunctionsAreNamed(t *testing.T) {
-	root := writeProject(t, map[string]string{
+	root := testkit.Tree(t, map[string]string{
 		"tsconfig.json": `{"compilerOptions":{"strict":true},"include":["*.ts"]}`,
 		"run.ts":        "export function run(n: number): number {\n  return n;\n}\n",
 		"tasks.ts": "import { run } from './run';\n\n" +
@@ -148,7 +139,7 @@ func TestCallersInAnonymousFunctionsAreNamed(t *testing.T) {
 // is resolved by definition, which names every signature of an overloaded
 // function: `timer` was listed four times.
 func TestOverloadedCalleeListedOnce(t *testing.T) {
-	root := writeProject(t, map[string]string{
+	root := testkit.Tree(t, map[string]string{
 		"tsconfig.json":                         `{"compilerOptions":{"strict":true,"moduleResolution":"bundler","module":"esnext"},"include":["*.ts"]}`,
 		"node_modules/fake-timers/package.json": `{"name":"fake-timers","version":"1.0.0","types":"index.d.ts"}`,
 		"node_modules/fake-timers/index.d.ts": "export declare function timer(due: number): number;\n" +

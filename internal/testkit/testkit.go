@@ -34,6 +34,15 @@ func WriteTree(t testing.TB, root string, files map[string]string) {
 	}
 }
 
+// Tree writes files (as WriteTree does) into a new temporary folder and
+// returns the folder.
+func Tree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	WriteTree(t, dir, files)
+	return dir
+}
+
 // CopyTree copies the tree at src (folders and files) into dst, which it
 // makes, so that a test may edit a copy of a fixture.
 func CopyTree(t testing.TB, src, dst string) {

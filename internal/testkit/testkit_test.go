@@ -25,6 +25,17 @@ func TestWriteTree(t *testing.T) {
 	}
 }
 
+// A tree is written into a folder of its own.
+func TestTree(t *testing.T) {
+	a, b := Tree(t, map[string]string{"x.ts": "1"}), Tree(t, map[string]string{"x.ts": "2"})
+	if a == b {
+		t.Fatalf("two trees in one folder %s", a)
+	}
+	if got, err := os.ReadFile(filepath.Join(a, "x.ts")); err != nil || string(got) != "1" {
+		t.Errorf("x.ts: %q, %v", got, err)
+	}
+}
+
 // A copy holds the same files and folders, and editing it leaves the
 // original as it was.
 func TestCopyTree(t *testing.T) {

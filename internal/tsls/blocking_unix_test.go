@@ -21,8 +21,7 @@ import (
 // FIFO at each of fifos.
 func fifoProject(t *testing.T, files map[string]string, fifos ...string) string {
 	t.Helper()
-	root := t.TempDir()
-	testkit.WriteTree(t, root, files)
+	root := testkit.Tree(t, files)
 	for _, f := range fifos {
 		if err := syscall.Mkfifo(filepath.Join(root, filepath.FromSlash(f)), 0o644); err != nil {
 			t.Fatal(err)

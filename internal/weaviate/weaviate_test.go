@@ -69,8 +69,7 @@ type workspaceIndex struct {
 
 func newWorkspace(t testing.TB, files map[string]string) *workspaceIndex {
 	t.Helper()
-	dir := t.TempDir()
-	testkit.WriteTree(t, dir, files)
+	dir := testkit.Tree(t, files)
 	root, err := workspace.NewRoot(dir)
 	if err != nil {
 		t.Fatal(err)

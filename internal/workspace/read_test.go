@@ -234,8 +234,7 @@ func TestManyReadsOfAFIFO(t *testing.T) {
 // skipped and counted, and an ignore file that is a FIFO (which discovery
 // used to open and wait on) is not read.
 func TestDiscoverSpecialFiles(t *testing.T) {
-	root := t.TempDir()
-	testkit.WriteTree(t, root, map[string]string{"ok.ts": "export {}\n", ".git/info/": ""})
+	root := testkit.Tree(t, map[string]string{"ok.ts": "export {}\n", ".git/info/": ""})
 	mkfifo(t, filepath.Join(root, "pipe.ts"))
 	mkfifo(t, filepath.Join(root, ".git", "info", "exclude"))
 	symlink(t, root, "/dev/zero", "zero.ts")

@@ -9,10 +9,8 @@ import (
 )
 
 func TestResolve(t *testing.T) {
-	outside := t.TempDir()
-	testkit.WriteTree(t, outside, map[string]string{"secret.ts": ""})
-	dir := t.TempDir()
-	testkit.WriteTree(t, dir, map[string]string{"src/a.ts": "", "src/sub/": ""})
+	outside := testkit.Tree(t, map[string]string{"secret.ts": ""})
+	dir := testkit.Tree(t, map[string]string{"src/a.ts": "", "src/sub/": ""})
 	symlink(t, dir, outside, "out")
 	symlink(t, dir, filepath.Join(outside, "secret.ts"), "src/secret.ts")
 	symlink(t, dir, filepath.Join(outside, "not-yet"), "src/dangling-out")
@@ -84,8 +82,7 @@ func TestResolve(t *testing.T) {
 }
 
 func TestNewRoot(t *testing.T) {
-	dir := t.TempDir()
-	testkit.WriteTree(t, dir, map[string]string{"f.ts": ""})
+	dir := testkit.Tree(t, map[string]string{"f.ts": ""})
 	for _, bad := range []string{"", filepath.Join(dir, "f.ts"), filepath.Join(dir, "missing")} {
 		if _, err := NewRoot(bad); err == nil {
 			t.Errorf("NewRoot(%q): no error", bad)

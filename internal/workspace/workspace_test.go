@@ -161,8 +161,7 @@ func TestDiscoverGitignore(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := t.TempDir()
-			testkit.WriteTree(t, root, tt.files)
+			root := testkit.Tree(t, tt.files)
 			res := mustDiscover(t, root, Options{})
 			equal(t, "files", rels(res), tt.want)
 			equal(t, "skipped", skips(res), nil)
@@ -228,8 +227,7 @@ func TestDiscoverDefaultExcludesAndExtensions(t *testing.T) {
 }
 
 func TestDiscoverIncludeExclude(t *testing.T) {
-	root := t.TempDir()
-	testkit.WriteTree(t, root, map[string]string{
+	root := testkit.Tree(t, map[string]string{
 		"index.ts":               "",
 		"src/auth/login.ts":      "",
 		"src/auth/login.test.ts": "",
@@ -318,8 +316,7 @@ func TestDiscoverBadGlobs(t *testing.T) {
 }
 
 func TestDiscoverRootErrors(t *testing.T) {
-	dir := t.TempDir()
-	testkit.WriteTree(t, dir, map[string]string{"file.ts": ""})
+	dir := testkit.Tree(t, map[string]string{"file.ts": ""})
 	for _, root := range []string{filepath.Join(dir, "missing"), filepath.Join(dir, "file.ts"), ""} {
 		if _, err := Discover(root, Options{}); err == nil {
 			t.Errorf("Discover(%q): no error", root)
@@ -328,8 +325,7 @@ func TestDiscoverRootErrors(t *testing.T) {
 }
 
 func TestDiscoverSizeCap(t *testing.T) {
-	root := t.TempDir()
-	testkit.WriteTree(t, root, map[string]string{
+	root := testkit.Tree(t, map[string]string{
 		"small.ts": strings.Repeat("x", 100),
 		"edge.ts":  strings.Repeat("x", 101),
 		"big.ts":   strings.Repeat("x", 102),
@@ -388,10 +384,8 @@ func TestCheckContent(t *testing.T) {
 }
 
 func TestDiscoverSymlinks(t *testing.T) {
-	outside := t.TempDir()
-	testkit.WriteTree(t, outside, map[string]string{"o.ts": "", "dir/p.ts": ""})
-	root := t.TempDir()
-	testkit.WriteTree(t, root, map[string]string{
+	outside := testkit.Tree(t, map[string]string{"o.ts": "", "dir/p.ts": ""})
+	root := testkit.Tree(t, map[string]string{
 		".gitignore":            "generated/\nignored-link.ts\n",
 		"src/a.ts":              "",
 		"src/deep/b.ts":         "",
@@ -455,8 +449,7 @@ func TestDiscoverSymlinks(t *testing.T) {
 // TestDiscoverSymlinkLoopAcrossLinks checks a loop that only closes through two
 // links, each pointing into a directory the plain walk never enters.
 func TestDiscoverSymlinkLoopAcrossLinks(t *testing.T) {
-	root := t.TempDir()
-	testkit.WriteTree(t, root, map[string]string{
+	root := testkit.Tree(t, map[string]string{
 		".gitignore": "x/\ny/\n",
 		"x/a.ts":     "",
 		"y/b.ts":     "",
@@ -470,8 +463,7 @@ func TestDiscoverSymlinkLoopAcrossLinks(t *testing.T) {
 }
 
 func TestDiscoverSymlinkedRoot(t *testing.T) {
-	real := t.TempDir()
-	testkit.WriteTree(t, real, map[string]string{"a.ts": ""})
+	real := testkit.Tree(t, map[string]string{"a.ts": ""})
 	link := filepath.Join(t.TempDir(), "ws")
 	if err := os.Symlink(real, link); err != nil {
 		t.Skipf("symlinks unavailable: %v", err)
@@ -487,8 +479,7 @@ func TestDiscoverUnreadableDir(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("permissions do not apply to root")
 	}
-	root := t.TempDir()
-	testkit.WriteTree(t, root, map[string]string{"a.ts": "", "locked/b.ts": ""})
+	root := testkit.Tree(t, map[string]string{"a.ts": "", "locked/b.ts": ""})
 	locked := filepath.Join(root, "locked")
 	if err := os.Chmod(locked, 0); err != nil {
 		t.Fatal(err)
