@@ -16,13 +16,7 @@ func TestClaudeHook(t *testing.T) {
 	path, _ := HookPath(ScopeUser, "", env)
 	orig := place(t, "configs/claude-settings.json", path, 0o644)
 	req := Request{Scope: ScopeUser, Bin: "/opt/my tools/scry", Env: env}
-	c, err := PlanHook(req)
-	if err != nil || c.Action != "add" {
-		t.Fatalf("plan: %v, action %s", err, c.Action)
-	}
-	if _, err := Apply(c); err != nil {
-		t.Fatal(err)
-	}
+	add(t, PlanHook, req)
 	after, _ := os.ReadFile(path)
 	d := decodeJSONC(t, after)
 	post := d["hooks"].(map[string]any)["PostToolUse"].([]any)
@@ -40,7 +34,7 @@ func TestClaudeHook(t *testing.T) {
 
 	// A settings file without hooks, and none at all.
 	os.WriteFile(path, []byte(`{"model": "opus"}`), 0o644)
-	c, err = PlanHook(req)
+	c, err := PlanHook(req)
 	if err != nil || !strings.Contains(string(c.After), `"PostToolUse": [`) {
 		t.Errorf("no hooks yet: %v\n%s", err, c.After)
 	}

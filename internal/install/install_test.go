@@ -45,6 +45,21 @@ func place(t *testing.T, fixture, path string, perm os.FileMode) []byte {
 	return b
 }
 
+// add plans the entry's install with plan, which must add it, applies it,
+// and returns the backup Apply kept of the file.
+func add(t *testing.T, plan func(Request) (Change, error), req Request) string {
+	t.Helper()
+	c, err := plan(req)
+	if err != nil || c.Action != "add" {
+		t.Fatalf("plan: %v, action %s, want add", err, c.Action)
+	}
+	backup, err := Apply(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return backup
+}
+
 // reinstallAndRemove checks, for an entry plan has just installed at
 // path, that installing again changes nothing, that removing it is
 // planned and applied, and that removing again finds nothing; it returns
@@ -89,17 +104,7 @@ func TestInstallIntoRealConfigs(t *testing.T) {
 			}
 			orig := place(t, "configs/"+fixtures[a.ID], path, 0o600)
 			req := Request{Agent: a, Scope: ScopeUser, Bin: bin, Env: env}
-			c, err := Plan(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.Action != "add" {
-				t.Errorf("action %s, want add", c.Action)
-			}
-			backup, err := Apply(c)
-			if err != nil {
-				t.Fatal(err)
-			}
+			backup := add(t, Plan, req)
 			if b, _ := os.ReadFile(backup); !bytes.Equal(b, orig) {
 				t.Errorf("backup %s does not hold the original", backup)
 			}

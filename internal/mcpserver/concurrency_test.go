@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // mixedCalls are an agent's everyday calls on the test project, for the
@@ -35,21 +37,10 @@ func TestConcurrentCallsDuringEdits(t *testing.T) {
 	calls := append(slices.Clone(mixedCalls),
 		mcp.CallToolParams{Name: "find_importers", Arguments: map[string]any{"module": "src/auth/tokenService.ts"}},
 		mcp.CallToolParams{Name: "find_files", Arguments: map[string]any{"pattern": "*.ts"}})
-	var wg sync.WaitGroup
-	stop := make(chan struct{})
-	wg.Add(1)
-	go func() { // an editor saving files while the agent works
-		defer wg.Done()
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			p := filepath.Join(root, "src", "gen", "m00", fmt.Sprintf("helper%d.ts", (i%15)*20))
-			os.WriteFile(p, []byte(fmt.Sprintf("export function edited%d(): number {\n  return %d;\n}\n", i, i)), 0o644)
-		}
-	}()
+	stopEditing := testkit.Background(func(i int) { // an editor saving files while the agent works
+		p := filepath.Join(root, "src", "gen", "m00", fmt.Sprintf("helper%d.ts", (i%15)*20))
+		os.WriteFile(p, []byte(fmt.Sprintf("export function edited%d(): number {\n  return %d;\n}\n", i, i)), 0o644)
+	})
 	errs := make(chan error, 64)
 	var callers sync.WaitGroup
 	for i := 0; i < 48; i++ {
@@ -69,8 +60,7 @@ func TestConcurrentCallsDuringEdits(t *testing.T) {
 		}(i)
 	}
 	callers.Wait()
-	close(stop)
-	wg.Wait()
+	stopEditing()
 	close(errs)
 	for err := range errs {
 		t.Error(err)

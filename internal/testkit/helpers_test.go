@@ -4,8 +4,29 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
 	"testing"
 )
+
+// checkTree checks that root holds files as WriteTree writes them: each
+// file with its text, each name ending in "/" a folder.
+func checkTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for p, want := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if strings.HasSuffix(p, "/") {
+			if fi, err := os.Stat(full); err != nil || !fi.IsDir() {
+				t.Errorf("%s: %v, %v; want a folder", p, fi, err)
+			}
+			continue
+		}
+		if got, err := os.ReadFile(full); err != nil || string(got) != want {
+			t.Errorf("%s: %q, %v; want %q", p, got, err, want)
+		}
+	}
+}
 
 // A fixture is copied whole under its own name, and editing the copy
 // leaves the repository's testdata as it was.
@@ -88,5 +109,41 @@ func TestScript(t *testing.T) {
 	bin := Script(t, filepath.Join(t.TempDir(), "tools", "hello"), "#!/bin/sh\necho hello\n")
 	if out, err := exec.Command(bin).Output(); err != nil || string(out) != "hello\n" {
 		t.Errorf("%s: %q, %v", bin, out, err)
+	}
+}
+
+// The steps run in order until stop, and none runs after it returns.
+func TestBackground(t *testing.T) {
+	var mu sync.Mutex
+	var steps []int
+	stop := Background(func(i int) {
+		mu.Lock()
+		steps = append(steps, i)
+		mu.Unlock()
+	})
+	for {
+		mu.Lock()
+		n := len(steps)
+		mu.Unlock()
+		if n >= 3 {
+			break
+		}
+		runtime.Gosched()
+	}
+	stop()
+	stop() // a second stop is harmless
+	mu.Lock()
+	n := len(steps)
+	for i, s := range steps {
+		if s != i {
+			t.Fatalf("steps %v, want 0, 1, 2, ...", steps)
+		}
+	}
+	mu.Unlock()
+	runtime.Gosched()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(steps) != n {
+		t.Errorf("a step ran after stop returned")
 	}
 }

@@ -13,16 +13,9 @@ import (
 
 func TestWriteTree(t *testing.T) {
 	root := t.TempDir()
-	WriteTree(t, root, map[string]string{"a/b/c.ts": "export const c = 1;\n", "d.ts": "", "empty/": ""})
-	if fi, err := os.Stat(filepath.Join(root, "empty")); err != nil || !fi.IsDir() {
-		t.Errorf("empty/: %v, %v", fi, err)
-	}
-	for p, want := range map[string]string{"a/b/c.ts": "export const c = 1;\n", "d.ts": ""} {
-		got, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
-		if err != nil || string(got) != want {
-			t.Errorf("%s: %q, %v; want %q", p, got, err, want)
-		}
-	}
+	files := map[string]string{"a/b/c.ts": "export const c = 1;\n", "d.ts": "", "empty/": ""}
+	WriteTree(t, root, files)
+	checkTree(t, root, files)
 }
 
 // A tree is written into a folder of its own.
@@ -40,17 +33,10 @@ func TestTree(t *testing.T) {
 // original as it was.
 func TestCopyTree(t *testing.T) {
 	src, dst := t.TempDir(), filepath.Join(t.TempDir(), "copy")
-	WriteTree(t, src, map[string]string{"a/b/c.ts": "c", "d.ts": "d", "empty/": ""})
+	files := map[string]string{"a/b/c.ts": "c", "d.ts": "d", "empty/": ""}
+	WriteTree(t, src, files)
 	CopyTree(t, src, dst)
-	if fi, err := os.Stat(filepath.Join(dst, "empty")); err != nil || !fi.IsDir() {
-		t.Errorf("empty/: %v, %v", fi, err)
-	}
-	for p, want := range map[string]string{"a/b/c.ts": "c", "d.ts": "d"} {
-		got, err := os.ReadFile(filepath.Join(dst, filepath.FromSlash(p)))
-		if err != nil || string(got) != want {
-			t.Errorf("%s: %q, %v; want %q", p, got, err, want)
-		}
-	}
+	checkTree(t, dst, files)
 	WriteTree(t, dst, map[string]string{"d.ts": "edited"})
 	if got, err := os.ReadFile(filepath.Join(src, "d.ts")); err != nil || string(got) != "d" {
 		t.Errorf("original d.ts after editing the copy: %q, %v", got, err)
