@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/index/indextest"
 	"github.com/scry-dev/scry/internal/sqlitedb"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/testkit"
@@ -125,7 +126,7 @@ func TestCrashRecovery(t *testing.T) {
 		runs = n
 	}
 	root := newRoot(t, src)
-	cleanStore, sum := cleanIndex(t, src)
+	cleanStore, sum := indextest.Synced(t, src)
 	want := snapshotOf(t, cleanStore)
 	rng := rand.New(rand.NewSource(20261122))
 	killedMidway := 0
@@ -198,7 +199,7 @@ func crashAt(t *testing.T, root, idx string, at int) bool {
 // everything up to date; both succeed and the index equals a clean one.
 func TestTwoProcessesShareAnIndex(t *testing.T) {
 	src := crashCorpus(t)
-	cleanStore, _ := cleanIndex(t, src)
+	cleanStore, _ := indextest.Synced(t, src)
 	idx := filepath.Join(t.TempDir(), "index.db")
 	var cmds []*exec.Cmd
 	for i := 0; i < 2; i++ {

@@ -1,11 +1,10 @@
 package index_test
 
 import (
-	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/index/indextest"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/watch"
 	"github.com/scry-dev/scry/internal/workspace"
@@ -33,22 +32,10 @@ func openStore(t testing.TB, path string) *store.Store {
 	return st
 }
 
-// cleanIndex indexes dir into a new index, from scratch, as the reference
-// that a synced index must equal.
-func cleanIndex(t testing.TB, dir string) (*store.Store, index.Summary) {
-	t.Helper()
-	st := openStore(t, filepath.Join(t.TempDir(), "clean.db"))
-	sum, err := index.New(newRoot(t, dir), st, index.Options{}).Sync(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st, sum
-}
-
 // cleanSnapshot indexes dir into a new index and describes it.
 func cleanSnapshot(t *testing.T, dir string) string {
 	t.Helper()
-	st, _ := cleanIndex(t, dir)
+	st, _ := indextest.Synced(t, dir)
 	return snapshotOf(t, st)
 }
 
@@ -58,13 +45,11 @@ func cleanSnapshot(t *testing.T, dir string) string {
 // possible.
 func watchedIndexer(t *testing.T, dir string, opts index.Options) (*index.Indexer, *store.Store) {
 	t.Helper()
-	root := newRoot(t, dir)
 	w, err := watch.New(dir)
 	if err != nil {
 		t.Skipf("watching is not possible here: %v", err)
 	}
 	t.Cleanup(func() { w.Close() })
-	st := openStore(t, filepath.Join(t.TempDir(), "index.db"))
 	opts.Changes = w
-	return index.New(root, st, opts), st
+	return indextest.Open(t, dir, opts)
 }

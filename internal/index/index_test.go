@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/index/indextest"
 	"github.com/scry-dev/scry/internal/sqlitedb"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/testkit"
@@ -29,19 +30,9 @@ type env struct {
 
 func newEnv(t *testing.T, files map[string]string) *env {
 	t.Helper()
-	dir := t.TempDir()
-	root := filepath.Join(dir, "ws")
-	testkit.WriteTree(t, root, files)
-	r, err := workspace.NewRoot(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(filepath.Join(dir, "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return &env{root: r.Dir(), st: st, ix: index.New(r, st, index.Options{})}
+	root := testkit.Tree(t, files)
+	ix, st := indextest.Open(t, root, index.Options{})
+	return &env{root: root, st: st, ix: ix}
 }
 
 func (e *env) sync(t *testing.T) index.Summary {

@@ -17,11 +17,11 @@ import (
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/index/indextest"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/weaviate"
-	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // cluster returns the connection settings of the Weaviate that
@@ -70,16 +70,8 @@ type workspaceIndex struct {
 func newWorkspace(t testing.TB, files map[string]string) *workspaceIndex {
 	t.Helper()
 	dir := testkit.Tree(t, files)
-	root, err := workspace.NewRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	w := &workspaceIndex{dir: root.Dir(), st: st, ix: index.New(root, st, index.Options{})}
+	ix, st := indextest.Open(t, dir, index.Options{})
+	w := &workspaceIndex{dir: dir, st: st, ix: ix}
 	w.sync(t)
 	return w
 }
