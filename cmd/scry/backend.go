@@ -25,20 +25,11 @@ func (b *backendFlags) register(cmd *cobra.Command) {
 
 func (b *backendFlags) layer(cmd *cobra.Command) func(*engine.Config) error {
 	return func(cfg *engine.Config) error {
-		f := cmd.Flags()
-		if f.Changed("backend") {
-			cfg.Backend = b.backend
-		}
-		if f.Changed("weaviate-url") {
-			cfg.Weaviate.URL = b.url
-		}
-		if f.Changed("repo") {
-			cfg.Weaviate.Repos = b.repos
-		}
-		if f.Changed("replicas") {
-			cfg.Weaviate.Replicas = b.replicas
-		}
-		if f.Changed("checkout") {
+		setIfChanged(cmd, "backend", &cfg.Backend, b.backend)
+		setIfChanged(cmd, "weaviate-url", &cfg.Weaviate.URL, b.url)
+		setIfChanged(cmd, "repo", &cfg.Weaviate.Repos, b.repos)
+		setIfChanged(cmd, "replicas", &cfg.Weaviate.Replicas, b.replicas)
+		if cmd.Flags().Changed("checkout") {
 			m, err := engine.ParseCheckouts(b.checkouts)
 			if err != nil {
 				return err

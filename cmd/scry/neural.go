@@ -37,23 +37,17 @@ var flagKeys = map[string]string{
 // layer lays the flags the user set over the configuration.
 func (n *neuralFlags) layer(cmd *cobra.Command) func(*engine.Config) error {
 	return func(cfg *engine.Config) error {
-		f := cmd.Flags()
-		set := func(name string, dst *string, v string) {
-			if f.Changed(name) {
-				*dst = v
-			}
-		}
 		e, r := &cfg.Embedding, &cfg.Reranking
-		set("embedder", &e.Provider, n.embedder)
-		set("embed-url", &e.URL, n.embedURL)
-		set("embed-model", &e.Model, n.embedModel)
-		set("embed-dir", &e.Dir, n.embedDir)
-		set("reranker", &r.Provider, n.reranker)
-		set("rerank-url", &r.URL, n.rerankURL)
-		set("rerank-model", &r.Model, n.rerankModel)
-		set("rerank-dir", &r.Dir, n.rerankDir)
+		setIfChanged(cmd, "embedder", &e.Provider, n.embedder)
+		setIfChanged(cmd, "embed-url", &e.URL, n.embedURL)
+		setIfChanged(cmd, "embed-model", &e.Model, n.embedModel)
+		setIfChanged(cmd, "embed-dir", &e.Dir, n.embedDir)
+		setIfChanged(cmd, "reranker", &r.Provider, n.reranker)
+		setIfChanged(cmd, "rerank-url", &r.URL, n.rerankURL)
+		setIfChanged(cmd, "rerank-model", &r.Model, n.rerankModel)
+		setIfChanged(cmd, "rerank-dir", &r.Dir, n.rerankDir)
 		for name, key := range flagKeys {
-			if f.Changed(name) {
+			if cmd.Flags().Changed(name) {
 				cfg.Origin.SetSource(key, engine.SourceFlag)
 			}
 		}

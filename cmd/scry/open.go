@@ -94,17 +94,19 @@ func (w *workspaceFlags) symbolFromCwd(symbol string) string {
 // layer lays the file-selection flags the user set over the configuration.
 func (w *workspaceFlags) layer(cmd *cobra.Command) func(*engine.Config) error {
 	return func(cfg *engine.Config) error {
-		f := cmd.Flags()
-		if f.Changed("include") {
-			cfg.Include = w.include
-		}
-		if f.Changed("exclude") {
-			cfg.Exclude = w.exclude
-		}
-		if f.Changed("max-file-size") {
-			cfg.MaxFileSize = w.maxSize
-		}
+		setIfChanged(cmd, "include", &cfg.Include, w.include)
+		setIfChanged(cmd, "exclude", &cfg.Exclude, w.exclude)
+		setIfChanged(cmd, "max-file-size", &cfg.MaxFileSize, w.maxSize)
 		return nil
+	}
+}
+
+// setIfChanged sets *dst to the flag's value v when the user gave the flag
+// name: a flag lays over the configuration (file, then environment) only
+// where it was given, never with its default.
+func setIfChanged[T any](cmd *cobra.Command, name string, dst *T, v T) {
+	if cmd.Flags().Changed(name) {
+		*dst = v
 	}
 }
 

@@ -29,27 +29,16 @@ func (t *tuningFlags) register(cmd *cobra.Command) {
 // layer lays the flags the user set over the configuration.
 func (t *tuningFlags) layer(cmd *cobra.Command) func(*engine.Config) error {
 	return func(cfg *engine.Config) error {
-		f := cmd.Flags()
-		if f.Changed("threshold") {
+		if cmd.Flags().Changed("threshold") {
 			// A threshold given for the question is the whole gate, as the
 			// MCP argument is: nothing below it joins for coverage.
 			cfg.Threshold, cfg.Coverage = t.threshold, 0
 		}
-		if f.Changed("budget") {
-			cfg.Budget = t.budget
-		}
-		if f.Changed("rerank-weight") {
-			cfg.RerankWeight = t.rerankWeight
-		}
-		if f.Changed("vector-weight") {
-			cfg.VectorWeight = t.vectorWeight
-		}
-		if f.Changed("candidates") {
-			cfg.Candidates = t.candidates
-		}
-		if f.Changed("call-depth") {
-			cfg.CallDepth = t.callDepth
-		}
+		setIfChanged(cmd, "budget", &cfg.Budget, t.budget)
+		setIfChanged(cmd, "rerank-weight", &cfg.RerankWeight, t.rerankWeight)
+		setIfChanged(cmd, "vector-weight", &cfg.VectorWeight, t.vectorWeight)
+		setIfChanged(cmd, "candidates", &cfg.Candidates, t.candidates)
+		setIfChanged(cmd, "call-depth", &cfg.CallDepth, t.callDepth)
 		return nil
 	}
 }
