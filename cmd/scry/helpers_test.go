@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // The set-ups this package's tests share: the command run in process, and
@@ -41,11 +41,7 @@ func runScryWith(t *testing.T, stdin string, args ...string) (string, error) {
 // server's socket lives there, and a socket's path must fit 104 bytes.
 func shortCache(t *testing.T) string {
 	t.Helper()
-	cache, err := os.MkdirTemp("", "scry")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(cache) })
+	cache := testkit.ShortDir(t)
 	t.Setenv("SCRY_CACHE_DIR", cache)
 	return cache
 }

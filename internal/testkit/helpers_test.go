@@ -147,3 +147,14 @@ func TestBackground(t *testing.T) {
 		t.Errorf("a step ran after stop returned")
 	}
 }
+
+// A short directory exists and leaves room in a socket's address.
+func TestShortDir(t *testing.T) {
+	d := ShortDir(t)
+	if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+		t.Fatalf("%s: %v, %v", d, fi, err)
+	}
+	if len(filepath.Join(d, "indexes", "0123456789abcdef", "scry.sock")) > 104 {
+		t.Errorf("%s is too long for a socket beneath it", d)
+	}
+}
