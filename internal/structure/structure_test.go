@@ -184,12 +184,7 @@ func serverFor(t *testing.T, root string) *tsls.Server {
 	if srv := servers.m[root]; srv != nil {
 		return srv
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	srv, err := tsls.Start(ctx, root, tslstest.Binary(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := newServer(t, root)
 	servers.m[root] = srv
 	return srv
 }
@@ -202,16 +197,24 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// startServer starts a server of the test's own on root, closed when the
+// test ends.
 func startServer(t *testing.T, root string) *tsls.Server {
 	t.Helper()
-	bin := tslstest.Binary(t)
+	srv := newServer(t, root)
+	t.Cleanup(func() { _ = srv.Close() })
+	return srv
+}
+
+// newServer starts TypeScript 7 on root, allowing it a minute to load.
+func newServer(t *testing.T, root string) *tsls.Server {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	srv, err := tsls.Start(ctx, root, bin)
+	srv, err := tsls.Start(ctx, root, tslstest.Binary(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = srv.Close() })
 	return srv
 }
 
