@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/scry-dev/scry/internal/index"
+	"github.com/scry-dev/scry/internal/index/indextest"
 	"github.com/scry-dev/scry/internal/store"
-	"github.com/scry-dev/scry/internal/watch"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -20,22 +20,14 @@ import (
 //	SCRY_BENCH_TREE=/path/to/corpus go test ./internal/index -run '^$' \
 //	    -bench ColdSync -benchtime 1x -cpuprofile cpu.out
 func BenchmarkColdSync(b *testing.B) {
-	dir := os.Getenv("SCRY_BENCH_TREE")
-	if dir == "" {
-		b.Skip("SCRY_BENCH_TREE not set")
-	}
-	root, err := workspace.NewRoot(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
+	root := newRoot(b, benchTree(b))
 	for i := 0; i < b.N; i++ {
 		path := filepath.Join(b.TempDir(), "index.db")
 		st, err := store.Open(path)
 		if err != nil {
 			b.Fatal(err)
 		}
-		ix := index.New(root, st, index.Options{Workspace: workspace.Options{MaxFileSize: 16 << 20}})
-		sum, err := ix.Sync(context.Background())
+		sum, err := index.New(root, st, benchOptions).Sync(context.Background())
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -55,32 +47,25 @@ func BenchmarkColdSync(b *testing.B) {
 	}
 }
 
-// benchTree opens the tree named by SCRY_BENCH_TREE and a new store for
-// it (skipping the benchmark when it is not set).
-func benchTree(b *testing.B) (dir string, root *workspace.Root, st *store.Store) {
+// benchTree is the tree named by SCRY_BENCH_TREE (the benchmark is
+// skipped without it).
+func benchTree(b *testing.B) string {
 	b.Helper()
-	dir = os.Getenv("SCRY_BENCH_TREE")
+	dir := os.Getenv("SCRY_BENCH_TREE")
 	if dir == "" {
 		b.Skip("SCRY_BENCH_TREE not set")
 	}
-	root, err := workspace.NewRoot(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	st, err = store.Open(filepath.Join(b.TempDir(), "index.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { st.Close() })
-	return dir, root, st
+	return dir
 }
+
+// benchOptions index the files of a real tree up to 16 MiB.
+var benchOptions = index.Options{Workspace: workspace.Options{MaxFileSize: 16 << 20}}
 
 // BenchmarkNoChangeSync times a sync that finds nothing changed (the mtime
 // scan every CLI question pays) over the tree named by SCRY_BENCH_TREE,
 // indexed once first.
 func BenchmarkNoChangeSync(b *testing.B) {
-	_, root, st := benchTree(b)
-	ix := index.New(root, st, index.Options{Workspace: workspace.Options{MaxFileSize: 16 << 20}})
+	ix, _ := indextest.Open(b, benchTree(b), benchOptions)
 	if _, err := ix.Sync(context.Background()); err != nil {
 		b.Fatal(err)
 	}
@@ -104,13 +89,8 @@ func BenchmarkNoChangeSync(b *testing.B) {
 //
 //	SCRY_BENCH_TREE=/path/to/tree go test ./internal/index -run '^$' -bench WatchedOneEdit -benchtime 20x
 func BenchmarkWatchedOneEdit(b *testing.B) {
-	dir, root, st := benchTree(b)
-	w, err := watch.New(dir)
-	if err != nil {
-		b.Skipf("no watcher here: %v", err)
-	}
-	defer w.Close()
-	ix := index.New(root, st, index.Options{Workspace: workspace.Options{MaxFileSize: 16 << 20}, Changes: w})
+	dir := benchTree(b)
+	ix, st := watchedIndexer(b, dir, benchOptions)
 	ctx := context.Background()
 	// The first syncs scan and set the watches up.
 	for i := 0; ; i++ {

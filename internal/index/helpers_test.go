@@ -43,7 +43,7 @@ func cleanSnapshot(t *testing.T, dir string) string {
 // first sync scans, the second sets the watches up; later ones can run
 // from the watcher's list). The test is skipped where watching is not
 // possible.
-func watchedIndexer(t *testing.T, dir string, opts index.Options) (*index.Indexer, *store.Store) {
+func watchedIndexer(t testing.TB, dir string, opts index.Options) (*index.Indexer, *store.Store) {
 	t.Helper()
 	w, err := watch.New(dir)
 	if err != nil {
