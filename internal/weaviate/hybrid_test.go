@@ -221,11 +221,8 @@ func TestHybridFirstStage(t *testing.T) {
 // vectors on the next push once one is configured (every file is sent
 // again, once), and a push with nothing changed sends nothing.
 func TestVectorsAddedLater(t *testing.T) {
-	c := connect(t)
+	c, w, repo := pushed(t, "later", fixture)
 	ctx := context.Background()
-	w := newWorkspace(t, fixture)
-	repo := repoName(t, c, "later")
-	w.push(t, c, repo)
 	srv := embeddingServer(t, 32)
 	emb, err := embed.New(ctx, embed.Config{Provider: embed.ProviderOpenAI, URL: srv.URL + "/v1", Model: "hash-words", Key: "test-key"})
 	if err != nil {

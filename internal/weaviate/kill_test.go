@@ -194,11 +194,8 @@ func TestKilledIndexer(t *testing.T) {
 // restored to the version its record names. The next push removes both
 // leftovers.
 func TestSweepLeftovers(t *testing.T) {
-	c := connect(t)
+	c, w, repo := pushed(t, "sweep", fixture)
 	ctx := context.Background()
-	w := newWorkspace(t, fixture)
-	repo := repoName(t, c, "sweep")
-	w.push(t, c, repo)
 	rd, err := c.Reader(ctx, []string{repo})
 	if err != nil {
 		t.Fatal(err)

@@ -106,6 +106,17 @@ func (w *workspaceIndex) vectorOptions(model string) weaviate.PushOptions {
 	return opt
 }
 
+// pushed pushes a new workspace of files to a new repository (named
+// after name) of the test cluster.
+func pushed(t *testing.T, name string, files map[string]string) (*weaviate.Client, *workspaceIndex, string) {
+	t.Helper()
+	c := connect(t)
+	w := newWorkspace(t, files)
+	repo := repoName(t, c, name)
+	w.push(t, c, repo)
+	return c, w, repo
+}
+
 func (w *workspaceIndex) push(t testing.TB, c *weaviate.Client, repo string) weaviate.PushSummary {
 	t.Helper()
 	sum, err := c.Push(context.Background(), repo, w.st, w.options())
@@ -409,11 +420,8 @@ func liveSource(t *testing.T, rd *weaviate.Reader, name string) []string {
 // and its switch leaves the file answering from its old version, and the
 // next push finishes the job and leaves no stray objects.
 func TestSync(t *testing.T) {
-	c := connect(t)
+	c, w, repo := pushed(t, "sync", fixture)
 	ctx := context.Background()
-	w := newWorkspace(t, fixture)
-	repo := repoName(t, c, "sync")
-	w.push(t, c, repo)
 	rd, err := c.Reader(ctx, []string{repo})
 	if err != nil {
 		t.Fatal(err)
@@ -521,11 +529,8 @@ func checkComplete(t *testing.T, w *workspaceIndex, rd *weaviate.Reader) {
 // (here pages of 7), path filters are evaluated by the server, and a
 // result never strays outside the patterns asked for.
 func TestPagedReads(t *testing.T) {
-	c := connect(t)
+	c, w, repo := pushed(t, "paged", corpusFiles(t))
 	ctx := context.Background()
-	w := newWorkspace(t, corpusFiles(t))
-	repo := repoName(t, c, "paged")
-	w.push(t, c, repo)
 	rd, err := c.Reader(ctx, []string{repo})
 	if err != nil {
 		t.Fatal(err)

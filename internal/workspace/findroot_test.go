@@ -1,10 +1,11 @@
 package workspace_test
 
 import (
-	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -13,7 +14,7 @@ import (
 func TestFindRoot(t *testing.T) {
 	tests := []struct {
 		name      string
-		tree      []string // files and directories (ending in /) to create
+		tree      []string // files (path=text) and directories (ending in /) to create
 		start     string
 		home      string // relative to the tree; "" for none
 		want, why string
@@ -31,26 +32,12 @@ func TestFindRoot(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			base := t.TempDir()
+			files := map[string]string{}
 			for _, p := range tt.tree {
-				body := ""
-				if i := indexByte(p, '='); i >= 0 {
-					p, body = p[:i], p[i+1:]
-				}
-				full := filepath.Join(base, filepath.FromSlash(p))
-				if p[len(p)-1] == '/' {
-					if err := os.MkdirAll(full, 0o755); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				name, body, _ := strings.Cut(p, "=")
+				files[name] = body
 			}
+			base := testkit.Tree(t, files)
 			home := ""
 			if tt.home != "" {
 				home = filepath.Join(base, tt.home)
@@ -65,13 +52,4 @@ func TestFindRoot(t *testing.T) {
 			}
 		})
 	}
-}
-
-func indexByte(s string, c byte) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			return i
-		}
-	}
-	return -1
 }
