@@ -24,14 +24,18 @@ type ONNX struct {
 	batch  int
 }
 
-// OpenRuntime finds and loads the ONNX Runtime library (explicit path,
+// OpenSession opens the ONNX model at path with threads intra-op threads,
+// first loading the ONNX Runtime library (the explicit path,
 // SCRY_ONNXRUNTIME_LIB, or scry's cache) once per process.
-func OpenRuntime(explicit string) error {
+func OpenSession(explicit, path string, threads int) (*onnxrt.Session, error) {
 	lib, err := onnxrt.FindLibrary(explicit, "")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return onnxrt.Init(lib)
+	if err := onnxrt.Init(lib); err != nil {
+		return nil, err
+	}
+	return onnxrt.Open(path, threads)
 }
 
 // NewONNX loads cfg.Dir's model.
@@ -40,10 +44,7 @@ func NewONNX(cfg Config) (*ONNX, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embed: onnx: %w", err)
 	}
-	if err := OpenRuntime(cfg.ONNXRuntimeLib); err != nil {
-		return nil, fmt.Errorf("embed: onnx: %w", err)
-	}
-	s, err := onnxrt.Open(md.ModelPath, cfg.Threads)
+	s, err := OpenSession(cfg.ONNXRuntimeLib, md.ModelPath, cfg.Threads)
 	if err != nil {
 		return nil, fmt.Errorf("embed: onnx: %w", err)
 	}

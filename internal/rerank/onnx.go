@@ -36,10 +36,7 @@ func NewONNX(cfg Config) (*ONNX, error) {
 	default:
 		return nil, fmt.Errorf("rerank: onnx: activation %q: want sigmoid, softmax or none", md.Config.Activation)
 	}
-	if err := embed.OpenRuntime(cfg.ONNXRuntimeLib); err != nil {
-		return nil, fmt.Errorf("rerank: onnx: %w", err)
-	}
-	s, err := onnxrt.Open(md.ModelPath, cfg.Threads)
+	s, err := embed.OpenSession(cfg.ONNXRuntimeLib, md.ModelPath, cfg.Threads)
 	if err != nil {
 		return nil, fmt.Errorf("rerank: onnx: %w", err)
 	}

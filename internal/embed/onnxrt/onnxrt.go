@@ -14,7 +14,6 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/scry-dev/scry/internal/cachedir"
 	ort "github.com/yalue/onnxruntime_go"
 )
 
@@ -56,18 +55,11 @@ func FindLibrary(explicit, cacheDir string) (string, error) {
 		}
 		return p, nil
 	}
-	if cacheDir == "" {
-		d, err := cachedir.Dir()
-		if err != nil {
-			return "", err
-		}
-		cacheDir = d
-	}
-	_, lib, err := platform()
+	dir, _, lib, err := cached(cacheDir)
 	if err != nil {
 		return "", err
 	}
-	p := filepath.Join(LibDir(cacheDir), lib)
+	p := filepath.Join(dir, lib)
 	if _, err := os.Stat(p); err != nil {
 		return "", fmt.Errorf("onnxrt: ONNX Runtime is not installed (run `scry setup --onnx`, or set %s): %w", EnvLib, ErrNoLibrary)
 	}

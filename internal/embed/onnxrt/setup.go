@@ -33,20 +33,26 @@ func SetupONNXRuntime(ctx context.Context, cacheDir string) error {
 	return err
 }
 
+// cached is where the library lives under cacheDir ("": scry's cache
+// directory), with this platform's build and library file name.
+func cached(cacheDir string) (dir, plat, lib string, err error) {
+	if cacheDir == "" {
+		if cacheDir, err = cachedir.Dir(); err != nil {
+			return "", "", "", err
+		}
+	}
+	if plat, lib, err = platform(); err != nil {
+		return "", "", "", err
+	}
+	return LibDir(cacheDir), plat, lib, nil
+}
+
 // Setup is SetupONNXRuntime returning the library's path.
 func Setup(ctx context.Context, cacheDir string) (string, error) {
-	if cacheDir == "" {
-		d, err := cachedir.Dir()
-		if err != nil {
-			return "", err
-		}
-		cacheDir = d
-	}
-	plat, lib, err := platform()
+	final, plat, lib, err := cached(cacheDir)
 	if err != nil {
 		return "", err
 	}
-	final := LibDir(cacheDir)
 	parent := filepath.Dir(final)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return "", fmt.Errorf("onnxrt: setup: %w", err)
