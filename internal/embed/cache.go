@@ -132,30 +132,19 @@ func (c *Cache) Put(model string, entries map[string][]float32) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	tx, err := c.db.BeginTx(context.Background(), nil)
-	if err != nil {
-		return fmt.Errorf("embed cache: put: %w", err)
-	}
-	defer tx.Rollback()
-	st, err := tx.Prepare(`INSERT OR REPLACE INTO embed_cache(model, key, dim, data, used) VALUES (?, ?, ?, ?, ?)`)
-	if err != nil {
-		return fmt.Errorf("embed cache: put: %w", err)
-	}
-	defer st.Close()
 	now := time.Now().Unix()
-	for k, v := range entries {
-		blob := make([]byte, 4*len(v))
-		for i, f := range v {
-			binary.LittleEndian.PutUint32(blob[4*i:], math.Float32bits(f))
+	return c.execAll("put", `INSERT OR REPLACE INTO embed_cache(model, key, dim, data, used) VALUES (?, ?, ?, ?, ?)`, func(st *sql.Stmt) error {
+		for k, v := range entries {
+			blob := make([]byte, 4*len(v))
+			for i, f := range v {
+				binary.LittleEndian.PutUint32(blob[4*i:], math.Float32bits(f))
+			}
+			if _, err := st.Exec(model, k, len(v), blob, now); err != nil {
+				return err
+			}
 		}
-		if _, err := st.Exec(model, k, len(v), blob, now); err != nil {
-			return fmt.Errorf("embed cache: put: %w", err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("embed cache: put: %w", err)
-	}
-	return nil
+		return nil
+	})
 }
 
 // Touch marks keys as used now, so that Prune keeps them.
@@ -163,24 +152,35 @@ func (c *Cache) Touch(model string, keys []string) error {
 	if len(keys) == 0 {
 		return nil
 	}
+	now := time.Now().Unix()
+	return c.execAll("touch", `UPDATE embed_cache SET used = ? WHERE model = ? AND key = ?`, func(st *sql.Stmt) error {
+		for _, k := range keys {
+			if _, err := st.Exec(now, model, k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// execAll prepares query in a transaction and commits what run executes
+// with it; what names the operation in errors.
+func (c *Cache) execAll(what, query string, run func(st *sql.Stmt) error) error {
 	tx, err := c.db.BeginTx(context.Background(), nil)
 	if err != nil {
-		return fmt.Errorf("embed cache: touch: %w", err)
+		return fmt.Errorf("embed cache: %s: %w", what, err)
 	}
 	defer tx.Rollback()
-	st, err := tx.Prepare(`UPDATE embed_cache SET used = ? WHERE model = ? AND key = ?`)
+	st, err := tx.Prepare(query)
 	if err != nil {
-		return fmt.Errorf("embed cache: touch: %w", err)
+		return fmt.Errorf("embed cache: %s: %w", what, err)
 	}
 	defer st.Close()
-	now := time.Now().Unix()
-	for _, k := range keys {
-		if _, err := st.Exec(now, model, k); err != nil {
-			return fmt.Errorf("embed cache: touch: %w", err)
-		}
+	if err := run(st); err != nil {
+		return fmt.Errorf("embed cache: %s: %w", what, err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("embed cache: touch: %w", err)
+		return fmt.Errorf("embed cache: %s: %w", what, err)
 	}
 	return nil
 }
