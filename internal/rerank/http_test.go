@@ -46,6 +46,17 @@ func (s *rerankServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.handler(w, body, n)
 }
 
+// serveRerank serves a fake reranking API at path, answering with handler
+// (which is given each request's body and how many came before it), for
+// the test's duration; it returns the fake and the server's URL.
+func serveRerank(t *testing.T, path string, handler func(w http.ResponseWriter, body map[string]any, n int)) (*rerankServer, string) {
+	t.Helper()
+	srv := &rerankServer{t: t, handler: handler, JSONPosts: testkit.JSONPosts{Path: path, Key: testKey}}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	return srv, hs.URL
+}
+
 // cohereStyle answers as Cohere, Jina, vLLM and llama.cpp do: results
 // sorted by score, each with index and relevance_score.
 func cohereStyle(t *testing.T, logits bool) func(w http.ResponseWriter, body map[string]any, n int) {
@@ -72,11 +83,8 @@ func cohereStyle(t *testing.T, logits bool) func(w http.ResponseWriter, body map
 }
 
 func TestHTTPRerankCohereShape(t *testing.T) {
-	srv := &rerankServer{t: t, JSONPosts: testkit.JSONPosts{Path: "/v1/rerank", Key: testKey}}
-	srv.handler = cohereStyle(t, false)
-	hs := httptest.NewServer(srv)
-	defer hs.Close()
-	r, err := NewHTTP(Config{URL: hs.URL + "/v1", Model: "jina-reranker-v2-base-multilingual", Key: testKey})
+	srv, url := serveRerank(t, "/v1/rerank", cohereStyle(t, false))
+	r, err := NewHTTP(Config{URL: url + "/v1", Model: "jina-reranker-v2-base-multilingual", Key: testKey})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,12 +105,9 @@ func TestHTTPRerankCohereShape(t *testing.T) {
 }
 
 func TestHTTPRerankLogitsGetSigmoid(t *testing.T) {
-	srv := &rerankServer{t: t, JSONPosts: testkit.JSONPosts{Path: "/rerank", Key: testKey}}
-	srv.handler = cohereStyle(t, true)
-	hs := httptest.NewServer(srv)
-	defer hs.Close()
+	_, url := serveRerank(t, "/rerank", cohereStyle(t, true))
 	// The full endpoint URL is accepted too.
-	r, err := NewHTTP(Config{URL: hs.URL + "/rerank", Key: testKey})
+	r, err := NewHTTP(Config{URL: url + "/rerank", Key: testKey})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,8 +125,7 @@ func TestHTTPRerankLogitsGetSigmoid(t *testing.T) {
 // TestHTTPRerankTEI: TEI wants "texts" and answers with a bare array of
 // {index, score}; the client learns that from the 422 and keeps it.
 func TestHTTPRerankTEI(t *testing.T) {
-	srv := &rerankServer{t: t, JSONPosts: testkit.JSONPosts{Path: "/rerank", Key: testKey}}
-	srv.handler = func(w http.ResponseWriter, body map[string]any, n int) {
+	srv, url := serveRerank(t, "/rerank", func(w http.ResponseWriter, body map[string]any, n int) {
 		texts, ok := body["texts"].([]any)
 		if !ok {
 			w.WriteHeader(http.StatusUnprocessableEntity)
@@ -142,10 +146,8 @@ func TestHTTPRerankTEI(t *testing.T) {
 			out = append(out, res{Index: i, Score: scoreOf(texts[i].(string))})
 		}
 		json.NewEncoder(w).Encode(out)
-	}
-	hs := httptest.NewServer(srv)
-	defer hs.Close()
-	r, err := NewHTTP(Config{URL: hs.URL, Key: testKey})
+	})
+	r, err := NewHTTP(Config{URL: url, Key: testKey})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,8 +169,7 @@ func TestHTTPRerankTEI(t *testing.T) {
 }
 
 func TestHTTPRerankErrorsAndRetries(t *testing.T) {
-	srv := &rerankServer{t: t, JSONPosts: testkit.JSONPosts{Path: "/rerank", Key: testKey}}
-	srv.handler = func(w http.ResponseWriter, body map[string]any, n int) {
+	srv, url := serveRerank(t, "/rerank", func(w http.ResponseWriter, body map[string]any, n int) {
 		switch n {
 		case 0:
 			w.Header().Set("Retry-After", "2")
@@ -182,12 +183,10 @@ func TestHTTPRerankErrorsAndRetries(t *testing.T) {
 			w.WriteHeader(http.StatusBadRequest)
 			fmt.Fprint(w, `{"message":"invalid request: query must not be empty"}`)
 		}
-	}
-	hs := httptest.NewServer(srv)
-	defer hs.Close()
+	})
 	var mu sync.Mutex
 	var waits []time.Duration
-	r, err := NewHTTP(Config{URL: hs.URL, Key: testKey, Retry: embed.RetryPolicy{Sleep: func(_ context.Context, d time.Duration) error {
+	r, err := NewHTTP(Config{URL: url, Key: testKey, Retry: embed.RetryPolicy{Sleep: func(_ context.Context, d time.Duration) error {
 		mu.Lock()
 		waits = append(waits, d)
 		mu.Unlock()
@@ -212,8 +211,7 @@ func TestHTTPRerankErrorsAndRetries(t *testing.T) {
 }
 
 func TestVoyageRerankShape(t *testing.T) {
-	srv := &rerankServer{t: t, JSONPosts: testkit.JSONPosts{Path: "/v1/rerank", Key: testKey}}
-	srv.handler = func(w http.ResponseWriter, body map[string]any, n int) {
+	srv, url := serveRerank(t, "/v1/rerank", func(w http.ResponseWriter, body map[string]any, n int) {
 		docs := body["documents"].([]any)
 		if body["model"] != "rerank-2.5" || body["top_k"] != float64(len(docs)) || body["truncation"] != true || body["query"] != "q" {
 			t.Errorf("request %v", body)
@@ -228,13 +226,11 @@ func TestVoyageRerankShape(t *testing.T) {
 		}
 		json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": out, "model": "rerank-2.5",
 			"usage": map[string]int{"total_tokens": 26}})
-	}
-	hs := httptest.NewServer(srv)
-	defer hs.Close()
-	if _, err := NewVoyage(Config{URL: hs.URL + "/v1"}); err == nil {
+	})
+	if _, err := NewVoyage(Config{URL: url + "/v1"}); err == nil {
 		t.Fatal("no key accepted")
 	}
-	r, err := NewVoyage(Config{URL: hs.URL + "/v1", Key: testKey})
+	r, err := NewVoyage(Config{URL: url + "/v1", Key: testKey})
 	if err != nil {
 		t.Fatal(err)
 	}
