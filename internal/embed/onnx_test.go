@@ -45,6 +45,18 @@ func writeModel(t testing.TB, files map[string][]byte) string {
 	return dir
 }
 
+// openONNX opens the model in dir on the ONNX Runtime library lib, one
+// thread, batch texts a run (0: the default), closed when the test ends.
+func openONNX(t *testing.T, dir, lib string, batch int) *ONNX {
+	t.Helper()
+	e, err := NewONNX(Config{Dir: dir, ONNXRuntimeLib: lib, BatchSize: batch, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
 func unit(v []float32) []float32 {
 	out := append([]float32(nil), v...)
 	if err := normalize(out); err != nil {
@@ -79,11 +91,7 @@ func TestONNXMeanPoolingExact(t *testing.T) {
 		"1_Pooling/config.json": []byte(`{"word_embedding_dimension": 8, "pooling_mode_mean_tokens": true}`),
 		"config.json":           []byte(`{"max_position_embeddings": 64}`),
 	})
-	e, err := NewONNX(Config{Dir: dir, ONNXRuntimeLib: lib, BatchSize: 4, Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openONNX(t, dir, lib, 4)
 	if e.Dim() != 8 {
 		t.Fatalf("dim %d", e.Dim())
 	}
@@ -128,11 +136,7 @@ func TestONNXCLSPoolingAndPrefixes(t *testing.T) {
 		"tokenizer.json":  onnxbuild.WordPieceJSON(vocab, true),
 		"scry.json":       scry,
 	})
-	e, err := NewONNX(Config{Dir: dir, ONNXRuntimeLib: lib, Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openONNX(t, dir, lib, 0)
 	vs, err := e.EmbedDocuments(context.Background(), codeSamples[:3])
 	if err != nil {
 		t.Fatal(err)
@@ -159,11 +163,7 @@ func TestONNXBertShaped(t *testing.T) {
 		"tokenizer.json": onnxbuild.WordPieceJSON(vocab, true),
 		"config.json":    []byte(`{"max_position_embeddings": 128}`),
 	})
-	e, err := NewONNX(Config{Dir: dir, ONNXRuntimeLib: lib, BatchSize: 8, Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openONNX(t, dir, lib, 8)
 	if e.Dim() != 32 {
 		t.Fatalf("dim %d", e.Dim())
 	}
