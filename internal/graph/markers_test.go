@@ -303,9 +303,7 @@ func TestDetails(t *testing.T) {
 		"    Signature: class Big extends Base {",
 		"    Members: a(), b(), c(), d(), e(), f(), g(), h(), i(), j(), k(), l(), +2 more",
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	wantLines(t, got, want)
 
 	mods := kindLine(Result{Kind: "method", RefFiles: -1, Modifiers: []string{"async", "static", "private", "exported"}})
 	if mods != "private static async method | exported" {
@@ -328,9 +326,7 @@ func TestSingleResultDeepCalls(t *testing.T) {
 		"      → handle (src/entry.ts) [cycle]",
 		"    Called by: main (src/main.ts)",
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	wantLines(t, got, want)
 }
 
 func TestTreeRepeatsAndCap(t *testing.T) {
@@ -349,9 +345,7 @@ func TestTreeRepeatsAndCap(t *testing.T) {
 		"      → shared (s.ts) [see above]",
 		"  [2] b (standalone function)",
 	}
-	if got := m.graphLines(); !slices.Equal(got, want) {
-		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	wantLines(t, m.graphLines(), want)
 
 	var wide []Call
 	for i := range treeCap + 10 {
@@ -414,5 +408,14 @@ func TestApproximateReason(t *testing.T) {
 		if n := strings.Count(text, note); n != 1 {
 			t.Errorf("%q appears %d times, want once\n%s", note, n, text)
 		}
+	}
+}
+
+// wantLines checks that the lines drawn are want, showing both on a
+// difference.
+func wantLines(t *testing.T, got, want []string) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
