@@ -12,26 +12,15 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/daemon"
+	"github.com/scry-dev/scry/internal/testkit"
 )
-
-// shortDir is a temporary directory with a path short enough for a unix
-// socket address (t.TempDir's can be too long).
-func shortDir(t *testing.T) string {
-	t.Helper()
-	d, err := os.MkdirTemp("", "scryd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(d) })
-	return d
-}
 
 // TestRoundTrip serves a runner on a real socket and calls it: the command
 // line arrives whole, what it prints and its status come back, the socket
 // and its directory are private, and a second server for the same
 // workspace is refused while the first runs.
 func TestRoundTrip(t *testing.T) {
-	cache := shortDir(t)
+	cache := testkit.ShortDir(t)
 	path, err := daemon.Path(cache, "/src/app")
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +71,7 @@ func TestRoundTrip(t *testing.T) {
 
 // TestStaleSocket: a socket left by a server that died is replaced.
 func TestStaleSocket(t *testing.T) {
-	cache := shortDir(t)
+	cache := testkit.ShortDir(t)
 	path, err := daemon.Path(cache, "/src/app")
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +96,7 @@ func TestStaleSocket(t *testing.T) {
 // TestRefusesOpenDirectory: a socket directory others may enter is
 // refused by both sides, and a non-socket at the path is not removed.
 func TestRefusesOpenDirectory(t *testing.T) {
-	cache := shortDir(t)
+	cache := testkit.ShortDir(t)
 	path, err := daemon.Path(cache, "/src/app")
 	if err != nil {
 		t.Fatal(err)
