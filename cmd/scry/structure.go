@@ -123,24 +123,28 @@ func printAnswer[T, J any](out io.Writer, asJSON bool, v T, j J, err error, text
 	return nil
 }
 
-// structureCmds are the commands that answer one structural question
-// each: its use, its short help, and whether a call-tree depth applies.
-func structureCmds() []*cobra.Command {
-	var cmds []*cobra.Command
-	for _, c := range []struct {
-		use, short string
-		withDepth  bool
-	}{
-		{"info", "Show a symbol's signature, modifiers, type hierarchy, calls, callers, references, type flows and members", true},
-		{"refs", "List every use of a symbol, grouped by file, tagged call, new, import, type, write or read", false},
-		{"calls", "Show the calls a symbol makes, as a tree", true},
-		{"callers", "Show what calls a symbol, as a tree", true},
-		{"impls", "List the classes and interfaces that extend or implement a symbol", false},
-		{"def", "Show where a symbol is declared, with its signature", false},
-	} {
-		cmds = append(cmds, structureCmd(c.use, c.short, c.withDepth))
-	}
-	return cmds
+func newInfoCmd() *cobra.Command {
+	return structureCmd("info", "Show a symbol's signature, modifiers, type hierarchy, calls, callers, references, type flows and members", true)
+}
+
+func newRefsCmd() *cobra.Command {
+	return structureCmd("refs", "List every use of a symbol, grouped by file, tagged call, new, import, type, write or read", false)
+}
+
+func newCallsCmd() *cobra.Command {
+	return structureCmd("calls", "Show the calls a symbol makes, as a tree", true)
+}
+
+func newCallersCmd() *cobra.Command {
+	return structureCmd("callers", "Show what calls a symbol, as a tree", true)
+}
+
+func newImplsCmd() *cobra.Command {
+	return structureCmd("impls", "List the classes and interfaces that extend or implement a symbol", false)
+}
+
+func newDefCmd() *cobra.Command {
+	return structureCmd("def", "Show where a symbol is declared, with its signature", false)
 }
 
 func newImportersCmd() *cobra.Command {
