@@ -36,11 +36,7 @@ func TestAliasPathsAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: func(string) string { return "" }, Sync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openIndexed(t, root, engine.Options{})
 
 	for _, path := range []string{"src/a.ts", "lib/a.ts", "src/alias.ts", "lib/alias.ts", filepath.Join(root, "lib", "a.ts")} {
 		t.Run(path, func(t *testing.T) {

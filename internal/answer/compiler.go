@@ -91,12 +91,7 @@ func toGraph(c chunk.Chunk, md *structure.SymbolMetadata) graph.Result {
 		}
 	}
 	for _, m := range md.Members {
-		switch m.Kind {
-		case "method", "function", "constructor", "getter", "setter":
-			r.Members = append(r.Members, m.Name+"()")
-		default:
-			r.Members = append(r.Members, m.Name)
-		}
+		r.Members = append(r.Members, memberName(m.Name, m.Kind))
 	}
 	r.Calls = outgoing(md.OutgoingCalls)
 	r.CalledBy = incoming(md.IncomingCallers)

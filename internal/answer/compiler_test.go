@@ -2,16 +2,14 @@ package answer_test
 
 import (
 	"context"
-	"github.com/scry-dev/scry/internal/answer"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/answer"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/structure"
-	"github.com/scry-dev/scry/internal/tsls/tslstest"
 )
 
 // A file created between two questions must be among the references the
@@ -19,7 +17,6 @@ import (
 // re-reads its file list only for files reported as created) and without
 // one (the engine's program of ungoverned files grows).
 func TestReferencesFollowCreatedFiles(t *testing.T) {
-	bin := tslstest.Binary(t)
 	for _, tc := range []struct {
 		name     string
 		tsconfig string
@@ -44,7 +41,7 @@ func TestReferencesFollowCreatedFiles(t *testing.T) {
 			}
 			write("src/crypto/hmac.ts", "export function hmac(key: string): string {\n  return key + '!'\n}\n")
 			write("src/api/sign.ts", "import { hmac } from '../crypto/hmac'\nexport function sign(): string {\n  return hmac('a')\n}\n")
-			e := withCompiler(t, root, bin)
+			e := openCompiled(t, root, engine.Options{Warn: func(err error) { t.Errorf("open: %v", err) }})
 			ctx := context.Background()
 
 			refs := func() string {
@@ -79,7 +76,6 @@ func TestReferencesFollowCreatedFiles(t *testing.T) {
 // A callback has no name to ask the compiler about: its structure comes
 // from the index and says so, while named symbols come from the compiler.
 func TestCallbackStructureSaysWhyItIsApproximate(t *testing.T) {
-	bin := tslstest.Binary(t)
 	root := t.TempDir()
 	files := map[string]string{
 		"tsconfig.json": `{"compilerOptions": {"strict": true}}`,
@@ -90,7 +86,7 @@ func TestCallbackStructureSaysWhyItIsApproximate(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	e := withCompiler(t, root, bin)
+	e := openCompiled(t, root, engine.Options{Warn: func(err error) { t.Errorf("open: %v", err) }})
 	ctx := context.Background()
 	cs, err := reads(e).Store.ChunksByFile("jobs.ts")
 	if err != nil {
@@ -117,24 +113,4 @@ func TestCallbackStructureSaysWhyItIsApproximate(t *testing.T) {
 	if !kinds["callback"] || !kinds["function"] {
 		t.Fatalf("chunk kinds %v: want a callback and functions", kinds)
 	}
-}
-
-// withCompiler opens and indexes root and attaches TypeScript 7; both are
-// closed when the test ends.
-func withCompiler(t *testing.T, root, bin string) *engine.Engine {
-	t.Helper()
-	e, err := engine.Open(context.Background(), engine.Options{
-		Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"),
-		Configure: func(c *config.Config) error { c.TSGo = bin; return nil },
-		Compiler:  engine.CompilerWait,
-		Warn:      func(err error) { t.Errorf("open: %v", err) },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	if e.Compiler() == nil {
-		t.Fatal("no compiler attached")
-	}
-	return e
 }

@@ -3,35 +3,16 @@ package answer_test
 import (
 	"context"
 	"fmt"
-	"github.com/scry-dev/scry/internal/answer"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/answer"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/render"
-	"github.com/scry-dev/scry/internal/tsls/tslstest"
 )
-
-// writeWorkspace writes a small project into a new directory and returns
-// its root.
-func writeWorkspace(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for rel, text := range files {
-		path := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 // TestDeclarationsSharingALine: two declarations on one line are one chunk
 // (siblings never share a line), yet each is found by its name, with its
@@ -43,15 +24,12 @@ func TestDeclarationsSharingALine(t *testing.T) {
 		"y.ts":          "import { sameLine } from './x';\nexport const v = sameLine();\n",
 	})
 	ctx := context.Background()
-	bothSources(t, ctx, root, func(t *testing.T, e *engine.Engine, approximate bool) {
-		syms, err := reads(e).Symbols("sameLine")
-		if err != nil || len(syms) != 1 {
-			t.Fatalf("Symbols(sameLine) = %v, %v", syms, err)
-		}
-		if d := syms[0].Declaration; d.Name != "sameLine" || d.Kind != "function" || d.Line != 1 {
+	bothSources(t, root, func(t *testing.T, e *engine.Engine, approximate bool) {
+		sym := theSymbol(t, e, "sameLine")
+		if d := sym.Declaration; d.Name != "sameLine" || d.Kind != "function" || d.Line != 1 {
 			t.Errorf("declaration = %+v, want function sameLine on line 1", d)
 		}
-		refs, err := reads(e).References(ctx, syms[0], 0)
+		refs, err := reads(e).References(ctx, sym, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +42,7 @@ func TestDeclarationsSharingALine(t *testing.T) {
 		if inY != 2 {
 			t.Errorf("references in y.ts = %d, want the import and the call: %+v", inY, refs.Sites)
 		}
-		info, err := reads(e).Info(ctx, syms[0], 1)
+		info, err := reads(e).Info(ctx, sym, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,20 +72,12 @@ func TestAnswersSayWhyWhileTheCompilerStarts(t *testing.T) {
 		"b.ts": "import { helper } from './a';\nexport const v = helper();\n",
 	})
 	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
-		// compilerWait 0: questions do not wait for the loading compiler
-		// (TestWarmupAnswersAgree covers the wait), so they are answered
-		// during the start.
-		Compiler: engine.CompilerBackground, Configure: func(c *config.Config) error { c.TSGo = bin; c.CompilerWait = 0; return nil }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	syms, err := reads(e).Symbols("helper")
-	if err != nil || len(syms) != 1 {
-		t.Fatalf("Symbols(helper) = %v, %v", syms, err)
-	}
-	refs, err := reads(e).References(ctx, syms[0], 0)
+	// compilerWait 0: questions do not wait for the loading compiler
+	// (TestWarmupAnswersAgree covers the wait), so they are answered
+	// during the start.
+	e := openIndexed(t, root, withTSGo(bin, engine.CompilerBackground, 0))
+	sym := theSymbol(t, e, "helper")
+	refs, err := reads(e).References(ctx, sym, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,14 +91,14 @@ func TestAnswersSayWhyWhileTheCompilerStarts(t *testing.T) {
 	// say it did not start, and why.
 	for !strings.Contains(refs.Reason, "did not start") {
 		time.Sleep(100 * time.Millisecond)
-		if refs, err = reads(e).References(ctx, syms[0], 0); err != nil {
+		if refs, err = reads(e).References(ctx, sym, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if !refs.Approximate || !strings.Contains(refs.Reason, "initialize") {
 		t.Errorf("after the failed start: approximate %v, reason %q", refs.Approximate, refs.Reason)
 	}
-	tree, err := reads(e).Callers(ctx, syms[0], 1)
+	tree, err := reads(e).Callers(ctx, sym, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,11 +132,7 @@ func TestImportersThroughAliasesAndBarrels(t *testing.T) {
 		"app/e.ts":                         "import { unrelated } from '@scope/pkg';\nexport const e = unrelated;\n",
 		"app/f.ts":                         "import { restoreElement } from '@scope/pkg';\nexport const f = restoreElement();\n",
 	})
-	e, err := engine.Open(context.Background(), engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openIndexed(t, root, engine.Options{})
 	for _, tc := range []struct {
 		target string
 		want   []string // file (via)
@@ -184,16 +150,9 @@ func TestImportersThroughAliasesAndBarrels(t *testing.T) {
 			"packages/pkg/src/inner.ts ()",
 		}},
 	} {
-		imps, err := reads(e).Importers(context.Background(), tc.target)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, im := range imps {
-			got = append(got, im.File+" ("+im.Via+")")
-		}
-		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
-			t.Errorf("importers %s:\n%s\nwant\n%s", tc.target, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		imps, got := importersVia(t, e, tc.target)
+		if want := strings.Join(tc.want, "\n"); got != want {
+			t.Errorf("importers %s:\n%s\nwant\n%s", tc.target, got, want)
 		}
 		if text := render.Importers(tc.target, imps); !strings.Contains(text, "(via the barrel packages/pkg/src/index.ts") {
 			t.Errorf("importers %s do not say how they reach it:\n%s", tc.target, text)
@@ -227,11 +186,7 @@ func TestImportersThroughPackageExports(t *testing.T) {
 		// Excluded by its null entry: TypeScript does not resolve it.
 		"app/e.ts": "import { hidden } from '@scope/ui/internal/x';\nexport const e = hidden;\n",
 	})
-	e, err := engine.Open(context.Background(), engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openIndexed(t, root, engine.Options{})
 	for _, tc := range []struct {
 		target string
 		want   []string // file (via)
@@ -245,16 +200,9 @@ func TestImportersThroughPackageExports(t *testing.T) {
 		{"packages/util/src/main.ts", []string{"app/d.ts (the package.json exports . of util)"}},
 		{"packages/ui/lib/internal/x.ts", nil},
 	} {
-		imps, err := reads(e).Importers(context.Background(), tc.target)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, im := range imps {
-			got = append(got, im.File+" ("+im.Via+")")
-		}
-		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
-			t.Errorf("importers %s:\n%s\nwant\n%s", tc.target, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		_, got := importersVia(t, e, tc.target)
+		if want := strings.Join(tc.want, "\n"); got != want {
+			t.Errorf("importers %s:\n%s\nwant\n%s", tc.target, got, want)
 		}
 	}
 }
@@ -266,7 +214,6 @@ func TestImportersThroughPackageExports(t *testing.T) {
 // listed anyway, saying the compiler resolved it, and the others keep how
 // they reach the file.
 func TestImportersWithTheCompiler(t *testing.T) {
-	bin := tslstest.Binary(t)
 	root := writeWorkspace(t, map[string]string{
 		"node_modules/@company/tsconfig/package.json": `{"name": "@company/tsconfig", "version": "1.0.0"}`,
 		"node_modules/@company/tsconfig/base.json":    `{"compilerOptions": {"strict": true, "paths": {"@app/*": ["${configDir}/src/*"]}}}`,
@@ -277,15 +224,7 @@ func TestImportersWithTheCompiler(t *testing.T) {
 		"src/unrelated.ts": "export const u = 3;\n",
 	})
 	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
-		Compiler: engine.CompilerWait, Configure: func(c *config.Config) error { c.TSGo = bin; return nil }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	if e.Compiler() == nil {
-		t.Fatal("no compiler")
-	}
+	e := openCompiled(t, root, engine.Options{})
 	for _, tc := range []struct {
 		target string
 		want   []string // file:line (via)

@@ -142,12 +142,7 @@ func DescribeIndexed(rd search.Reader, c chunk.Chunk, reason string) (graph.Resu
 			if !ok {
 				continue
 			}
-			switch ch.NodeKind {
-			case "method", "function", "getter", "setter", "constructor":
-				r.Members = append(r.Members, ch.Name+"()")
-			default:
-				r.Members = append(r.Members, ch.Name)
-			}
+			r.Members = append(r.Members, memberName(ch.Name, ch.NodeKind))
 		}
 	}
 	return r, nil

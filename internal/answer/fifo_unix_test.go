@@ -11,10 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/render"
-	"github.com/scry-dev/scry/internal/tsls/tslstest"
 )
 
 // TestSourceSwappedForFIFOUnderServe: with the engine open as `scry serve`
@@ -24,7 +22,6 @@ import (
 // marked approximate, naming the file. The deadline only keeps a
 // regression from hanging the suite.
 func TestSourceSwappedForFIFOUnderServe(t *testing.T) {
-	bin := tslstest.Binary(t)
 	root := writeWorkspace(t, map[string]string{
 		"tsconfig.json": `{"compilerOptions": {"strict": true}, "include": ["src/**/*"]}`,
 		"src/a.ts":      "export function helper(): number { return 1; }\n",
@@ -33,20 +30,9 @@ func TestSourceSwappedForFIFOUnderServe(t *testing.T) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true, Watch: true,
-		Compiler: engine.CompilerWait, Configure: func(c *config.Config) error { c.TSGo = bin; return nil }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	if e.Compiler() == nil {
-		t.Fatal("no compiler")
-	}
-	syms, err := reads(e).Symbols("helper")
-	if err != nil || len(syms) != 1 {
-		t.Fatalf("Symbols(helper) = %v, %v", syms, err)
-	}
-	refs, err := reads(e).References(ctx, syms[0], 0)
+	e := openCompiled(t, root, engine.Options{Watch: true})
+	sym := theSymbol(t, e, "helper")
+	refs, err := reads(e).References(ctx, sym, 0)
 	if err != nil || refs.Approximate {
 		t.Fatalf("before the swap: approximate %v (%s), %v", refs.Approximate, refs.Reason, err)
 	}
@@ -63,7 +49,7 @@ func TestSourceSwappedForFIFOUnderServe(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	refs, err = reads(e).References(ctx, syms[0], 0)
+	refs, err = reads(e).References(ctx, sym, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +69,7 @@ func TestSourceSwappedForFIFOUnderServe(t *testing.T) {
 	if !inC {
 		t.Errorf("the index's answer misses src/c.ts: %+v", refs.Sites)
 	}
-	tree, err := reads(e).Callers(ctx, syms[0], 1)
+	tree, err := reads(e).Callers(ctx, sym, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +90,7 @@ func TestSourceSwappedForFIFOUnderServe(t *testing.T) {
 	}
 	for refs.Approximate && ctx.Err() == nil {
 		time.Sleep(100 * time.Millisecond)
-		if refs, err = reads(e).References(ctx, syms[0], 0); err != nil {
+		if refs, err = reads(e).References(ctx, sym, 0); err != nil {
 			t.Fatal(err)
 		}
 	}

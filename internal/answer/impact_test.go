@@ -79,12 +79,7 @@ func TestImpactGolden(t *testing.T) {
 	edit(t, root, "src/money.ts", "return round(a + b);", "const sum = a + b;\n  return round(sum);")
 	ctx := context.Background()
 	env := map[string]string{"SCRY_TSGO": bin}
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
-		Compiler: engine.CompilerWait, Getenv: func(k string) string { return env[k] }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openIndexed(t, root, engine.Options{Compiler: engine.CompilerWait, Getenv: func(k string) string { return env[k] }})
 
 	imp, err := reads(e).Impact(ctx, "", 0)
 	if err != nil {
@@ -128,12 +123,7 @@ func TestImpactGolden(t *testing.T) {
 func TestImpactRefusesOptions(t *testing.T) {
 	root := impactRepo(t)
 	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
-		Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openIndexed(t, root, engine.Options{})
 	for _, rev := range []string{"--output=/tmp/x", "-p", "HEAD ; rm", "a...b"} {
 		if _, err := reads(e).Impact(ctx, rev, 0); err == nil || !strings.Contains(err.Error(), "is not a revision") {
 			t.Errorf("Impact(%q): %v", rev, err)
@@ -145,12 +135,7 @@ func TestImpactRefusesOptions(t *testing.T) {
 
 	plain := t.TempDir()
 	os.WriteFile(filepath.Join(plain, "a.ts"), []byte("export const a = 1;\n"), 0o644)
-	e2, err := engine.Open(ctx, engine.Options{Root: plain, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
-		Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e2.Close()
+	e2 := openIndexed(t, plain, engine.Options{})
 	if _, err := reads(e2).Impact(ctx, "", 0); err == nil || !strings.Contains(err.Error(), "not a git work tree") {
 		t.Errorf("outside git: %v", err)
 	}
@@ -162,12 +147,7 @@ func TestImpactFromTheIndex(t *testing.T) {
 	root := impactRepo(t)
 	edit(t, root, "src/money.ts", "return round(a + b);", "return round(b + a);")
 	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
-		Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openIndexed(t, root, engine.Options{})
 	imp, err := reads(e).Impact(ctx, "", 0)
 	if err != nil {
 		t.Fatal(err)

@@ -27,11 +27,7 @@ func TestLoneCRLinesAsEditorsCount(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true, Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openIndexed(t, root, engine.Options{})
 
 	o, err := reads(e).Outline("a.ts", nil)
 	if err != nil {
@@ -49,11 +45,8 @@ func TestLoneCRLinesAsEditorsCount(t *testing.T) {
 	if err != nil || len(def.Found) != 1 || def.Found[0].Name != "add" || def.Found[0].Line != 1 {
 		t.Errorf("definition at 4:18 = %+v, %v; want add at line 1", def, err)
 	}
-	syms, err := reads(e).Symbols("add")
-	if err != nil || len(syms) != 1 {
-		t.Fatalf("symbol add: %v, %v", syms, err)
-	}
-	refs, err := reads(e).References(ctx, syms[0], 0)
+	sym := theSymbol(t, e, "add")
+	refs, err := reads(e).References(ctx, sym, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

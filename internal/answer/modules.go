@@ -2,13 +2,14 @@ package answer
 
 import (
 	"encoding/json"
-	"github.com/scry-dev/scry/internal/textsearch"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/tailscale/hujson"
+
+	"github.com/scry-dev/scry/internal/textsearch"
 )
 
 // Module resolution for importers: which workspace file a specifier names.

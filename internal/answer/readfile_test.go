@@ -26,11 +26,7 @@ func TestFileToolsRefuseSpecialFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: func(string) string { return "" }, Sync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openIndexed(t, root, engine.Options{})
 	dir := root
 	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.ts"), 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)

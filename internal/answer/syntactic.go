@@ -22,6 +22,16 @@ type syntactic struct {
 	reason string
 }
 
+// memberName is a member as the graph lists it: name() for what is
+// called, name for the rest.
+func memberName(name, kind string) string {
+	switch kind {
+	case "method", "function", "getter", "setter", "constructor":
+		return name + "()"
+	}
+	return name
+}
+
 // containerKinds are kinds whose members are shown as Parent.member.
 var containerKinds = map[string]bool{"class": true, "interface": true, "namespace": true, "module": true, "component": true, "enum": true}
 
@@ -101,12 +111,7 @@ func (s syntactic) describe(_ context.Context, c chunk.Chunk, callDepth int) (gr
 			if ch.ParentChunkID != c.ID {
 				continue
 			}
-			switch ch.NodeKind {
-			case "method", "function", "getter", "setter", "constructor":
-				r.Members = append(r.Members, ch.Name+"()")
-			default:
-				r.Members = append(r.Members, ch.Name)
-			}
+			r.Members = append(r.Members, memberName(ch.Name, ch.NodeKind))
 		}
 	}
 	if ident.Is(c.Name) {

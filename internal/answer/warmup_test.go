@@ -2,7 +2,6 @@ package answer_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/scry-dev/scry/internal/engine"
@@ -17,12 +16,7 @@ func TestWarmupAnswersAgree(t *testing.T) {
 	bin := tslstest.Binary(t)
 	ctx := context.Background()
 	env := map[string]string{"SCRY_TSGO": bin, "SCRY_COMPILER_WAIT": "120"}
-	e, err := engine.Open(ctx, engine.Options{Root: "../../testdata/project", IndexPath: filepath.Join(t.TempDir(), "index.db"), Sync: true,
-		Compiler: engine.CompilerBackground, Getenv: func(k string) string { return env[k] }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openIndexed(t, "../../testdata/project", engine.Options{Compiler: engine.CompilerBackground, Getenv: func(k string) string { return env[k] }})
 	syms, err := reads(e).Symbols("TokenService")
 	if err != nil || len(syms) == 0 {
 		t.Fatalf("symbols: %v", err)

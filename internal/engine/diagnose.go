@@ -6,15 +6,14 @@ import (
 	"os"
 	"time"
 
-	"github.com/scry-dev/scry/internal/sqlitedb"
-	"github.com/scry-dev/scry/internal/weaviate"
-
 	"github.com/scry-dev/scry/internal/embed"
 	"github.com/scry-dev/scry/internal/embed/builtin"
 	"github.com/scry-dev/scry/internal/embed/onnxrt"
 	"github.com/scry-dev/scry/internal/rerank"
+	"github.com/scry-dev/scry/internal/sqlitedb"
 	"github.com/scry-dev/scry/internal/tsls"
 	"github.com/scry-dev/scry/internal/watch"
+	"github.com/scry-dev/scry/internal/weaviate"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 

@@ -3,10 +3,11 @@ package engine
 import (
 	"context"
 	"errors"
-	"github.com/scry-dev/scry/internal/answer"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/scry-dev/scry/internal/answer"
 )
 
 // TestAwaitCompiler follows a compiler through its start without running

@@ -1,15 +1,79 @@
 package answer_test
 
+// Tests of the questions on both sources (the index and TypeScript 7).
+
 import (
 	"context"
-	"github.com/scry-dev/scry/internal/answer"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/scry-dev/scry/internal/answer"
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/render"
 )
+
+// Call trees go as many hops as asked from the index too (marked
+// approximate), and read like the compiler's: the same nodes, cycles and
+// depth limits.
+func TestCallTreesFromIndexAndCompiler(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"tsconfig.json": `{"compilerOptions": {"strict": true}}`,
+		"net.ts": "export function ping(): void {\n  pong()\n}\n" +
+			"export function pong(): void {\n  relay()\n}\n" +
+			"export function relay(): void {\n  log()\n  ping()\n}\n" +
+			"export function log(): void {}\n",
+		"main.ts": "import { ping } from './net'\nexport function main(): void {\n  ping()\n}\n",
+	}
+	for rel, text := range files {
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name     string
+		incoming bool
+		symbol   string
+		depth    int
+		want     string // the tree's lines, without the header
+	}{
+		{"one hop", false, "ping", 1, "  → pong (net.ts:4) [depth limit]\n"},
+		{"three hops", false, "ping", 3, "  → pong (net.ts:4)\n    → relay (net.ts:7)\n      → log (net.ts:11)\n      → ping (net.ts:1) [cycle]\n"},
+		{"transitive", false, "main", -1, "  → ping (net.ts:1)\n    → pong (net.ts:4)\n      → relay (net.ts:7)\n        → log (net.ts:11)\n        → ping (net.ts:1) [cycle]\n"},
+		{"callers, two hops", true, "pong", 2, "  ← ping (net.ts:1)\n    ← main (main.ts:2)\n    ← relay (net.ts:7) [depth limit]\n"},
+	}
+	run := func(t *testing.T, e *engine.Engine, approximate bool) {
+		for _, tt := range tests {
+			syms, err := reads(e).Symbols(tt.symbol)
+			if err != nil || len(syms) != 1 {
+				t.Fatalf("%s: Symbols(%s) = %v, %v", tt.name, tt.symbol, syms, err)
+			}
+			var tree answer.CallTree
+			if tt.incoming {
+				tree, err = reads(e).Callers(context.Background(), syms[0], tt.depth)
+			} else {
+				tree, err = reads(e).Callees(context.Background(), syms[0], tt.depth)
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			if tree.Approximate != approximate {
+				t.Errorf("%s: approximate %v, want %v", tt.name, tree.Approximate, approximate)
+			}
+			text := render.CallTree(tree)
+			header, body, _ := strings.Cut(text, "\n")
+			if strings.Contains(header, "approximate") != approximate {
+				t.Errorf("%s: header %q", tt.name, header)
+			}
+			if body != tt.want {
+				t.Errorf("%s:\n got %q\nwant %q", tt.name, body, tt.want)
+			}
+		}
+	}
+	bothSources(t, root, run)
+}
 
 // A function named café is a name like any other: found by its name, its
 // uses found as whole words ("caf" is another name), its structure asked of
@@ -29,11 +93,8 @@ func TestNonASCIINames(t *testing.T) {
 	ctx := context.Background()
 	check := func(t *testing.T, e *engine.Engine, approximate bool) {
 		t.Helper()
-		syms, err := reads(e).Symbols("café")
-		if err != nil || len(syms) != 1 {
-			t.Fatalf("Symbols(café) = %v, %v", syms, err)
-		}
-		refs, err := reads(e).References(ctx, syms[0], 0)
+		sym := theSymbol(t, e, "café")
+		refs, err := reads(e).References(ctx, sym, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +113,7 @@ func TestNonASCIINames(t *testing.T) {
 		if !lines[2] || !lines[1] {
 			t.Errorf("references in b.ts on lines %v, want the import on 1 and the call on 2: %+v", lines, refs.Sites)
 		}
-		md, err := reads(e).Metadata(ctx, syms[0], 1)
+		md, err := reads(e).Metadata(ctx, sym, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +137,7 @@ func TestNonASCIINames(t *testing.T) {
 			t.Errorf("implementations of Base: %+v", impls.Found)
 		}
 	}
-	bothSources(t, ctx, root, check)
+	bothSources(t, root, check)
 }
 
 // TestEscapedNameIsNotAnonymous: `function \u0061bc()` declares abc. It
@@ -90,11 +151,7 @@ func TestEscapedNameIsNotAnonymous(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: func(string) string { return "" }, Sync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openIndexed(t, root, engine.Options{})
 	ans, err := e.Search(ctx, engine.Query{Text: "symbol = abc"})
 	if err != nil {
 		t.Fatal(err)
