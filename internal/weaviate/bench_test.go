@@ -11,6 +11,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/weaviate/weaviatetest"
 )
 
 // BenchmarkRank measures the ranked pipeline's latency on rxjs's sources
@@ -37,7 +38,7 @@ func BenchmarkRank(b *testing.B) {
 	})
 	c := connect(b)
 	w := newWorkspace(b, files)
-	repo := repoName(b, c, "bench")
+	repo := weaviatetest.TenantOf(b, c, "bench")
 	start := time.Now()
 	sum, err := c.Push(context.Background(), repo, w.st, w.options())
 	if err != nil {

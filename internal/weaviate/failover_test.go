@@ -16,6 +16,7 @@ import (
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/weaviate"
+	"github.com/scry-dev/scry/internal/weaviate/weaviatetest"
 )
 
 // clusterDir is the directory of the 3-node cluster scripts/weaviate.sh
@@ -80,7 +81,7 @@ func TestReplicaFailover(t *testing.T) {
 	}
 	indexer := connect(0)
 	w := newWorkspace(t, corpusFiles(t))
-	repo := repoName(t, indexer, "failover")
+	repo := weaviatetest.TenantOf(t, indexer, "failover")
 	w.push(t, indexer, repo)
 
 	// The answers every query must keep giving: the best result of

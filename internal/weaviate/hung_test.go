@@ -13,6 +13,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/weaviate"
+	"github.com/scry-dev/scry/internal/weaviate/weaviatetest"
 )
 
 // hungNode listens on loopback and accepts connections but never answers
@@ -53,7 +54,7 @@ func hungNode(t *testing.T) string {
 // instead of holding every request for the whole deadline (and its
 // retries: ~122 s per MCP query before).
 func TestHungNodeFailsOver(t *testing.T) {
-	cfg := cluster(t)
+	cfg := weaviatetest.Config(t)
 	cfg.URL = hungNode(t) + "," + cfg.URL
 	cfg.AttemptTimeout, cfg.Timeout = 500*time.Millisecond, time.Minute
 	ctx := context.Background()
@@ -61,7 +62,7 @@ func TestHungNodeFailsOver(t *testing.T) {
 	if err != nil {
 		t.Fatalf("connect with the first node hung: %v", err)
 	}
-	repo := repoName(t, c, "hung")
+	repo := weaviatetest.TenantOf(t, c, "hung")
 	w := newWorkspace(t, map[string]string{"src/a.ts": "export function validateToken(token: string): boolean {\n  return token.length > 0;\n}\n"})
 	w.push(t, c, repo)
 	rd, err := c.Reader(ctx, []string{repo})
@@ -85,7 +86,7 @@ func TestStoppedNodeFailsOver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	repo := repoName(t, c, "stopped")
+	repo := weaviatetest.TenantOf(t, c, "stopped")
 	w := newWorkspace(t, corpusFiles(t))
 	w.push(t, c, repo)
 

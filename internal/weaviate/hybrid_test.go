@@ -16,6 +16,7 @@ import (
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/vector"
+	"github.com/scry-dev/scry/internal/weaviate/weaviatetest"
 )
 
 var embedWords = regexp.MustCompile(`[A-Za-z]+`)
@@ -91,7 +92,7 @@ func TestHybridFirstStage(t *testing.T) {
 		t.Fatal(err)
 	}
 	model := emb.ModelID()
-	repo := repoName(t, c, "hybrid")
+	repo := weaviatetest.TenantOf(t, c, "hybrid")
 	opt := w.vectorOptions(model)
 	if _, err := c.Push(ctx, repo, w.st, opt); err != nil {
 		t.Fatal(err)

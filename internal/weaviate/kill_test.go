@@ -13,17 +13,8 @@ import (
 
 	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/weaviate"
+	"github.com/scry-dev/scry/internal/weaviate/weaviatetest"
 )
-
-// buildScry compiles the real binary.
-func buildScry(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "scry")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/scry-dev/scry/cmd/scry").CombinedOutput(); err != nil {
-		t.Fatalf("build scry: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // versionedFiles are n files of five functions each, every body saying
 // which version of its file it is.
@@ -89,13 +80,13 @@ func fileVersions(t *testing.T, rd *weaviate.Reader) map[string]string {
 // exactly the local index's objects (the chunks of new files that were
 // written before the kill, with no record naming them, are swept).
 func TestKilledIndexer(t *testing.T) {
-	cfg := cluster(t)
+	cfg := weaviatetest.Config(t)
 	c := connect(t)
 	ctx := context.Background()
-	bin := buildScry(t)
+	bin := testkit.BuildScry(t)
 	root := t.TempDir()
 	indexPath := filepath.Join(t.TempDir(), "index.db")
-	repo := repoName(t, c, "killed")
+	repo := weaviatetest.TenantOf(t, c, "killed")
 	run := func() *exec.Cmd {
 		cmd := exec.Command(bin, "index", "--root", root, "--index", indexPath, "--backend", "weaviate", "--repo", repo)
 		cmd.Env = append(os.Environ(), "SCRY_WEAVIATE_URL="+cfg.URL, "SCRY_WEAVIATE_KEY="+cfg.Key)

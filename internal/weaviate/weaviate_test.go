@@ -2,15 +2,12 @@ package weaviate_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -22,42 +19,16 @@ import (
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/weaviate"
+	"github.com/scry-dev/scry/internal/weaviate/weaviatetest"
 )
-
-// cluster returns the connection settings of the Weaviate that
-// scripts/weaviate.sh started (scripts/test.sh exports them). Without
-// SCRY_WEAVIATE_URL the test is skipped, unless SCRY_REQUIRE_WEAVIATE is
-// set (as in CI), where a missing cluster fails it.
-func cluster(t testing.TB) weaviate.Config {
-	t.Helper()
-	url := os.Getenv("SCRY_WEAVIATE_URL")
-	if url == "" {
-		if os.Getenv("SCRY_REQUIRE_WEAVIATE") != "" {
-			t.Fatal("SCRY_WEAVIATE_URL is not set: start Weaviate with scripts/weaviate.sh start DIR")
-		}
-		t.Skip("SCRY_WEAVIATE_URL is not set (scripts/weaviate.sh start DIR prints it)")
-	}
-	replicas, _ := strconv.Atoi(os.Getenv("SCRY_WEAVIATE_REPLICAS"))
-	return weaviate.Config{URL: url, Key: os.Getenv("SCRY_WEAVIATE_KEY"), Replicas: replicas}
-}
 
 func connect(t testing.TB) *weaviate.Client {
 	t.Helper()
-	c, err := weaviate.Connect(context.Background(), cluster(t))
+	c, err := weaviate.Connect(context.Background(), weaviatetest.Config(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
-}
-
-// repoName is a fresh tenant name; the tenant is removed after the test.
-func repoName(t testing.TB, c *weaviate.Client, prefix string) string {
-	t.Helper()
-	b := make([]byte, 4)
-	rand.Read(b)
-	name := prefix + "_" + hex.EncodeToString(b)
-	t.Cleanup(func() { c.DeleteTenant(context.Background(), name) })
-	return name
 }
 
 // workspaceIndex is a workspace on disk with its local index, synced.
@@ -112,7 +83,7 @@ func pushed(t *testing.T, name string, files map[string]string) (*weaviate.Clien
 	t.Helper()
 	c := connect(t)
 	w := newWorkspace(t, files)
-	repo := repoName(t, c, name)
+	repo := weaviatetest.TenantOf(t, c, name)
 	w.push(t, c, repo)
 	return c, w, repo
 }
@@ -182,7 +153,7 @@ func resultIDs(rs []search.Result) []string {
 func TestParity(t *testing.T) {
 	c := connect(t)
 	w := newWorkspace(t, corpusFiles(t))
-	repo := repoName(t, c, "parity")
+	repo := weaviatetest.TenantOf(t, c, "parity")
 	sum := w.push(t, c, repo)
 	files, chunks, _ := w.st.Stats()
 	if sum.Sent != files || sum.Chunks != chunks {
@@ -300,7 +271,7 @@ func TestIsolation(t *testing.T) {
 	ctx := context.Background()
 	a := newWorkspace(t, map[string]string{"src/auth.ts": "/** alpha */\nexport function validateToken(t: string) { return t === 'alpha-secret'; }\n"})
 	b := newWorkspace(t, map[string]string{"src/auth.ts": "/** beta */\nexport function validateToken(t: string) { return t === 'beta-secret'; }\n"})
-	ra, rb := repoName(t, c, "iso_a"), repoName(t, c, "iso_b")
+	ra, rb := weaviatetest.TenantOf(t, c, "iso_a"), weaviatetest.TenantOf(t, c, "iso_b")
 	a.push(t, c, ra)
 	b.push(t, c, rb)
 	for _, tc := range []struct {
@@ -364,7 +335,7 @@ func TestIsolation(t *testing.T) {
 // TestBadConfig: a wrong URL, a wrong key and a stopped server each fail
 // at connection with an error that says which.
 func TestBadConfig(t *testing.T) {
-	cfg := cluster(t)
+	cfg := weaviatetest.Config(t)
 	ctx := context.Background()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

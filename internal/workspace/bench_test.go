@@ -2,8 +2,9 @@ package workspace
 
 import (
 	"fmt"
-	"github.com/scry-dev/scry/internal/testkit"
 	"testing"
+
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // BenchmarkDiscover walks a generated monorepo of 3,000 source files with the
