@@ -22,15 +22,7 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 	root := t.TempDir()
 	testkit.WriteTree(t, root, testkit.Ledger(120))
 	// The default index path, in scry's cache, and a path named with --index.
-	t.Setenv("SCRY_CACHE_DIR", t.TempDir())
-	real, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cached, err := engine.DefaultIndexPath(real)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cached := cachedIndexPath(t, root)
 	named := filepath.Join(t.TempDir(), "index.db")
 
 	zeroPages := func(t *testing.T, data []byte) []byte {
@@ -196,15 +188,7 @@ func TestDefaultIndexFoldersArePrivate(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "a.ts"), []byte("export const secret = 'sk-live';\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("SCRY_CACHE_DIR", t.TempDir())
-	real, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	idx, err := engine.DefaultIndexPath(real)
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx := cachedIndexPath(t, root)
 	if err := os.MkdirAll(filepath.Dir(idx), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -222,4 +206,20 @@ func TestDefaultIndexFoldersArePrivate(t *testing.T) {
 			t.Errorf("%s: mode %v, want %v", p, got, want)
 		}
 	}
+}
+
+// cachedIndexPath is root's default index path, in a cache directory of
+// the test's own (SCRY_CACHE_DIR).
+func cachedIndexPath(t *testing.T, root string) string {
+	t.Helper()
+	t.Setenv("SCRY_CACHE_DIR", t.TempDir())
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := engine.DefaultIndexPath(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return idx
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,15 +15,9 @@ import (
 // old version or the new one, never an error: when the file cannot give
 // the indexed version's lines, the snapshot comes from the index.
 func TestSearchDuringEditsAnswers(t *testing.T) {
-	root := t.TempDir()
-	abs := filepath.Join(root, "a.ts")
 	indexed := "export function validateToken(token: string): boolean {\n  return token.length > 0\n}\n"
+	e, abs := openOneFile(t, indexed)
 	ctx := context.Background()
-	e, err := Open(ctx, Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
 	mtime := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 	restore := func(t *testing.T) {
 		t.Helper()

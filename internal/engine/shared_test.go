@@ -42,15 +42,7 @@ func TestSharedIndexEndToEnd(t *testing.T) {
 	root := t.TempDir()
 	testkit.WriteTree(t, root, sharedFixture)
 	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: getenv, Sync: true, Publish: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := e.Publish(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.Close()
+	sum := publishTree(t, root, getenv)
 	if sum.Sent != len(sharedFixture) || sum.Chunks == 0 {
 		t.Fatalf("publish: %+v", sum)
 	}
@@ -248,14 +240,7 @@ func TestSharedIndexCheckout(t *testing.T) {
 	testkit.WriteTree(t, root, sharedFixture)
 	ctx := context.Background()
 	getenv := func(k string) string { return env[k] }
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: getenv, Sync: true, Publish: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.Publish(ctx); err != nil {
-		t.Fatal(err)
-	}
-	e.Close()
+	publishTree(t, root, getenv)
 
 	env["SCRY_CHECKOUTS"] = repo + "=" + root
 	s, err := engine.Open(ctx, engine.Options{Root: t.TempDir(), Getenv: getenv, Sync: true, Compiler: engine.CompilerWait, CacheDir: t.TempDir()})
@@ -296,14 +281,7 @@ func TestSharedIndexServedSet(t *testing.T) {
 		getenv := func(k string) string { return env[k] }
 		root := t.TempDir()
 		testkit.WriteTree(t, root, map[string]string{"src/" + name + ".ts": "export function " + name + "Secret(): string {\n  return '" + name + "';\n}\n"})
-		e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: getenv, Sync: true, Publish: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := e.Publish(ctx); err != nil {
-			t.Fatal(err)
-		}
-		e.Close()
+		publishTree(t, root, getenv)
 	}
 	env["SCRY_REPO"] = repos["served"]
 	getenv := func(k string) string { return env[k] }
@@ -340,4 +318,20 @@ func TestSharedIndexServedSet(t *testing.T) {
 	if len(refusals) == 3 && (refusals[0] != refusals[1] || refusals[1] != refusals[2]) {
 		t.Errorf("refusals tell an existing tenant from a missing one:\n%s", strings.Join(refusals, "\n"))
 	}
+}
+
+// publishTree indexes root into the shared index's repository that getenv
+// names (SCRY_REPO) and returns what publishing sent.
+func publishTree(t *testing.T, root string, getenv func(string) string) engine.PublishSummary {
+	t.Helper()
+	e, err := engine.Open(context.Background(), engine.Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: getenv, Sync: true, Publish: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	sum, err := e.Publish(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
 }

@@ -14,19 +14,10 @@ import (
 // or other code than the symbol found. The answer now comes from one
 // version of the file.
 func TestSearchSnapshotFromTheIndexedVersion(t *testing.T) {
-	root := t.TempDir()
-	abs := filepath.Join(root, "a.ts")
 	body := "export function validateToken(token: string): boolean {\n  return token.length > 0\n}\n"
 	filler := strings.Repeat("export const x = 1\n", 3)
-	if err := os.WriteFile(abs, []byte(filler+body), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	e, abs := openOneFile(t, filler+body)
 	ctx := context.Background()
-	e, err := Open(ctx, Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: func(string) string { return "" }, Sync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
 	tests := []struct {
 		name string
 		text string // the file as edited after the index was read
@@ -79,4 +70,21 @@ func TestSearchSnapshotFromTheIndexedVersion(t *testing.T) {
 			}
 		})
 	}
+}
+
+// openOneFile opens, synced, a new workspace holding a.ts with text; abs
+// is the file's path. The engine is closed when the test ends.
+func openOneFile(t *testing.T, text string) (e *Engine, abs string) {
+	t.Helper()
+	root := t.TempDir()
+	abs = filepath.Join(root, "a.ts")
+	if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Open(context.Background(), Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: func(string) string { return "" }, Sync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e, abs
 }
