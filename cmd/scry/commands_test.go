@@ -55,10 +55,7 @@ func TestDoctorReportsBrokenConfig(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, ".scry.toml"), []byte("maxTokenBudget = \"lots\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := runScry(t, "doctor", "--root", root, "--index", filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatalf("doctor failed: %v\n%s", err, out)
-	}
+	out := mustScry(t, "doctor", "--root", root, "--index", filepath.Join(t.TempDir(), "index.db"))
 	for _, w := range []string{"workspace: ", "config:    ERROR ", "maxTokenBudget", "ranker model: built-in builtin/", "embedder:     none", "reranker:     builtin", "typescript 7:", "mcp tools: 11 exposed"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("want %q in:\n%s", w, out)
@@ -73,13 +70,8 @@ func TestDoctorShowsBuiltinModel(t *testing.T) {
 	t.Setenv("SCRY_EMBEDDER", "builtin")
 	root := testkit.Fixture(t, "project")
 	index := filepath.Join(t.TempDir(), "index.db")
-	if out, err := runScry(t, "search", "--root", root, "--index", index, "token"); err != nil {
-		t.Fatalf("search failed: %v\n%s", err, out)
-	}
-	out, err := runScry(t, "doctor", "--root", root, "--index", index)
-	if err != nil {
-		t.Fatalf("doctor failed: %v\n%s", err, out)
-	}
+	mustScry(t, "search", "--root", root, "--index", index, "token")
+	out := mustScry(t, "doctor", "--root", root, "--index", index)
 	re := regexp.MustCompile(`embedder:     builtin\n\s+model builtin/[0-9a-f]{12}/\d+, \d+ dimensions, [\d.]+ MB compiled in\n\s+(\d+) of (\d+) chunks embedded, 0 pending`)
 	m := re.FindStringSubmatch(out)
 	if m == nil {

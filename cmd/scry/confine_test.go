@@ -37,10 +37,7 @@ func TestStructureStaysInRoot(t *testing.T) {
 		{[]string{"info", "caller"}, "caller"},
 	}
 	for _, tt := range tests {
-		out, err := runScry(t, append(tt.args, "--root", root, "--index", idx)...)
-		if err != nil {
-			t.Fatalf("%v: %v\n%s", tt.args, err, out)
-		}
+		out := mustScry(t, append(tt.args, "--root", root, "--index", idx)...)
 		for _, leak := range []string{"SECRET_TOKEN", "SecretSubclass", "outside/secret", "shared(41)", "shared(2)"} {
 			if strings.Contains(out, leak) {
 				t.Errorf("%v prints %q from outside the root:\n%s", tt.args, leak, out)

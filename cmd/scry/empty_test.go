@@ -16,10 +16,7 @@ func TestEmptyWorkspaceSaysWhy(t *testing.T) {
 		{"index", "--root", root, "--index", index},
 		{"search", "--root", root, "--index", index, "token refresh"},
 	} {
-		out, err := runScry(t, args...)
-		if err != nil {
-			t.Fatalf("scry %s: %v\n%s", args[0], err, out)
-		}
+		out := mustScry(t, args...)
 		if !strings.Contains(out, "The index is empty: no TypeScript or JavaScript files") || !strings.Contains(out, "--root DIR") {
 			t.Errorf("scry %s does not say the workspace is empty:\n%s", args[0], out)
 		}

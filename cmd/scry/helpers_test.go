@@ -24,6 +24,17 @@ func runScry(t *testing.T, args ...string) (string, error) {
 	return runScryWith(t, "", args...)
 }
 
+// mustScry is runScry for a call that must succeed: an error fails the
+// test, with what the command printed.
+func mustScry(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := runScry(t, args...)
+	if err != nil {
+		t.Fatalf("scry %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
 // runScryWith is runScry with stdin as the command's input.
 func runScryWith(t *testing.T, stdin string, args ...string) (string, error) {
 	t.Helper()

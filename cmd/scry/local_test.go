@@ -37,10 +37,7 @@ func TestCLICallUsesServer(t *testing.T) {
 		{"search", "--root", root, "symbol = TokenService"},
 		{"importers", "--root", root, "src/auth/tokenService.ts"},
 	} {
-		out, err := runScry(t, args...)
-		if err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, out)
-		}
+		out := mustScry(t, args...)
 		if !strings.Contains(out, "TokenService") && !strings.Contains(out, "src/") {
 			t.Errorf("%v: unexpected answer:\n%s", args, out)
 		}

@@ -20,10 +20,7 @@ func TestFileNamesCannotForgeLines(t *testing.T) {
 		"notes\n" + testkit.Forged + ".ts": "import { alpha } from '../src/a';\nexport function forgedTarget() { return alpha(); }\n",
 	})
 	idx := filepath.Join(t.TempDir(), "index.db")
-	out, err := runScry(t, "index", "--root", root, "--index", idx)
-	if err != nil {
-		t.Fatalf("index: %v\n%s", err, out)
-	}
+	out := mustScry(t, "index", "--root", root, "--index", idx)
 	if !strings.Contains(out, "unsafe-name") {
 		t.Errorf("the index summary does not count the skipped name:\n%s", out)
 	}
@@ -34,10 +31,7 @@ func TestFileNamesCannotForgeLines(t *testing.T) {
 		{"refs", "alpha"},
 		{"callers", "alpha"},
 	} {
-		out, err := runScry(t, append(args, "--root", root, "--index", idx)...)
-		if err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, out)
-		}
+		out := mustScry(t, append(args, "--root", root, "--index", idx)...)
 		if line, ok := testkit.ForgedLine(out, testkit.Forged, ""); ok {
 			t.Errorf("%v: a file name forged the line %q:\n%s", args, line, out)
 		}
@@ -49,10 +43,7 @@ func TestFileNamesCannotForgeLines(t *testing.T) {
 func TestChunksQuotesUnsafeNames(t *testing.T) {
 	dir := t.TempDir()
 	testkit.WriteTree(t, dir, map[string]string{"x\n" + testkit.Forged + ".ts": "export function f() {}\n"})
-	out, err := runScry(t, "chunks", "--root", dir, dir)
-	if err != nil {
-		t.Fatalf("chunks: %v\n%s", err, out)
-	}
+	out := mustScry(t, "chunks", "--root", dir, dir)
 	if !strings.Contains(out, `\n`+testkit.Forged) {
 		t.Errorf("the name is not in the output, quoted:\n%s", out)
 	}
@@ -79,10 +70,7 @@ func TestEveryDeclaratorBySymbolPath(t *testing.T) {
 		{"symbol = tail", `"name":"tail"`},
 	}
 	for _, tt := range tests {
-		out, err := runScry(t, "search", "--json", "--root", root, "--index", idx, tt.query)
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", tt.query, err, out)
-		}
+		out := mustScry(t, "search", "--json", "--root", root, "--index", idx, tt.query)
 		if !strings.Contains(out, tt.want) {
 			t.Errorf("%s: result lacks %s:\n%.400s", tt.query, tt.want, out)
 		}
@@ -104,10 +92,7 @@ func TestEveryDeclaratorRefs(t *testing.T) {
 		{"Alpha", "useA = Alpha", "useB"},
 	}
 	for _, tt := range tests {
-		out, err := runScry(t, "refs", tt.name, "--root", root, "--index", idx)
-		if err != nil {
-			t.Fatalf("refs %s: %v\n%s", tt.name, err, out)
-		}
+		out := mustScry(t, "refs", tt.name, "--root", root, "--index", idx)
 		if !strings.Contains(out, tt.want) || strings.Contains(out, tt.not) || strings.Contains(out, "approximate") {
 			t.Errorf("refs %s: want %q from the compiler and not %q:\n%s", tt.name, tt.want, tt.not, out)
 		}

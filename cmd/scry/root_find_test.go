@@ -22,28 +22,19 @@ func TestRootFromSubdirectory(t *testing.T) {
 	t.Chdir(filepath.Join(project, "src", "app"))
 	t.Setenv("SCRY_CACHE_DIR", t.TempDir())
 
-	out, err := runScry(t, "def", "validateToken")
-	if err != nil {
-		t.Fatalf("def: %v\n%s", err, out)
-	}
+	out := mustScry(t, "def", "validateToken")
 	if !strings.Contains(out, "workspace root "+project+" (git work tree") || !strings.Contains(out, "src/auth/token.ts") {
 		t.Errorf("def from src/app does not name the root or find the declaration in src/auth:\n%s", out)
 	}
-	out, err = runScry(t, "importers", "../auth/token.ts")
-	if err != nil {
-		t.Fatalf("importers: %v\n%s", err, out)
-	}
+	out = mustScry(t, "importers", "../auth/token.ts")
 	if !strings.Contains(out, "src/app/main.ts") {
 		t.Errorf("importers of a path relative to the current directory:\n%s", out)
 	}
-	out, err = runScry(t, "def", "../auth/token.ts > validateToken")
+	out, err := runScry(t, "def", "../auth/token.ts > validateToken")
 	if err != nil || !strings.Contains(out, "function validateToken — src/auth/token.ts") {
 		t.Errorf("a symbol path whose file is relative to the current directory: %v\n%s", err, out)
 	}
-	out, err = runScry(t, "def", "--root", ".", "validateToken")
-	if err != nil {
-		t.Fatalf("def --root .: %v\n%s", err, out)
-	}
+	out = mustScry(t, "def", "--root", ".", "validateToken")
 	if strings.Contains(out, "workspace root") || strings.Contains(out, "src/auth/token.ts") {
 		t.Errorf("--root . should index src/app alone and name no other root:\n%s", out)
 	}

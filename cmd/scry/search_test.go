@@ -15,10 +15,7 @@ func TestSearchJSONLeads(t *testing.T) {
 		threshold string
 		results   bool
 	}{{"0", true}, {"1", false}} {
-		out, err := runScry(t, "search", "--root", root, "--index", idx, "--json", "--threshold", tt.threshold, "where are JWT tokens validated")
-		if err != nil {
-			t.Fatalf("threshold %s: %v\n%s", tt.threshold, err, out)
-		}
+		out := mustScry(t, "search", "--root", root, "--index", idx, "--json", "--threshold", tt.threshold, "where are JWT tokens validated")
 		var ans struct {
 			Results []struct {
 				Name  string  `json:"name"`

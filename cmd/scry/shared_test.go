@@ -20,9 +20,7 @@ func TestStructureCommandOnCheckout(t *testing.T) {
 	testkit.WriteTree(t, root, testkit.Signer())
 	t.Setenv("SCRY_TSGO", tslstest.Binary(t))
 	t.Setenv("SCRY_CACHE_DIR", t.TempDir())
-	if out, err := runScry(t, "index", "--root", root, "--index", filepath.Join(t.TempDir(), "index.db"), "--backend", "weaviate", "--repo", repo); err != nil {
-		t.Fatalf("index: %v\n%s", err, out)
-	}
+	mustScry(t, "index", "--root", root, "--index", filepath.Join(t.TempDir(), "index.db"), "--backend", "weaviate", "--repo", repo)
 	t.Setenv("SCRY_BACKEND", "weaviate")
 	t.Setenv("SCRY_REPO", repo)
 	elsewhere := t.TempDir()
@@ -30,10 +28,7 @@ func TestStructureCommandOnCheckout(t *testing.T) {
 		t.Errorf("refs without a checkout: %v, want a refusal naming --checkout", err)
 	}
 	t.Setenv("SCRY_CHECKOUTS", repo+"="+root)
-	out, err := runScry(t, "refs", "hmac", "--root", elsewhere)
-	if err != nil {
-		t.Fatalf("refs on the checkout: %v\n%s", err, out)
-	}
+	out := mustScry(t, "refs", "hmac", "--root", elsewhere)
 	if !strings.Contains(out, "src/token.ts") {
 		t.Errorf("refs on the checkout:\n%s\nwant the use in src/token.ts", out)
 	}
