@@ -3,7 +3,6 @@ package answer_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,13 +11,14 @@ import (
 	"github.com/scry-dev/scry/internal/answer"
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/render"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // TestDeclarationsSharingALine: two declarations on one line are one chunk
 // (siblings never share a line), yet each is found by its name, with its
 // own kind, and answers info and references, from either source.
 func TestDeclarationsSharingALine(t *testing.T) {
-	root := writeWorkspace(t, map[string]string{
+	root := testkit.Tree(t, map[string]string{
 		"tsconfig.json": `{"compilerOptions": {"strict": true}}`,
 		"x.ts":          "export const a = 1; export function sameLine(): number { return a; }\n",
 		"y.ts":          "import { sameLine } from './x';\nexport const v = sameLine();\n",
@@ -62,12 +62,8 @@ func TestDeclarationsSharingALine(t *testing.T) {
 // its start has failed (within a request's timeout), they say that and
 // why.
 func TestAnswersSayWhyWhileTheCompilerStarts(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "tsc")
-	script := "#!/bin/sh\ncase \"$1\" in --version) echo 'Version 7.0.2';; *) exec sleep 300;; esac\n"
-	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	root := writeWorkspace(t, map[string]string{
+	bin := testkit.Script(t, filepath.Join(t.TempDir(), "tsc"), "#!/bin/sh\ncase \"$1\" in --version) echo 'Version 7.0.2';; *) exec sleep 300;; esac\n")
+	root := testkit.Tree(t, map[string]string{
 		"a.ts": "export function helper(): number { return 1; }\n",
 		"b.ts": "import { helper } from './a';\nexport const v = helper();\n",
 	})
@@ -112,7 +108,7 @@ func TestAnswersSayWhyWhileTheCompilerStarts(t *testing.T) {
 // a barrel's `export *`; every importer is listed and says which way it
 // reaches the file.
 func TestImportersThroughAliasesAndBarrels(t *testing.T) {
-	root := writeWorkspace(t, map[string]string{
+	root := testkit.Tree(t, map[string]string{
 		"tsconfig.json": `{
   // comments and trailing commas, as tsconfig.json allows
   "compilerOptions": {
@@ -166,7 +162,7 @@ func TestImportersThroughAliasesAndBarrels(t *testing.T) {
 // subpaths are listed, saying which key of the map they went through; a
 // subpath the map excludes (null) reaches nothing.
 func TestImportersThroughPackageExports(t *testing.T) {
-	root := writeWorkspace(t, map[string]string{
+	root := testkit.Tree(t, map[string]string{
 		"packages/ui/package.json": `{"name": "@scope/ui", "exports": {
   ".": {"types": "./lib/entry.ts", "default": "./dist/entry.js"},
   "./feature": {"types": "./dist/feature.d.ts", "import": "./lib/feature/main.ts", "require": "./dist/feature.cjs"},
@@ -214,7 +210,7 @@ func TestImportersThroughPackageExports(t *testing.T) {
 // listed anyway, saying the compiler resolved it, and the others keep how
 // they reach the file.
 func TestImportersWithTheCompiler(t *testing.T) {
-	root := writeWorkspace(t, map[string]string{
+	root := testkit.Tree(t, map[string]string{
 		"node_modules/@company/tsconfig/package.json": `{"name": "@company/tsconfig", "version": "1.0.0"}`,
 		"node_modules/@company/tsconfig/base.json":    `{"compilerOptions": {"strict": true, "paths": {"@app/*": ["${configDir}/src/*"]}}}`,
 		"tsconfig.json":    `{"extends": "@company/tsconfig/base.json", "include": ["src/**/*"]}`,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/render"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // TestSourceSwappedForFIFOUnderServe: with the engine open as `scry serve`
@@ -22,7 +23,7 @@ import (
 // marked approximate, naming the file. The deadline only keeps a
 // regression from hanging the suite.
 func TestSourceSwappedForFIFOUnderServe(t *testing.T) {
-	root := writeWorkspace(t, map[string]string{
+	root := testkit.Tree(t, map[string]string{
 		"tsconfig.json": `{"compilerOptions": {"strict": true}, "include": ["src/**/*"]}`,
 		"src/a.ts":      "export function helper(): number { return 1; }\n",
 		"src/b.ts":      "import { helper } from './a';\nexport const v = helper();\n",

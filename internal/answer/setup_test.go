@@ -9,7 +9,6 @@ import (
 	"github.com/scry-dev/scry/internal/answer"
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
-	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/tsls/tslstest"
 )
 
@@ -25,15 +24,6 @@ func reads(e *engine.Engine) answer.Local {
 		panic(err)
 	}
 	return l
-}
-
-// writeWorkspace writes a small project into a new directory and returns
-// its root.
-func writeWorkspace(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	testkit.WriteTree(t, root, files)
-	return root
 }
 
 // openIndexed opens root with an index of its own, synced, reading none of

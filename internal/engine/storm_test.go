@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
+
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // TestSearchDuringAnEditStorm: questions asked while files are replaced
@@ -28,35 +29,24 @@ func TestSearchDuringAnEditStorm(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for k := 0; ; k++ {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			i := k % 10
-			p := filepath.Join(root, fmt.Sprintf("f%d.ts", i))
-			text := fmt.Sprintf("export function validateToken%d(token: string): boolean {\n  return token.length > %d\n}\n", i, k)
-			switch k % 4 {
-			case 0:
-				os.WriteFile(p+".tmp", []byte("\n\n"+text), 0o644)
-				os.Rename(p+".tmp", p)
-			case 1:
-				os.Remove(p)
-				os.WriteFile(p, []byte(text), 0o644)
-			case 2:
-				os.WriteFile(p, []byte(text), 0o644) // truncating write
-			case 3:
-				os.Rename(p, p+".x")
-				os.Rename(p+".x", p)
-			}
+	stop := testkit.Background(func(k int) {
+		i := k % 10
+		p := filepath.Join(root, fmt.Sprintf("f%d.ts", i))
+		text := fmt.Sprintf("export function validateToken%d(token: string): boolean {\n  return token.length > %d\n}\n", i, k)
+		switch k % 4 {
+		case 0:
+			os.WriteFile(p+".tmp", []byte("\n\n"+text), 0o644)
+			os.Rename(p+".tmp", p)
+		case 1:
+			os.Remove(p)
+			os.WriteFile(p, []byte(text), 0o644)
+		case 2:
+			os.WriteFile(p, []byte(text), 0o644) // truncating write
+		case 3:
+			os.Rename(p, p+".x")
+			os.Rename(p+".x", p)
 		}
-	}()
+	})
 	noThreshold := 0.0
 	fails := 0
 	for n := range 300 {
@@ -72,8 +62,7 @@ func TestSearchDuringAnEditStorm(t *testing.T) {
 			t.Logf("search %d: %v", n, err)
 		}
 	}
-	close(stop)
-	wg.Wait()
+	stop()
 	if fails > 0 {
 		t.Errorf("%d of 300 questions failed during the edits", fails)
 	}
