@@ -544,51 +544,37 @@ func containsName(list, name string) bool {
 	return false
 }
 
-// fileText returns the live text of a file.
-func (t *tenant) fileText(ctx context.Context, path string) (string, error) {
+// liveFile reads the record of a file's live version: its content hash,
+// and its text (decompressed) when withText.
+func (t *tenant) liveFile(ctx context.Context, path string, withText bool) (hash, text string, err error) {
 	level, err := t.c.readLevel(ctx)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	q := fmt.Sprintf(`{Get{%s(tenant:%s,limit:1%s,where:%s){path hash state text}}}`, FileClass, quote(t.repo), level, and(eqText("path", path), eqText("state", stateLive)))
+	fields := "hash"
+	if withText {
+		fields = "hash text"
+	}
+	q := fmt.Sprintf(`{Get{%s(tenant:%s,limit:1%s,where:%s){%s}}}`, FileClass, quote(t.repo), level, and(eqText("path", path), eqText("state", stateLive)), fields)
 	var resp struct {
 		Get map[string][]struct {
+			Hash string `json:"hash"`
 			Text string `json:"text"`
 		} `json:"Get"`
 	}
 	if err := t.c.gql(ctx, q, &resp); err != nil {
-		return "", fmt.Errorf("weaviate: file %s of %s: %w", path, t.repo, err)
+		return "", "", fmt.Errorf("weaviate: file %s of %s: %w", path, t.repo, err)
 	}
 	rows := resp.Get[FileClass]
 	if len(rows) == 0 {
-		return "", fmt.Errorf("weaviate: file %s of %s: %w", path, t.repo, chunkindex.ErrNotFound)
+		return "", "", fmt.Errorf("weaviate: file %s of %s: %w", path, t.repo, chunkindex.ErrNotFound)
 	}
-	text, err := decompress(rows[0].Text)
-	if err != nil {
-		return "", fmt.Errorf("weaviate: file %s of %s: %w", path, t.repo, err)
+	if withText {
+		if text, err = decompress(rows[0].Text); err != nil {
+			return "", "", fmt.Errorf("weaviate: file %s of %s: %w", path, t.repo, err)
+		}
 	}
-	return text, nil
-}
-
-// fileHash returns the content hash of a file's live version.
-func (t *tenant) fileHash(ctx context.Context, path string) (string, error) {
-	level, err := t.c.readLevel(ctx)
-	if err != nil {
-		return "", err
-	}
-	q := fmt.Sprintf(`{Get{%s(tenant:%s,limit:1%s,where:%s){hash}}}`, FileClass, quote(t.repo), level, and(eqText("path", path), eqText("state", stateLive)))
-	var resp struct {
-		Get map[string][]struct {
-			Hash string `json:"hash"`
-		} `json:"Get"`
-	}
-	if err := t.c.gql(ctx, q, &resp); err != nil {
-		return "", fmt.Errorf("weaviate: file %s of %s: %w", path, t.repo, err)
-	}
-	if rows := resp.Get[FileClass]; len(rows) > 0 {
-		return rows[0].Hash, nil
-	}
-	return "", fmt.Errorf("weaviate: file %s of %s: %w", path, t.repo, chunkindex.ErrNotFound)
+	return rows[0].Hash, text, nil
 }
 
 // aliasCounts is the answer of an Aggregate of counts under aliases: the

@@ -99,11 +99,18 @@ func (r *Reader) Local(c chunk.Chunk) (repo string, local chunk.Chunk) {
 // FileHash is the content hash of a file's live version (a prefixed path
 // with several repositories).
 func (r *Reader) FileHash(path string) (string, error) {
+	hash, _, err := r.liveFile(path, false)
+	return hash, err
+}
+
+// liveFile reads the live version's record of a file (a prefixed path with
+// several repositories); see tenant.liveFile.
+func (r *Reader) liveFile(path string, withText bool) (hash, text string, err error) {
 	t, p, ok := r.route(path, "/")
 	if !ok {
-		return "", fmt.Errorf("weaviate: file %s: %w", path, chunkindex.ErrNotFound)
+		return "", "", fmt.Errorf("weaviate: file %s: %w", path, chunkindex.ErrNotFound)
 	}
-	return t.fileHash(r.ctx, p)
+	return t.liveFile(r.ctx, p, withText)
 }
 
 // route finds the tenant of a (prefixed) path or id and strips the prefix.
@@ -325,11 +332,8 @@ func (r *Reader) ChunksByName(name string) ([]chunk.Chunk, error) {
 // FileText is the indexed text of a file (a prefixed path with several
 // repositories), for snapshots.
 func (r *Reader) FileText(path string) (string, error) {
-	t, p, ok := r.route(path, "/")
-	if !ok {
-		return "", fmt.Errorf("weaviate: file %s: %w", path, chunkindex.ErrNotFound)
-	}
-	return t.fileText(r.ctx, p)
+	_, text, err := r.liveFile(path, true)
+	return text, err
 }
 
 // perTenant runs read on every tenant, up to eight at a time, and returns
