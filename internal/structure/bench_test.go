@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
@@ -99,7 +98,7 @@ func benchInfo(b *testing.B, sections structure.Section) {
 	targets := make([]structure.Target, len(rxjsTargets))
 	ctx := context.Background()
 	for i, q := range rxjsTargets {
-		targets[i] = benchTarget(b, root, q)
+		targets[i] = targetOf(b, root, q)
 		// Warm: the first question about a file pays for its checker work.
 		if _, err := res.Metadata(ctx, targets[i], structure.Options{Sections: sections}); err != nil {
 			b.Fatalf("%s: %v", q.Symbol, err)
@@ -129,20 +128,4 @@ func BenchmarkRxjsInfo(b *testing.B) {
 // BenchmarkRxjsInfoAll: every section (adds hierarchy, type flows, members).
 func BenchmarkRxjsInfoAll(b *testing.B) {
 	benchInfo(b, structure.SecAll)
-}
-
-func benchTarget(b *testing.B, root string, q query) structure.Target {
-	b.Helper()
-	path := filepath.Join(root, filepath.FromSlash(q.File))
-	txt, err := tsls.ReadText(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	src := string(txt.Bytes())
-	i := strings.Index(src, q.Decl)
-	if i < 0 {
-		b.Fatalf("%s: %q not found", q.File, q.Decl)
-	}
-	line, col := txt.RowCol(i + strings.Index(q.Decl, q.Symbol))
-	return structure.Target{Position: structure.Position{File: path, Line: line, Column: col}, Name: q.Symbol}
 }

@@ -147,7 +147,7 @@ var fixtures = map[string][]query{
 
 // targetOf converts a query to the parser-style target (1-based line, byte
 // column of the name).
-func targetOf(t *testing.T, root string, q query) structure.Target {
+func targetOf(t testing.TB, root string, q query) structure.Target {
 	t.Helper()
 	path := filepath.Join(root, filepath.FromSlash(q.File))
 	txt, err := tsls.ReadText(path)
