@@ -21,8 +21,7 @@ func TestSharedIndexTools(t *testing.T) {
 	env := weaviatetest.Env(t, "")
 	repo := weaviatetest.Tenant(t, env, "mcp")
 	env["SCRY_REPO"], env["SCRY_TSGO"] = repo, tslstest.Binary(t)
-	root := t.TempDir()
-	testkit.WriteTree(t, root, testkit.Signer())
+	root := testkit.Tree(t, testkit.Signer())
 	getenv := func(k string) string { return env[k] }
 	if _, err := open(t, engine.Options{Root: root, Getenv: getenv, Sync: true, Publish: true}).Publish(context.Background()); err != nil {
 		t.Fatal(err)
