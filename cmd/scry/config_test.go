@@ -13,7 +13,8 @@ import (
 // reach discovery, flags win over them, and a pattern that leaves the root
 // is refused.
 func TestConfigFileSelectsFilesAndStaysInRoot(t *testing.T) {
-	root := testkit.Tree(t, map[string]string{"src/a.ts": "export const a = 1;\n", "lib/b.ts": "export const b = 2;\n"})
+	root := t.TempDir()
+	testkit.WriteTree(t, root, map[string]string{"src/a.ts": "export const a = 1;\n", "lib/b.ts": "export const b = 2;\n"})
 	write := func(cfg string) {
 		os.WriteFile(filepath.Join(root, ".scry.toml"), []byte(cfg), 0o644)
 	}

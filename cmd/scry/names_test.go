@@ -14,7 +14,8 @@ import (
 // it: a file whose name holds a newline followed by a fake `file:line:`
 // line must not appear raw in any answer.
 func TestFileNamesCannotForgeLines(t *testing.T) {
-	root := testkit.Tree(t, map[string]string{
+	root := t.TempDir()
+	testkit.WriteTree(t, root, map[string]string{
 		"src/a.ts":                         "export function alpha() { return 1; }\n",
 		"notes\n" + testkit.Forged + ".ts": "import { alpha } from '../src/a';\nexport function forgedTarget() { return alpha(); }\n",
 	})
@@ -40,7 +41,8 @@ func TestFileNamesCannotForgeLines(t *testing.T) {
 // TestChunksQuotesUnsafeNames: `scry chunks` reads paths it did not
 // discover, so it quotes a name that would otherwise forge lines.
 func TestChunksQuotesUnsafeNames(t *testing.T) {
-	dir := testkit.Tree(t, map[string]string{"x\n" + testkit.Forged + ".ts": "export function f() {}\n"})
+	dir := t.TempDir()
+	testkit.WriteTree(t, dir, map[string]string{"x\n" + testkit.Forged + ".ts": "export function f() {}\n"})
 	out := mustScry(t, "chunks", "--root", dir, dir)
 	if !strings.Contains(out, `\n`+testkit.Forged) {
 		t.Errorf("the name is not in the output, quoted:\n%s", out)
@@ -79,7 +81,8 @@ func TestEveryDeclaratorBySymbolPath(t *testing.T) {
 // named, not the statement's first.
 func TestEveryDeclaratorRefs(t *testing.T) {
 	tslstest.Binary(t)
-	root := testkit.Tree(t, map[string]string{
+	root := t.TempDir()
+	testkit.WriteTree(t, root, map[string]string{
 		"consts.ts": "export const Alpha = 1, Beta = 2;\n",
 		"use.ts":    "import { Alpha, Beta } from './consts';\nexport const useA = Alpha + 1;\nexport const useB = Beta * 2;\n",
 	})

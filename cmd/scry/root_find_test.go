@@ -13,7 +13,8 @@ import (
 // they chose, take a path typed relative to the current directory, and
 // --root still wins.
 func TestRootFromSubdirectory(t *testing.T) {
-	project := testkit.Tree(t, map[string]string{
+	project := t.TempDir()
+	testkit.WriteTree(t, project, map[string]string{
 		"src/auth/token.ts": "export function validateToken(t: string) { return t.length > 0; }\n",
 		"src/app/main.ts":   "import { validateToken } from '../auth/token';\nexport const ok = validateToken('x');\n",
 		".git/":             "",

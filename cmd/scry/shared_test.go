@@ -16,7 +16,8 @@ import (
 func TestStructureCommandOnCheckout(t *testing.T) {
 	env := weaviatetest.Env(t, "")
 	repo := weaviatetest.Tenant(t, env, "cli")
-	root := testkit.Tree(t, testkit.Signer())
+	root := t.TempDir()
+	testkit.WriteTree(t, root, testkit.Signer())
 	t.Setenv("SCRY_TSGO", tslstest.Binary(t))
 	t.Setenv("SCRY_CACHE_DIR", t.TempDir())
 	mustScry(t, "index", "--root", root, "--index", filepath.Join(t.TempDir(), "index.db"), "--backend", "weaviate", "--repo", repo)

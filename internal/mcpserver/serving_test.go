@@ -16,7 +16,8 @@ import (
 // from the next call, without a restart; a file that no longer loads is an
 // error answer (the last configuration stays), and fixing it is enough.
 func TestServeReloadsConfig(t *testing.T) {
-	root := testkit.Tree(t, map[string]string{
+	root := t.TempDir()
+	testkit.WriteTree(t, root, map[string]string{
 		"src/app.ts":         "export function start(): string {\n  return 'started';\n}\n",
 		"secrets/keys.ts":    "export const paymentKey = 'sk_live_hidden_value';\n",
 		"secrets/handler.ts": "export function chargePaymentCard(): string {\n  return 'charged';\n}\n",
@@ -80,7 +81,8 @@ func TestServeReloadsConfig(t *testing.T) {
 // with "database disk image is malformed". The call that meets it rebuilds
 // the index, answers, and says so; later calls are answered as before.
 func TestIndexDamagedWhileServing(t *testing.T) {
-	root := testkit.Tree(t, testkit.Ledger(150))
+	root := t.TempDir()
+	testkit.WriteTree(t, root, testkit.Ledger(150))
 	idx := filepath.Join(t.TempDir(), "index.db")
 	cs := inMemory(t, open(t, engine.Options{Root: root, IndexPath: idx, Sync: true, Getenv: noEnv}))
 	ask := func() (string, bool) {

@@ -21,7 +21,8 @@ func TestSharedIndexTools(t *testing.T) {
 	env := weaviatetest.Env(t, "")
 	repo := weaviatetest.Tenant(t, env, "mcp")
 	env["SCRY_REPO"], env["SCRY_TSGO"] = repo, tslstest.Binary(t)
-	root := testkit.Tree(t, testkit.Signer())
+	root := t.TempDir()
+	testkit.WriteTree(t, root, testkit.Signer())
 	getenv := func(k string) string { return env[k] }
 	if _, err := open(t, engine.Options{Root: root, Getenv: getenv, Sync: true, Publish: true}).Publish(context.Background()); err != nil {
 		t.Fatal(err)

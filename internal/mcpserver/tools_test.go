@@ -66,7 +66,8 @@ func TestToolAnswers(t *testing.T) {
 // the files that use the symbol (it once dropped the note and said
 // "refs: 0 files" while other files called it).
 func TestSymbolInfoWithoutCompiler(t *testing.T) {
-	root := testkit.Tree(t, map[string]string{
+	root := t.TempDir()
+	testkit.WriteTree(t, root, map[string]string{
 		"src/ping.ts":   "/** Answers pong. */\nexport function ping(): string {\n  return 'pong';\n}\n\nexport class Pinger {\n  run(): string {\n    return ping();\n  }\n}\n",
 		"src/a.ts":      "import { ping } from './ping';\nexport function callA() {\n  return ping();\n}\n",
 		"src/b.ts":      "import { ping, Pinger } from './ping';\nexport const callB = () => ping() + new Pinger().run();\n",
