@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,29 +69,16 @@ var fixtures = map[string][]query{
 		{Case: "format", File: "formatter.ts", Decl: "function format", Symbol: "format", Sections: secCalls},
 		{Case: "sanitize", File: "helper.ts", Decl: "function sanitize", Symbol: "sanitize", Sections: secCalls},
 	},
-	"multi-hop": {
-		{Case: "handle depth 1", File: "entry.ts", Decl: "function handle", Symbol: "handle", Depth: 1, Sections: secCalls},
-		{Case: "handle depth 2", File: "entry.ts", Decl: "function handle", Symbol: "handle", Depth: 2, Sections: secCalls},
-		{Case: "handle depth 3", File: "entry.ts", Decl: "function handle", Symbol: "handle", Depth: 3, Sections: secCalls},
-		{Case: "handle transitive", File: "entry.ts", Decl: "function handle", Symbol: "handle", Depth: -1, Sections: secCalls},
-		{Case: "compute callers depth 2", File: "helper.ts", Decl: "function compute", Symbol: "compute", Depth: 2, Sections: secCalls},
-		{Case: "compute callers transitive", File: "helper.ts", Decl: "function compute", Symbol: "compute", Depth: -1, Sections: secCalls},
-	},
-	"cycle": {
-		{Case: "alpha depth 1", File: "alpha.ts", Decl: "function alpha", Symbol: "alpha", Depth: 1, Sections: secCalls},
-		{Case: "alpha depth 2", File: "alpha.ts", Decl: "function alpha", Symbol: "alpha", Depth: 2, Sections: secCalls},
-		{Case: "alpha depth 3", File: "alpha.ts", Decl: "function alpha", Symbol: "alpha", Depth: 3, Sections: secCalls},
-		{Case: "alpha transitive", File: "alpha.ts", Decl: "function alpha", Symbol: "alpha", Depth: -1, Sections: secCalls},
-		{Case: "factorial depth 1", File: "math.ts", Decl: "function factorial", Symbol: "factorial", Depth: 1, Sections: secCalls},
-		{Case: "factorial transitive", File: "math.ts", Decl: "function factorial", Symbol: "factorial", Depth: -1, Sections: secCalls},
-	},
-	"constructor": {
-		{Case: "createWidget depth 1", File: "factory.ts", Decl: "function createWidget", Symbol: "createWidget", Depth: 1, Sections: secCalls},
-		{Case: "createWidget depth 2", File: "factory.ts", Decl: "function createWidget", Symbol: "createWidget", Depth: 2, Sections: secCalls},
-		{Case: "createPlain", File: "factory.ts", Decl: "function createPlain", Symbol: "createPlain", Depth: 2, Sections: secCalls},
-		{Case: "Widget", File: "widget.ts", Decl: "class Widget", Symbol: "Widget"},
-		{Case: "initialize callers depth 2", File: "helper.ts", Decl: "function initialize", Symbol: "initialize", Depth: 2, Sections: secCalls},
-	},
+	"multi-hop": append(atDepths("entry.ts", "handle", 1, 2, 3, -1),
+		query{Case: "compute callers depth 2", File: "helper.ts", Decl: "function compute", Symbol: "compute", Depth: 2, Sections: secCalls},
+		query{Case: "compute callers transitive", File: "helper.ts", Decl: "function compute", Symbol: "compute", Depth: -1, Sections: secCalls},
+	),
+	"cycle": append(atDepths("alpha.ts", "alpha", 1, 2, 3, -1), atDepths("math.ts", "factorial", 1, -1)...),
+	"constructor": append(atDepths("factory.ts", "createWidget", 1, 2),
+		query{Case: "createPlain", File: "factory.ts", Decl: "function createPlain", Symbol: "createPlain", Depth: 2, Sections: secCalls},
+		query{Case: "Widget", File: "widget.ts", Decl: "class Widget", Symbol: "Widget"},
+		query{Case: "initialize callers depth 2", File: "helper.ts", Decl: "function initialize", Symbol: "initialize", Depth: 2, Sections: secCalls},
+	),
 	"type-hierarchy": {
 		{Case: "Entity", File: "interfaces.ts", Decl: "interface Entity", Symbol: "Entity", Sections: secHierarchy},
 		{Case: "Serializable", File: "interfaces.ts", Decl: "interface Serializable", Symbol: "Serializable", Sections: secHierarchy},
@@ -143,6 +131,21 @@ var fixtures = map[string][]query{
 		{Case: "normalize depth 2", File: "compose.ts", Decl: "const normalize", Symbol: "normalize", Depth: 2, Sections: secCalls},
 		{Case: "userKey", File: "users.ts", Decl: "function userKey", Symbol: "userKey", Sections: secCalls},
 	},
+}
+
+// atDepths is the call-tree questions about the function name of file at
+// each of depths (-1: transitive), named "name depth N" or "name
+// transitive".
+func atDepths(file, name string, depths ...int) []query {
+	var qs []query
+	for _, d := range depths {
+		c := fmt.Sprintf("%s depth %d", name, d)
+		if d < 0 {
+			c = name + " transitive"
+		}
+		qs = append(qs, query{Case: c, File: file, Decl: "function " + name, Symbol: name, Depth: d, Sections: secCalls})
+	}
+	return qs
 }
 
 // targetOf converts a query to the parser-style target (1-based line, byte
