@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/tailscale/hujson"
-
-	"github.com/scry-dev/scry/internal/textsearch"
 )
 
 // Module resolution for importers: which workspace file a specifier names.
@@ -260,7 +258,7 @@ func (m *moduleResolver) workspacePackages() map[string]wsPackage {
 		return m.packages
 	}
 	m.packages = map[string]wsPackage{}
-	files, _, err := textsearch.FindFiles(m.x.Root, "**/package.json", "", m.x.Exclude, 5000)
+	files, _, err := m.x.FindFiles("**/package.json", "", 5000)
 	if err != nil {
 		return m.packages
 	}

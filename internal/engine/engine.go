@@ -1,7 +1,10 @@
 // Package engine wires one workspace's parts together (root, configuration,
 // store, indexer, models, compiler) so that the CLI and the MCP server share
 // one way of opening and querying a workspace. Open is the only place the
-// parts are put together; front ends call the Engine's methods.
+// parts are put together. The engine holds the state (indexes, models,
+// compiler, caches) and keeps it in sync; the questions are answered in
+// internal/answer from what it hands out per question: a View (Search) or
+// its local form (Local).
 package engine
 
 import (

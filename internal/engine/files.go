@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/scry-dev/scry/internal/textsearch"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -40,20 +39,6 @@ func (e *Engine) ConfinePaths(paths []string) ([]string, error) {
 		out = append(out, strings.TrimPrefix(p, "./"))
 	}
 	return out, nil
-}
-
-// Grep searches the workspace's files for literal text or an RE2 regex.
-func (e *Engine) Grep(opt textsearch.GrepOptions) (textsearch.GrepResult, error) {
-	// What the configuration excludes is hidden from text search too: an
-	// exclude is how a user keeps a directory from agents.
-	opt.Exclude = append(opt.Exclude, e.conf().Exclude...)
-	return textsearch.Grep(e.root, opt)
-}
-
-// FindFiles lists the workspace's files matching a glob, under a directory
-// when one is given; more reports files past the limit.
-func (e *Engine) FindFiles(pattern, under string, limit int) (files []string, more bool, err error) {
-	return textsearch.FindFiles(e.root, pattern, under, e.conf().Exclude, limit)
 }
 
 // Vectors is how many vectors the in-memory index holds (0 without an

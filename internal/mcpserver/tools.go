@@ -337,7 +337,11 @@ func (s *Server) searchFiles(ctx context.Context, req *mcp.CallToolRequest, a se
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.eng.Grep(textsearch.GrepOptions{Pattern: a.Pattern, Regex: a.Regex, CaseSensitive: a.CaseSensitive, Paths: paths, MaxMatches: limit})
+	l, err := s.eng.Local(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := l.Grep(textsearch.GrepOptions{Pattern: a.Pattern, Regex: a.Regex, CaseSensitive: a.CaseSensitive, Paths: paths, MaxMatches: limit})
 	if err != nil {
 		return nil, err
 	}
@@ -355,7 +359,11 @@ func (s *Server) findFiles(ctx context.Context, req *mcp.CallToolRequest, a find
 	if err != nil {
 		return nil, err
 	}
-	files, more, err := s.eng.FindFiles(a.Pattern, a.Path, limit)
+	l, err := s.eng.Local(ctx)
+	if err != nil {
+		return nil, err
+	}
+	files, more, err := l.FindFiles(a.Pattern, a.Path, limit)
 	if err != nil {
 		return nil, err
 	}
