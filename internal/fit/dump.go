@@ -21,6 +21,9 @@ type fitInstance struct {
 	mirror  []string
 	symRel  []bool // candidate overlaps a gold symbol
 	fileRel []bool // candidate is in a gold file
+	// question: the query opens with a question word, and the model
+	// spreads its results over files as the pipeline does.
+	question bool
 }
 
 // isJSDoc says whether an instance is a JSDoc question rather than a fix
@@ -56,7 +59,7 @@ func LoadDump(path string) ([]*fitInstance, error) {
 		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
 			return nil, fmt.Errorf("fit: dump %s:%d: %w", path, line, err)
 		}
-		fi := &fitInstance{in: d.Instance}
+		fi := &fitInstance{in: d.Instance, question: search.AsksQuestion(d.Query)}
 		qf := search.QueryFeatures(d.Query)
 		for i, c := range d.Candidates {
 			var fv search.Features
@@ -109,7 +112,7 @@ func (fi *fitInstance) keyOf(i int) (string, string) {
 
 // ranked orders the instance's candidates by a model, top k.
 func (fi *fitInstance) ranked(m *search.Model, k int) []search.Ranked {
-	return m.OrderTop(fi.feats, fi.keyOf, k)
+	return m.OrderTop(fi.feats, fi.keyOf, k, fi.question)
 }
 
 func (fi *fitInstance) score(m *search.Model) bench.LocScore {

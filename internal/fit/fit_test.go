@@ -450,3 +450,44 @@ func TestAblationsHoldTheQuestionsOut(t *testing.T) {
 		}
 	}
 }
+
+// The fitter ranks a question as the pipeline does, spread over files: a
+// dumped question's second file ranks second even when the first file's
+// second chunk scores higher.
+func TestFitRanksQuestionsSpread(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "q.jsonl")
+	var b bytes.Buffer
+	for _, q := range []string{"how is a session refreshed", "refresh a session"} {
+		d := bench.DumpInstance{Instance: bench.Instance{ID: q, Repo: "o/r", Split: bench.QuestionSplit, Query: q, GoldFiles: []string{"b.ts"}}}
+		for i, c := range []struct {
+			file string
+			bm25 float64
+		}{{"a.ts", 1}, {"a.ts", 0.95}, {"b.ts", 0.5}} {
+			f := make([]float64, search.NumFeatures)
+			f[search.FBM25] = c.bm25
+			d.Candidates = append(d.Candidates, bench.DumpCandidate{File: c.file, StartLine: 10 * i, EndLine: 10*i + 5, Features: f})
+		}
+		line, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(append(line, '\n'))
+	}
+	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, err := LoadDump(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &search.Model{Features: search.FeatureNames[:], Weights: make([]float64, search.NumFeatures), FilePenalty: 0.25,
+		Calibration: make([]float64, search.NumCalibrationInputs+1)}
+	m.Weights[search.FBM25] = 1
+	want := map[string]float64{"how is a session refreshed": 1 / math.Log2(3), "refresh a session": 0.5}
+	for _, fi := range set {
+		if got := fi.ndcg(m); math.Abs(got-want[fi.in.Query]) > 1e-9 {
+			t.Errorf("%q: NDCG@10 %.3f, want %.3f", fi.in.Query, got, want[fi.in.Query])
+		}
+	}
+}

@@ -141,3 +141,55 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 		}
 	}
 }
+
+// A question ("how …") is ranked spread over files: every file that has a
+// candidate appears once before any file appears twice, however strong the
+// best file's other chunks are. A description keeps the fitted order.
+func TestRankSpreadsAQuestionOverFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"src/session.ts": `export function refreshSession(session: string) { return session + ';refresh'; }
+export function refreshSessionToken(session: string) { return refreshSession(session) + ';token'; }
+export function refreshSessionCookie(session: string) { return refreshSession(session) + ';cookie'; }
+`,
+		"src/store.ts": `export function saveSession(session: string) { return session; }
+`,
+		"src/log.ts": `export function logRefresh(what: string) { console.log('refresh', what); }
+`,
+	})
+	pl := search.Pipeline{Store: indexDir(t, dir)}
+	for _, tt := range []struct {
+		q        string
+		question bool
+	}{
+		{"how does a session refresh", true},
+		{"refresh a session", false},
+	} {
+		cs, err := pl.Gather(context.Background(), search.Request{Query: tt.q, Params: search.DefaultParams()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cs.Question != tt.question {
+			t.Errorf("%q: Question = %v, want %v", tt.q, cs.Question, tt.question)
+		}
+		if !tt.question {
+			continue
+		}
+		ranked := search.ApplyModel(search.DefaultModel, cs)
+		distinct := map[string]bool{}
+		for _, r := range ranked {
+			distinct[r.Chunk.RelativePath] = true
+		}
+		seen := map[string]bool{}
+		for k, r := range ranked {
+			f := r.Chunk.RelativePath
+			if seen[f] && len(seen) < len(distinct) {
+				t.Fatalf("%q: %s repeats at rank %d before every file was listed (%d of %d)", tt.q, f, k+1, len(seen), len(distinct))
+			}
+			seen[f] = true
+		}
+		if len(distinct) < 3 {
+			t.Errorf("%q: candidates from %d files, want all 3", tt.q, len(distinct))
+		}
+	}
+}

@@ -183,15 +183,24 @@ type Ranked struct {
 // size, the same file name in another directory, as in src/ and a generated
 // deno/ copy) moved behind everything else so they do not crowd out other
 // answers. keyOf gives what identifies a mirror: name, line count and file
-// name.
-func (m *Model) Order(feats []Features, keyOf func(i int) (file, mirrorKey string)) []Ranked {
-	return m.OrderTop(feats, keyOf, len(feats))
+// name. question says the query is a question (AsksQuestion): its results
+// are spread over files, every file's best chunk before any file's second.
+func (m *Model) Order(feats []Features, keyOf func(i int) (file, mirrorKey string), question bool) []Ranked {
+	return m.OrderTop(feats, keyOf, len(feats), question)
 }
 
 // OrderTop is Order for the best k candidates only (mirrors beyond them are
 // not collected): what a metric over the top of the list needs, at a
 // fraction of the cost.
-func (m *Model) OrderTop(feats []Features, keyOf func(i int) (file, mirrorKey string), k int) []Ranked {
+//
+// A question ("how does a request reach the handler") asks which files
+// take part, and an agent reads a file once it has one of its chunks: a
+// second chunk of a file tells it less than the best chunk of the next
+// file. So a question's list takes each file's best chunk in score order
+// first, and only then the files' further chunks (penalised as usual). A
+// description of behaviour or a name asks for one piece of code, whose
+// file's second chunk may well be it; it keeps the fitted penalty alone.
+func (m *Model) OrderTop(feats []Features, keyOf func(i int) (file, mirrorKey string), k int, question bool) []Ranked {
 	n := len(feats)
 	base := make([]float64, n)
 	idx := make([]int, n)
@@ -201,16 +210,43 @@ func (m *Model) OrderTop(feats []Features, keyOf func(i int) (file, mirrorKey st
 	}
 	definitionsFirst(feats, base)
 	sort.SliceStable(idx, func(a, b int) bool { return base[idx[a]] > base[idx[b]] })
-	out := make([]Ranked, 0, n)
+	out := make([]Ranked, 0, min(n, k))
 	var mirrors []Ranked
 	perFile := map[string]int{}
 	seen := map[string]string{} // mirror key → file that holds it
+	place := func(i int, score float64) {
+		file, key := keyOf(i)
+		if f, ok := seen[key]; ok && f != file && key != "" {
+			mirrors = append(mirrors, Ranked{Index: i, Score: score})
+			return
+		}
+		if key != "" {
+			seen[key] = file
+		}
+		perFile[file]++
+		out = append(out, Ranked{Index: i, Score: score})
+	}
+	remaining := idx
+	if question {
+		rest := make([]int, 0, n)
+		for j, i := range idx {
+			if len(out) >= k {
+				rest = append(rest, idx[j:]...)
+				break
+			}
+			if file, _ := keyOf(i); perFile[file] > 0 {
+				rest = append(rest, i)
+				continue
+			}
+			place(i, base[i])
+		}
+		remaining = rest
+	}
 	// Greedy: the penalty depends on what ranked before, so the order is
 	// built one pick at a time over a window of the best remaining
 	// candidates (the penalty can only lower scores, so a candidate beyond
 	// the window cannot overtake one inside it by more than the window).
 	const window = 64
-	remaining := idx
 	for len(remaining) > 0 && len(out) < k {
 		best, bestScore := -1, math.Inf(-1)
 		for k := 0; k < len(remaining) && k < window; k++ {
@@ -223,16 +259,7 @@ func (m *Model) OrderTop(feats []Features, keyOf func(i int) (file, mirrorKey st
 		}
 		i := remaining[best]
 		remaining = append(remaining[:best:best], remaining[best+1:]...)
-		file, key := keyOf(i)
-		if f, ok := seen[key]; ok && f != file && key != "" {
-			mirrors = append(mirrors, Ranked{Index: i, Score: bestScore})
-			continue
-		}
-		if key != "" {
-			seen[key] = file
-		}
-		perFile[file]++
-		out = append(out, Ranked{Index: i, Score: bestScore})
+		place(i, bestScore)
 	}
 	if len(out) < k {
 		out = append(out, mirrors...)

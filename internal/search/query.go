@@ -45,3 +45,20 @@ func subject(q string) string {
 func queryTerms(q string) []string {
 	return terms.Query(subject(q))
 }
+
+// questionWords open a question that asks how, where or why something
+// happens: "how does a request reach the router", "where are hooks
+// registered".
+var questionWords = map[string]bool{
+	"how": true, "what": true, "where": true, "why": true, "which": true, "when": true, "who": true,
+}
+
+// AsksQuestion says whether a query is a question that opens with a
+// question word. Such a question asks which parts of the code take part in
+// something, so its results are spread over files (see OrderTop); a
+// description of behaviour ("retry a failing test …") or a name asks for
+// one piece of code and is ranked as it is.
+func AsksQuestion(q string) bool {
+	ws := rawWords(q)
+	return len(ws) > 0 && questionWords[strings.ToLower(ws[0])]
+}

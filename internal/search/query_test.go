@@ -31,3 +31,30 @@ func TestSubject(t *testing.T) {
 		t.Errorf("queryTerms kept the task word or lost the subject: %v", got)
 	}
 }
+
+func TestAsksQuestion(t *testing.T) {
+	tests := []struct {
+		q    string
+		want bool
+	}{
+		{"how route paths are compiled into one regular expression", true},
+		{"How does createSlice build reducers?", true},
+		{"  where are hooks registered", true},
+		{"what happens when a migration fails", true},
+		{"Why is the cache invalidated twice", true},
+		{"retry a failing test a configured number of times", false},
+		{"Add the specified number of days to the given date.", false},
+		{"StateManager", false},
+		{"Router.navigate", false},
+		// a question word inside an identifier or later in the query
+		{"howler plays sounds", false},
+		{"whatwg URL parsing", false},
+		{"render fallback content when a child throws", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := AsksQuestion(tt.q); got != tt.want {
+			t.Errorf("AsksQuestion(%q) = %v, want %v", tt.q, got, tt.want)
+		}
+	}
+}

@@ -24,6 +24,9 @@ const maxNamed = 60
 type Candidates struct {
 	Results  []Result
 	Features []Features
+	// Question says the query opens with a question word (AsksQuestion):
+	// the model spreads its results over files.
+	Question bool
 }
 
 // Gather collects a query's candidates: the DeepCandidates best chunks by
@@ -125,6 +128,7 @@ func (p *Pipeline) gather(ctx context.Context, req Request) (Candidates, error) 
 	}
 	out.Results = cands
 	out.Features = featurize(&qi, cands, nameCount, st.Chunks)
+	out.Question = AsksQuestion(req.Query)
 	return out, ctx.Err()
 }
 
@@ -302,7 +306,7 @@ func ApplyModel(m *Model, cs Candidates) []Result {
 	}
 	order := m.Order(cs.Features, func(i int) (string, string) {
 		return cs.Results[i].Chunk.RelativePath, keys[i]
-	})
+	}, cs.Question)
 	scores := make([]float64, len(order))
 	for k, o := range order {
 		scores[k] = o.Score

@@ -150,7 +150,7 @@ func TestOrderDiversifiesFilesAndCollapsesMirrors(t *testing.T) {
 		feats[i][FBM25] = s
 	}
 	keyOf := func(i int) (string, string) { return files[i], keys[i] }
-	order := unitModel(map[int]float64{FBM25: 1}, 0.25).Order(feats, keyOf)
+	order := unitModel(map[int]float64{FBM25: 1}, 0.25).Order(feats, keyOf, false)
 	var got []int
 	for _, o := range order {
 		got = append(got, o.Index)
@@ -160,13 +160,58 @@ func TestOrderDiversifiesFilesAndCollapsesMirrors(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("order %v, want %v", got, want)
 	}
-	if top := unitModel(map[int]float64{FBM25: 1}, 0.25).OrderTop(feats, keyOf, 2); len(top) != 2 || top[1].Index != 5 {
+	if top := unitModel(map[int]float64{FBM25: 1}, 0.25).OrderTop(feats, keyOf, 2, false); len(top) != 2 || top[1].Index != 5 {
 		t.Fatalf("top 2: %v", top)
 	}
 	// Without the penalty one file fills the top.
-	order = unitModel(map[int]float64{FBM25: 1}, 0).Order(feats, keyOf)
+	order = unitModel(map[int]float64{FBM25: 1}, 0).Order(feats, keyOf, false)
 	if order[1].Index != 1 {
 		t.Fatalf("no penalty: second is %d", order[1].Index)
+	}
+}
+
+// A question's list takes every file's best chunk before any file's
+// second; any other query keeps the fitted penalty alone, under which a
+// strong file's second chunk can rank before a weak file's first.
+func TestOrderSpreadsAQuestionOverFiles(t *testing.T) {
+	// a.ts holds the three best chunks (1.0, 0.95, 0.9), b.ts one of 0.5,
+	// c.ts one of 0.4; deno/a.ts mirrors a.ts's best.
+	scores := []float64{1.0, 0.95, 0.9, 0.5, 0.4, 1.0}
+	files := []string{"a.ts", "a.ts", "a.ts", "b.ts", "c.ts", "deno/a.ts"}
+	keys := []string{"x", "", "", "", "", "x"}
+	feats := make([]Features, len(scores))
+	for i, s := range scores {
+		feats[i][FBM25] = s
+	}
+	keyOf := func(i int) (string, string) { return files[i], keys[i] }
+	m := unitModel(map[int]float64{FBM25: 1}, 0.25)
+	tests := []struct {
+		name     string
+		question bool
+		k        int
+		want     []int
+	}{
+		// 0.95-0.25 = 0.7 beats b.ts's 0.5; 0.9-0.5 = 0.4 ties c.ts and
+		// ranks first as the better candidate; the mirror goes last.
+		{"description", false, 6, []int{0, 1, 3, 2, 4, 5}},
+		{"question", true, 6, []int{0, 3, 4, 1, 2, 5}},
+		{"question, top 2", true, 2, []int{0, 3}},
+		{"description, top 2", false, 2, []int{0, 1}},
+	}
+	for _, tt := range tests {
+		var got []int
+		for _, o := range m.OrderTop(feats, keyOf, tt.k, tt.question) {
+			got = append(got, o.Index)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("%s: order %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	// The question's scores are penalised as usual: a file's second chunk
+	// scores below its first.
+	order := m.Order(feats, keyOf, true)
+	if order[3].Index != 1 || math.Abs(order[3].Score-0.7) > 1e-9 {
+		t.Errorf("question's fourth result %+v, want a.ts's second chunk at 0.7", order[3])
 	}
 }
 
