@@ -157,7 +157,7 @@ var ErrNeedsLocalIndex = errors.New("needs a local index")
 // on a shared index (Options.LocalIndex): this machine's checkout of the
 // one configured repository, opened as a local engine. e is closed.
 func (e *Engine) checkoutInstead(ctx context.Context) (*Engine, error) {
-	local, ok, err := e.OpenCheckout(ctx)
+	local, ok, err := e.openCheckout(ctx)
 	e.Close()
 	switch {
 	case err != nil:
@@ -168,12 +168,12 @@ func (e *Engine) checkoutInstead(ctx context.Context) (*Engine, error) {
 	return local, nil
 }
 
-// OpenCheckout opens a local engine on the checkout of the one repository
+// openCheckout opens a local engine on the checkout of the one repository
 // a shared-index engine is configured for, so the structure commands
 // (references, implementations, definitions, ...) can answer for it from
 // the compiler and a local index; ok is false when there is no such
 // checkout. The caller closes the engine.
-func (e *Engine) OpenCheckout(ctx context.Context) (local *Engine, ok bool, err error) {
+func (e *Engine) openCheckout(ctx context.Context) (local *Engine, ok bool, err error) {
 	repos := e.conf().Weaviate.Repos
 	if e.shared == nil || len(repos) != 1 {
 		return nil, false, nil

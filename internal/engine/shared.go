@@ -33,9 +33,6 @@ func connectShared(ctx context.Context, cfg Config) (*weaviate.Client, error) {
 	return c, nil
 }
 
-// Repos are the repositories a shared-index engine searches by default.
-func (e *Engine) Repos() []string { return e.conf().Weaviate.Repos }
-
 // PublishSummary says what `scry index --backend weaviate` did.
 type PublishSummary = weaviate.PushSummary
 
