@@ -116,13 +116,15 @@ func call(t testing.TB, cs *mcp.ClientSession, tool string, args map[string]any)
 
 // resultText is the text of every part of a result, one after another.
 func resultText(r *mcp.CallToolResult) string {
-	var b strings.Builder
+	// Each part is a block of its own to the agent: joined by a line
+	// break, so a part's first line is checked as a line.
+	var parts []string
 	for _, c := range r.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
+			parts = append(parts, tc.Text)
 		}
 	}
-	return b.String()
+	return strings.Join(parts, "\n")
 }
 
 // toolNames lists the tools the server offers, in its order.

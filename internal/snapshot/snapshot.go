@@ -62,6 +62,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/lines"
 	"github.com/scry-dev/scry/internal/parse"
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // MaxDependencyLines is the largest referenced declaration, in lines, that a
@@ -298,7 +299,9 @@ func mergeSpans(in []span) []span {
 func (d *doc) render(relPath string, inc []bool) (string, []int) {
 	var b strings.Builder
 	b.WriteString("// ")
-	b.WriteString(relPath)
+	// A file name is the repository's, not ours: quoted where it could
+	// pass for a location or hold a line break (textfmt.Name).
+	b.WriteString(textfmt.Name(relPath))
 	b.WriteString("\n\n")
 	var shown []int
 	prevLine := ""
