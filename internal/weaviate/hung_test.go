@@ -65,10 +65,7 @@ func TestHungNodeFailsOver(t *testing.T) {
 	repo := weaviatetest.TenantOf(t, c, "hung")
 	w := newWorkspace(t, map[string]string{"src/a.ts": "export function validateToken(token: string): boolean {\n  return token.length > 0;\n}\n"})
 	w.push(t, c, repo)
-	rd, err := c.Reader(ctx, []string{repo})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rd := readerOf(t, c, repo)
 	cs, err := rd.ChunksByName("validateToken")
 	if err != nil || len(cs) != 1 {
 		t.Errorf("read with the first node hung: %d chunks, %v", len(cs), err)

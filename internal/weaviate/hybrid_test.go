@@ -47,6 +47,23 @@ func hashEmbedding(text string, dim int) []float32 {
 	return v
 }
 
+// embedAll embeds every chunk of the workspace's local index with scry's
+// HTTP embedder on an embeddingServer of dim dimensions, and returns the
+// embedder (closed when the test ends).
+func (w *workspaceIndex) embedAll(t *testing.T, dim int) embed.Embedder {
+	t.Helper()
+	srv := embeddingServer(t, dim)
+	emb, err := embed.New(context.Background(), embed.Config{Provider: embed.ProviderOpenAI, URL: srv.URL + "/v1", Model: "hash-words", Key: "test-key"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { emb.Close() })
+	if _, err := index.EmbedPending(context.Background(), w.st, emb, index.EmbedOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return emb
+}
+
 // embeddingServer serves hashEmbedding over the OpenAI embeddings API, so
 // the test runs scry's real HTTP embedder against it.
 func embeddingServer(t *testing.T, dim int) *httptest.Server {
@@ -81,26 +98,15 @@ func embeddingServer(t *testing.T, dim int) *httptest.Server {
 func TestHybridFirstStage(t *testing.T) {
 	c := connect(t)
 	ctx := context.Background()
-	srv := embeddingServer(t, 64)
-	emb, err := embed.New(ctx, embed.Config{Provider: embed.ProviderOpenAI, URL: srv.URL + "/v1", Model: "hash-words", Key: "test-key"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer emb.Close()
 	w := newWorkspace(t, corpusFiles(t))
-	if _, err := index.EmbedPending(ctx, w.st, emb, index.EmbedOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	emb := w.embedAll(t, 64)
 	model := emb.ModelID()
 	repo := weaviatetest.TenantOf(t, c, "hybrid")
 	opt := w.vectorOptions(model)
 	if _, err := c.Push(ctx, repo, w.st, opt); err != nil {
 		t.Fatal(err)
 	}
-	rd, err := c.Reader(ctx, []string{repo})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rd := readerOf(t, c, repo)
 	ix, _, err := vector.Load(w.st, model, emb.Dim(), vector.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -224,15 +230,7 @@ func TestHybridFirstStage(t *testing.T) {
 func TestVectorsAddedLater(t *testing.T) {
 	c, w, repo := pushed(t, "later", fixture)
 	ctx := context.Background()
-	srv := embeddingServer(t, 32)
-	emb, err := embed.New(ctx, embed.Config{Provider: embed.ProviderOpenAI, URL: srv.URL + "/v1", Model: "hash-words", Key: "test-key"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer emb.Close()
-	if _, err := index.EmbedPending(ctx, w.st, emb, index.EmbedOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	emb := w.embedAll(t, 32)
 	model := emb.ModelID()
 	opt := w.vectorOptions(model)
 	for i, want := range []int{len(fixture), 0} {
@@ -244,10 +242,7 @@ func TestVectorsAddedLater(t *testing.T) {
 			t.Errorf("push %d with an embedder: %+v, want %d files sent", i+1, sum, want)
 		}
 	}
-	rd, err := c.Reader(ctx, []string{repo})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rd := readerOf(t, c, repo)
 	qv, _ := emb.EmbedQuery(ctx, "validate a token")
 	ids, err := rd.Nearest(ctx, qv, model, 50, nil, nil)
 	if err != nil {

@@ -96,10 +96,7 @@ func TestKilledIndexer(t *testing.T) {
 	if out, err := run().CombinedOutput(); err != nil {
 		t.Fatalf("scry index: %v\n%s", err, out)
 	}
-	rd, err := c.Reader(ctx, []string{repo})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rd := readerOf(t, c, repo)
 	if vs := fileVersions(t, rd); len(vs) != 150 {
 		t.Fatalf("after the first index %d files answer, want 150", len(vs))
 	}
@@ -187,10 +184,7 @@ func TestKilledIndexer(t *testing.T) {
 func TestSweepLeftovers(t *testing.T) {
 	c, w, repo := pushed(t, "sweep", fixture)
 	ctx := context.Background()
-	rd, err := c.Reader(ctx, []string{repo})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rd := readerOf(t, c, repo)
 	interrupt := func(path string) {
 		t.Helper()
 		cctx, cancel := context.WithCancel(ctx)

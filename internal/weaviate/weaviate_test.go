@@ -77,6 +77,16 @@ func (w *workspaceIndex) vectorOptions(model string) weaviate.PushOptions {
 	return opt
 }
 
+// readerOf is a reader of c's repositories repos.
+func readerOf(t *testing.T, c *weaviate.Client, repos ...string) *weaviate.Reader {
+	t.Helper()
+	rd, err := c.Reader(context.Background(), repos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rd
+}
+
 // pushed pushes a new workspace of files to a new repository (named
 // after name) of the test cluster.
 func pushed(t *testing.T, name string, files map[string]string) (*weaviate.Client, *workspaceIndex, string) {
@@ -160,10 +170,7 @@ func TestParity(t *testing.T) {
 		t.Fatalf("push sent %d files / %d chunks, local index has %d / %d", sum.Sent, sum.Chunks, files, chunks)
 	}
 	ctx := context.Background()
-	rd, err := c.Reader(ctx, []string{repo})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rd := readerOf(t, c, repo)
 	st, err := rd.TermStats([]string{"token", "validat"})
 	if err != nil {
 		t.Fatal(err)
@@ -393,10 +400,7 @@ func liveSource(t *testing.T, rd *weaviate.Reader, name string) []string {
 func TestSync(t *testing.T) {
 	c, w, repo := pushed(t, "sync", fixture)
 	ctx := context.Background()
-	rd, err := c.Reader(ctx, []string{repo})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rd := readerOf(t, c, repo)
 	if sum := w.push(t, c, repo); sum.Sent != 0 || sum.Unchanged != len(fixture) {
 		t.Fatalf("second push: %+v, want nothing sent", sum)
 	}
@@ -501,11 +505,7 @@ func checkComplete(t *testing.T, w *workspaceIndex, rd *weaviate.Reader) {
 // result never strays outside the patterns asked for.
 func TestPagedReads(t *testing.T) {
 	c, w, repo := pushed(t, "paged", corpusFiles(t))
-	ctx := context.Background()
-	rd, err := c.Reader(ctx, []string{repo})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rd := readerOf(t, c, repo)
 	defer weaviate.SetListPage(7)()
 	for _, tc := range []struct{ paths, langs []string }{
 		{nil, nil},
