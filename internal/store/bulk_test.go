@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -15,48 +14,28 @@ import (
 // index's shadow tables included), as text.
 func dumpTables(t *testing.T, s *Store) string {
 	t.Helper()
-	ctx := context.Background()
-	rows, err := s.db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table'
+	tables, err := s.queryStrings(`SELECT name FROM sqlite_master WHERE type = 'table'
 		AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tables []string
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			t.Fatal(err)
-		}
-		tables = append(tables, name)
-	}
-	rows.Close()
 	var out strings.Builder
 	for _, table := range tables {
-		cols, err := s.db.QueryContext(ctx, `SELECT name FROM pragma_table_info(?)`, table)
+		cols, err := s.queryStrings(`SELECT name FROM pragma_table_info(?)`, table)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var quoted []string
-		for cols.Next() {
-			var c string
-			if err := cols.Scan(&c); err != nil {
-				t.Fatal(err)
-			}
-			quoted = append(quoted, "quote("+quoteIdent(c)+")")
+		quoted := make([]string, len(cols))
+		for i, c := range cols {
+			quoted[i] = "quote(" + quoteIdent(c) + ")"
 		}
-		cols.Close()
-		rows, err := s.db.QueryContext(ctx, `SELECT `+strings.Join(quoted, ` || ' ' || `)+` FROM `+quoteIdent(table)+` ORDER BY 1`)
+		lines, err := s.queryStrings(`SELECT ` + strings.Join(quoted, ` || ' ' || `) + ` FROM ` + quoteIdent(table) + ` ORDER BY 1`)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for rows.Next() {
-			var line string
-			if err := rows.Scan(&line); err != nil {
-				t.Fatal(err)
-			}
+		for _, line := range lines {
 			fmt.Fprintf(&out, "%s: %s\n", table, line)
 		}
-		rows.Close()
 	}
 	return out.String()
 }

@@ -215,14 +215,9 @@ func (r *Reader) TermStats(ts []string) (chunkindex.TermStats, error) {
 
 // ChunksNamed returns light chunks named any of names, in file order.
 func (r *Reader) ChunksNamed(names []string, limit int) ([]chunk.Chunk, error) {
-	var all []chunk.Chunk
-	res, err := perTenant(r, func(t *tenant) ([]chunk.Chunk, error) { return t.chunksNamed(r.ctx, names, limit) })
+	all, err := r.chunksPerTenant(func(t *tenant) ([]chunk.Chunk, error) { return t.chunksNamed(r.ctx, names, limit) })
 	if err != nil {
 		return nil, err
-	}
-	for i, t := range r.tenants {
-		cs := res[i]
-		all = append(all, r.names(t, cs)...)
 	}
 	if r.multi {
 		sort.SliceStable(all, func(i, j int) bool { return lineOrder(all[i], all[j]) })
@@ -317,14 +312,19 @@ func (r *Reader) Chunk(id string) (chunk.Chunk, error) {
 
 // ChunksByName returns the chunks named exactly name, in full.
 func (r *Reader) ChunksByName(name string) ([]chunk.Chunk, error) {
-	var all []chunk.Chunk
-	res, err := perTenant(r, func(t *tenant) ([]chunk.Chunk, error) { return t.chunksByName(r.ctx, name) })
+	return r.chunksPerTenant(func(t *tenant) ([]chunk.Chunk, error) { return t.chunksByName(r.ctx, name) })
+}
+
+// chunksPerTenant reads chunks from every tenant with read, and names them
+// as this reader does (see name), tenant by tenant.
+func (r *Reader) chunksPerTenant(read func(t *tenant) ([]chunk.Chunk, error)) ([]chunk.Chunk, error) {
+	res, err := perTenant(r, read)
 	if err != nil {
 		return nil, err
 	}
+	var all []chunk.Chunk
 	for i, t := range r.tenants {
-		cs := res[i]
-		all = append(all, r.names(t, cs)...)
+		all = append(all, r.names(t, res[i])...)
 	}
 	return all, nil
 }
