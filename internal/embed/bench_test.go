@@ -19,14 +19,11 @@ import (
 func benchONNX(b *testing.B, cfg onnxbuild.BertConfig) {
 	lib := onnxbuild.Runtime(b)
 	vocab := onnxbuild.PaddedVocab(cfg.Vocab)
-	dir := b.TempDir()
-	if err := onnxbuild.WriteDir(dir, map[string][]byte{
+	dir := onnxbuild.ModelDir(b, map[string][]byte{
 		"model.onnx":     onnxbuild.BERT(cfg),
 		"tokenizer.json": onnxbuild.WordPieceJSON(vocab, true),
 		"scry.json":      []byte(`{"maxLength": 256}`),
-	}); err != nil {
-		b.Fatal(err)
-	}
+	})
 	e, err := NewONNX(Config{Dir: dir, ONNXRuntimeLib: lib, BatchSize: 16})
 	if err != nil {
 		b.Fatal(err)

@@ -36,15 +36,6 @@ func bagTable(v, h int) [][]float32 {
 	return t
 }
 
-func writeModel(t testing.TB, files map[string][]byte) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := onnxbuild.WriteDir(dir, files); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 // openONNX opens the model in dir on the ONNX Runtime library lib, one
 // thread, batch texts a run (0: the default), closed when the test ends.
 func openONNX(t *testing.T, dir, lib string, batch int) *ONNX {
@@ -85,7 +76,7 @@ func TestONNXMeanPoolingExact(t *testing.T) {
 	lib := onnxbuild.Runtime(t)
 	vocab := onnxbuild.TestVocab()
 	table := bagTable(len(vocab), 8)
-	dir := writeModel(t, map[string][]byte{
+	dir := onnxbuild.ModelDir(t, map[string][]byte{
 		"model.onnx":            onnxbuild.Bag(table),
 		"tokenizer.json":        onnxbuild.WordPieceJSON(vocab, true),
 		"1_Pooling/config.json": []byte(`{"word_embedding_dimension": 8, "pooling_mode_mean_tokens": true}`),
@@ -131,7 +122,7 @@ func TestONNXCLSPoolingAndPrefixes(t *testing.T) {
 	vocab := onnxbuild.TestVocab()
 	table := bagTable(len(vocab), 6)
 	scry, _ := json.Marshal(ModelDirConfig{Pooling: "cls", MaxLength: 32, QueryPrefix: "user: ", Name: "bag/cls"})
-	dir := writeModel(t, map[string][]byte{
+	dir := onnxbuild.ModelDir(t, map[string][]byte{
 		"onnx/model.onnx": onnxbuild.Bag(table),
 		"tokenizer.json":  onnxbuild.WordPieceJSON(vocab, true),
 		"scry.json":       scry,
@@ -158,7 +149,7 @@ func TestONNXBertShaped(t *testing.T) {
 	lib := onnxbuild.Runtime(t)
 	vocab := onnxbuild.TestVocab()
 	cfg := onnxbuild.BertConfig{Vocab: len(vocab), Hidden: 32, Layers: 2, Heads: 4, Intermediate: 64, MaxPos: 128, Seed: 7}
-	dir := writeModel(t, map[string][]byte{
+	dir := onnxbuild.ModelDir(t, map[string][]byte{
 		"model.onnx":     onnxbuild.BERT(cfg),
 		"tokenizer.json": onnxbuild.WordPieceJSON(vocab, true),
 		"config.json":    []byte(`{"max_position_embeddings": 128}`),
@@ -205,7 +196,7 @@ func TestONNXBadModelDir(t *testing.T) {
 		t.Fatalf("empty directory: %v", err)
 	}
 	vocab := onnxbuild.TestVocab()
-	dir := writeModel(t, map[string][]byte{
+	dir := onnxbuild.ModelDir(t, map[string][]byte{
 		"model.onnx":     []byte("not a model"),
 		"tokenizer.json": onnxbuild.WordPieceJSON(vocab, true),
 	})

@@ -37,19 +37,12 @@ func TestONNXCrossEncoderExact(t *testing.T) {
 		w[i] = float32(rng.NormFloat64() * 0.05)
 	}
 	const u = 0.03
-	dir := t.TempDir()
-	if err := onnxbuild.WriteDir(dir, map[string][]byte{
+	dir := onnxbuild.ModelDir(t, map[string][]byte{
 		"model.onnx":     onnxbuild.Linear(w, u),
 		"tokenizer.json": onnxbuild.WordPieceJSON(vocab, true),
 		"scry.json":      []byte(`{"maxLength": 48, "name": "linear"}`),
-	}); err != nil {
-		t.Fatal(err)
-	}
-	r, err := NewONNX(Config{Dir: dir, ONNXRuntimeLib: lib, BatchSize: 3, Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	})
+	r := openONNX(t, dir, lib, 3)
 	query := "where is the token validated"
 	got, err := r.Rerank(context.Background(), query, testDocs)
 	if err != nil {
@@ -83,25 +76,14 @@ func TestONNXCrossEncoderBERT(t *testing.T) {
 	lib := onnxbuild.Runtime(t)
 	vocab := onnxbuild.TestVocab()
 	cfg := onnxbuild.BertConfig{Vocab: len(vocab), Hidden: 32, Layers: 2, Heads: 4, Intermediate: 64, MaxPos: 128, CrossEncoder: true, Seed: 9}
-	dir := t.TempDir()
-	if err := onnxbuild.WriteDir(dir, map[string][]byte{
+	dir := onnxbuild.ModelDir(t, map[string][]byte{
 		"model.onnx":     onnxbuild.BERT(cfg),
 		"tokenizer.json": onnxbuild.WordPieceJSON(vocab, true),
 		"config.json":    []byte(`{"max_position_embeddings": 128}`),
-	}); err != nil {
-		t.Fatal(err)
-	}
+	})
 	ctx := context.Background()
-	one, err := NewONNX(Config{Dir: dir, ONNXRuntimeLib: lib, BatchSize: 1, Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer one.Close()
-	many, err := NewONNX(Config{Dir: dir, ONNXRuntimeLib: lib, BatchSize: 8, Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer many.Close()
+	one := openONNX(t, dir, lib, 1)
+	many := openONNX(t, dir, lib, 8)
 	a, err := one.Rerank(ctx, "user service", testDocs)
 	if err != nil {
 		t.Fatal(err)
@@ -132,14 +114,11 @@ func benchCrossEncoder(b *testing.B, maxLen int) {
 	lib := onnxbuild.Runtime(b)
 	cfg := onnxbuild.MiniLM
 	cfg.CrossEncoder = true
-	dir := b.TempDir()
-	if err := onnxbuild.WriteDir(dir, map[string][]byte{
+	dir := onnxbuild.ModelDir(b, map[string][]byte{
 		"model.onnx":     onnxbuild.BERT(cfg),
 		"tokenizer.json": onnxbuild.WordPieceJSON(onnxbuild.PaddedVocab(cfg.Vocab), true),
 		"scry.json":      []byte(`{"maxLength": ` + strconv.Itoa(maxLen) + `}`),
-	}); err != nil {
-		b.Fatal(err)
-	}
+	})
 	r, err := NewONNX(Config{Dir: dir, ONNXRuntimeLib: lib})
 	if err != nil {
 		b.Fatal(err)
@@ -165,4 +144,16 @@ func benchCrossEncoder(b *testing.B, maxLen int) {
 		}
 	}
 	b.ReportMetric(float64(time.Since(start).Milliseconds())/float64(b.N), "ms/40pairs")
+}
+
+// openONNX opens the cross-encoder in dir on the ONNX Runtime library lib,
+// one thread, batch pairs a run, closed when the test ends.
+func openONNX(t *testing.T, dir, lib string, batch int) *ONNX {
+	t.Helper()
+	r, err := NewONNX(Config{Dir: dir, ONNXRuntimeLib: lib, BatchSize: batch, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"testing"
 )
 
 // BertConfig is the shape of a BERT encoder.
@@ -274,6 +275,17 @@ func ByteLevelBPEJSON(vocab map[string]int, merges []string, bos, eos string) []
 		panic(err)
 	}
 	return b
+}
+
+// ModelDir writes files (name → contents) into a new temporary model
+// directory and returns it.
+func ModelDir(t testing.TB, files map[string][]byte) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := WriteDir(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // WriteDir writes files (name → contents) into dir, creating it.

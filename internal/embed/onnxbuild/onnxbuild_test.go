@@ -28,6 +28,19 @@ func TestWriteDir(t *testing.T) {
 	}
 }
 
+// ModelDir writes a model directory of its own.
+func TestModelDir(t *testing.T) {
+	a, b := ModelDir(t, map[string][]byte{"model.onnx": []byte("a")}), ModelDir(t, map[string][]byte{"x/y.json": []byte("{}")})
+	if a == b {
+		t.Fatalf("one directory for two models: %s", a)
+	}
+	for _, p := range []string{filepath.Join(a, "model.onnx"), filepath.Join(b, "x", "y.json")} {
+		if _, err := os.Stat(p); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
 // The tokenizer files it writes are JSON with the vocabulary in them.
 func TestWordPieceJSON(t *testing.T) {
 	vocab := TestVocab()
