@@ -118,20 +118,28 @@ func toTypeRef(param, typ string, refs []structure.TypeRef) graph.TypeRef {
 	return t
 }
 
+// outgoing is a tree of calls as the graph draws it.
 func outgoing(calls []structure.OutgoingCall) []graph.Call {
-	var out []graph.Call
-	for _, c := range calls {
-		out = append(out, graph.Call{Name: c.QualifiedName(), File: c.Where(), Line: c.Line,
-			Cycle: c.Cyclic, DepthLimit: c.DepthLimited, Children: outgoing(c.OutgoingCalls)})
-	}
-	return out
+	return graphCalls(calls, func(c structure.OutgoingCall) (structure.CallInfo, []structure.OutgoingCall) {
+		return c.CallInfo, c.OutgoingCalls
+	})
 }
 
+// incoming is a tree of callers as the graph draws it.
 func incoming(calls []structure.IncomingCaller) []graph.Call {
+	return graphCalls(calls, func(c structure.IncomingCaller) (structure.CallInfo, []structure.IncomingCaller) {
+		return c.CallInfo, c.IncomingCallers
+	})
+}
+
+// graphCalls converts a call tree of either direction; node gives a
+// node's facts and its children.
+func graphCalls[T any](calls []T, node func(T) (structure.CallInfo, []T)) []graph.Call {
 	var out []graph.Call
 	for _, c := range calls {
-		out = append(out, graph.Call{Name: c.QualifiedName(), File: c.Where(), Line: c.Line,
-			Cycle: c.Cyclic, DepthLimit: c.DepthLimited, Children: incoming(c.IncomingCallers)})
+		info, kids := node(c)
+		out = append(out, graph.Call{Name: info.QualifiedName(), File: info.Where(), Line: info.Line,
+			Cycle: info.Cyclic, DepthLimit: info.DepthLimited, Children: graphCalls(kids, node)})
 	}
 	return out
 }

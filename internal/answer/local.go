@@ -12,7 +12,7 @@ import (
 // Local is the local form of a View: the reads of a workspace's own index
 // that the structure questions (symbols, info, references,
 // implementations, definitions, call trees, outlines, importers, change
-// impact) make. The engine hands it out per question (View.Local): on a
+// impact) make. The engine hands it out per question (Engine.Local): on a
 // shared index it is this machine's checkout of the repository. The
 // syntactic source and the text fallbacks read it alone, so what they may
 // touch is written here.

@@ -12,7 +12,7 @@ import (
 	"github.com/scry-dev/scry/internal/textfmt"
 )
 
-// The engine answers with values; internal/render turns them into the text
+// The questions answer with values; internal/render turns them into the text
 // the CLI prints and MCP tools return.
 
 // Declaration is a declared symbol as answers list it.
