@@ -59,17 +59,36 @@ func loadGrammars() {
 }
 
 func newGrammar(l *sitter.Language) *grammar {
-	n := l.NodeKindCount()
-	g := &grammar{lang: l, kinds: make([]kind, n), fields: map[string]uint16{}}
+	g := &grammar{lang: l, kinds: KindTable(l, kindNames), fields: map[string]uint16{}}
 	for id := uint16(1); id <= uint16(l.FieldCount()); id++ {
 		g.fields[l.FieldNameForId(id)] = id
 	}
+	return g
+}
+
+// KindTable maps each node kind id of the grammar l to its kind in names
+// (named node kinds only; the zero K where names has none), so that a walk
+// looks a node's kind up by id instead of converting its kind name.
+func KindTable[K any](l *sitter.Language, names map[string]K) []K {
+	n := l.NodeKindCount()
+	kinds := make([]K, n)
 	for id := uint32(0); id < n; id++ {
-		if k, ok := kindNames[l.NodeKindForId(uint16(id))]; ok && l.NodeKindIsNamed(uint16(id)) {
-			g.kinds[id] = k
+		if k, ok := names[l.NodeKindForId(uint16(id))]; ok && l.NodeKindIsNamed(uint16(id)) {
+			kinds[id] = k
 		}
 	}
-	return g
+	return kinds
+}
+
+// Language is the tree-sitter grammar scry parses lang (LangTypeScript,
+// LangTSX, LangJavaScript) with.
+func Language(lang string) (*sitter.Language, bool) {
+	grammarsOnce.Do(loadGrammars)
+	g, ok := grammars[lang]
+	if !ok {
+		return nil, false
+	}
+	return g.lang, true
 }
 
 // Parse parses one file. The language comes from the file extension; lang

@@ -4,8 +4,6 @@ import (
 	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
-	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
-	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
 
 	"github.com/scry-dev/scry/internal/parse"
 )
@@ -226,21 +224,16 @@ var (
 )
 
 func loadGrammars() {
-	grammars = map[string]*grammar{
-		parse.LangTypeScript: newGrammar(sitter.NewLanguage(tsts.LanguageTypescript())),
-		parse.LangTSX:        newGrammar(sitter.NewLanguage(tsts.LanguageTSX())),
-		parse.LangJavaScript: newGrammar(sitter.NewLanguage(tsjs.Language())),
+	grammars = map[string]*grammar{}
+	for _, lang := range []string{parse.LangTypeScript, parse.LangTSX, parse.LangJavaScript} {
+		if l, ok := parse.Language(lang); ok {
+			grammars[lang] = newGrammar(l)
+		}
 	}
 }
 
 func newGrammar(l *sitter.Language) *grammar {
-	n := l.NodeKindCount()
-	g := &grammar{lang: l, kinds: make([]kind, n)}
-	for id := uint32(0); id < n; id++ {
-		if k, ok := kindNames[l.NodeKindForId(uint16(id))]; ok && l.NodeKindIsNamed(uint16(id)) {
-			g.kinds[id] = k
-		}
-	}
+	g := &grammar{lang: l, kinds: parse.KindTable(l, kindNames)}
 	for i, name := range fieldNames {
 		g.fields[i] = l.FieldIdForName(name) // 0 when the grammar lacks the field
 	}
