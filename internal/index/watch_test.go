@@ -18,14 +18,15 @@ import (
 // directory and an ignore-file edit make the sync scan; and the index
 // always equals a clean index of the same tree.
 func TestWatchedSync(t *testing.T) {
-	dir := t.TempDir()
+	dir := testkit.Tree(t, map[string]string{
+		"src/a.ts": "export function alpha() { return 1 }\n",
+		"src/b.ts": "export function beta() { return 2 }\n",
+		"lib/c.ts": "export function gamma() { return 3 }\n",
+	})
 	write := func(rel, src string) {
 		t.Helper()
 		testkit.WriteTree(t, dir, map[string]string{rel: src})
 	}
-	write("src/a.ts", "export function alpha() { return 1 }\n")
-	write("src/b.ts", "export function beta() { return 2 }\n")
-	write("lib/c.ts", "export function gamma() { return 3 }\n")
 
 	ix, st := watchedIndexer(t, dir, index.Options{})
 

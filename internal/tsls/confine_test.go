@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/tsls"
 	"github.com/scry-dev/scry/internal/tsls/tslstest"
 )
@@ -16,9 +17,7 @@ import (
 // No answer may point at them (scry would print their lines), while
 // in-root answers and TypeScript's own library stay.
 func TestAnswersConfinedToRoot(t *testing.T) {
-	base := t.TempDir()
-	root := filepath.Join(base, "root")
-	files := map[string]string{
+	base := testkit.Tree(t, map[string]string{
 		"root/tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true}, "include": ["src/**/*.ts", "../outside/**/*.ts"]}`,
 		"root/src/api.ts": "export function shared(x: number): number { return x + 1; }\n" +
 			"export class Base { id = 1; }\n",
@@ -33,16 +32,8 @@ func TestAnswersConfinedToRoot(t *testing.T) {
 		"outside/linked.ts": "import { shared } from '../root/src/api';\nexport const SECRET_VIA_LINK = shared(3);\n",
 		// Inside the root, but its name would forge a line of the answer.
 		"root/src/x\napi.ts:1: FORGED.ts": "import { shared } from './api';\nexport const forged = shared(4);\n",
-	}
-	for rel, src := range files {
-		p := filepath.Join(base, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
+	root := filepath.Join(base, "root")
 	// A symlink inside the root to a file outside it: its real file is
 	// outside, whatever name the compiler reports.
 	if err := os.Symlink(filepath.Join(base, "outside", "linked.ts"), filepath.Join(root, "src", "linked.ts")); err != nil {
@@ -107,11 +98,7 @@ func TestAnswersConfinedToRoot(t *testing.T) {
 	}
 	check("implementation(Base)", locURIs(impls), false)
 
-	items, err := srv.PrepareCallHierarchy(ctx, api, sharedPos)
-	if err != nil || len(items) != 1 {
-		t.Fatalf("prepareCallHierarchy(shared) = %+v, %v", items, err)
-	}
-	in, err := srv.IncomingCalls(ctx, items[0])
+	in, err := srv.IncomingCalls(ctx, hierarchyItem(t, srv, api, sharedPos, "shared"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,11 +108,7 @@ func TestAnswersConfinedToRoot(t *testing.T) {
 	}
 	check("incomingCalls(shared)", from, true)
 
-	items, err = srv.PrepareCallHierarchy(ctx, use, at(t, use, "caller", 0))
-	if err != nil || len(items) != 1 {
-		t.Fatalf("prepareCallHierarchy(caller) = %+v, %v", items, err)
-	}
-	out, err := srv.OutgoingCalls(ctx, items[0])
+	out, err := srv.OutgoingCalls(ctx, hierarchyItem(t, srv, use, at(t, use, "caller", 0), "caller"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,6 +50,17 @@ func startGreet(t *testing.T, opts tsls.Options) (*tsls.Server, string, tsls.Pos
 	return srv, greet, at(t, greet, "hello(", 0)
 }
 
+// hierarchyItem prepares the call hierarchy at pos of file: the one item
+// there, which must be the declaration named name.
+func hierarchyItem(t *testing.T, srv *tsls.Server, file string, pos tsls.Position, name string) tsls.CallHierarchyItem {
+	t.Helper()
+	items, err := srv.PrepareCallHierarchy(context.Background(), file, pos)
+	if err != nil || len(items) != 1 || items[0].Name != name {
+		t.Fatalf("prepareCallHierarchy(%s) = %+v, %v", name, items, err)
+	}
+	return items[0]
+}
+
 // at returns the LSP position of the n-th occurrence (0-based) of needle in
 // file, converting through the parser's coordinates as scry does.
 func at(t *testing.T, file, needle string, n int) tsls.Position {
@@ -164,15 +175,12 @@ func TestServerRequests(t *testing.T) {
 		t.Errorf("implementation(Greeter) lacks Polite: %+v", impls)
 	}
 
-	items, err := srv.PrepareCallHierarchy(ctx, greet, helloPos)
-	if err != nil || len(items) != 1 || items[0].Name != "hello" {
-		t.Fatalf("prepareCallHierarchy(hello) = %+v, %v", items, err)
-	}
-	out, err := srv.OutgoingCalls(ctx, items[0])
+	item := hierarchyItem(t, srv, greet, helloPos, "hello")
+	out, err := srv.OutgoingCalls(ctx, item)
 	if err != nil || len(out) != 1 || out[0].To.Name != "shout" {
 		t.Errorf("outgoingCalls(hello) = %+v, %v", out, err)
 	}
-	in, err := srv.IncomingCalls(ctx, items[0])
+	in, err := srv.IncomingCalls(ctx, item)
 	if err != nil {
 		t.Fatal(err)
 	}

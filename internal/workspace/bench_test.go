@@ -11,7 +11,6 @@ import (
 // usual clutter: a realistic .gitignore, package-level ignore files,
 // node_modules, build output and non-source files.
 func BenchmarkDiscover(b *testing.B) {
-	root := b.TempDir()
 	files := map[string]string{
 		".gitignore": "# deps\nnode_modules/\n/dist\n*.log\n.env\n.env.*\n!.env.example\ncoverage/\n" +
 			"*.tsbuildinfo\n.DS_Store\n/tmp/\n**/generated/**\n!**/generated/keep.ts\n*.gen.ts\n" +
@@ -33,7 +32,7 @@ func BenchmarkDiscover(b *testing.B) {
 			files[fmt.Sprintf("packages/p%02d/dist/f%d.js", p, f)] = ""
 		}
 	}
-	testkit.WriteTree(b, root, files)
+	root := testkit.Tree(b, files)
 	res, err := Discover(root, Options{})
 	if err != nil {
 		b.Fatal(err)
