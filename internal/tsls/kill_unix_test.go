@@ -125,8 +125,7 @@ func TestServerClose(t *testing.T) {
 // TestWorkspaceProgramSurvivesRestart: a new process is handed the
 // workspace program again, so references stay complete after a kill.
 func TestWorkspaceProgramSurvivesRestart(t *testing.T) {
-	root := t.TempDir()
-	files := writeFiles(t, root, map[string]string{
+	root, files := newTree(t, map[string]string{
 		"lib/hmac.ts": "export function hmac(key: string): string {\n  return key\n}\n",
 		"a/one.ts":    "import { hmac } from '../lib/hmac'\nexport const one = () => hmac('1')\n",
 		"b/two.ts":    "import { hmac } from '../lib/hmac'\nexport const two = () => hmac('2')\n",

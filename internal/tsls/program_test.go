@@ -25,6 +25,14 @@ func writeFiles(t *testing.T, root string, files map[string]string) []string {
 	return paths
 }
 
+// newTree writes files into a new folder; it returns the folder and the
+// files' paths, sorted.
+func newTree(t *testing.T, files map[string]string) (string, []string) {
+	t.Helper()
+	root := t.TempDir()
+	return root, writeFiles(t, root, files)
+}
+
 // refFiles lists the files (relative, sorted, unique) of hmac's references.
 func refFiles(t *testing.T, srv *tsls.Server, root, file string, pos tsls.Position) string {
 	t.Helper()
@@ -51,8 +59,7 @@ func refFiles(t *testing.T, srv *tsls.Server, root, file string, pos tsls.Positi
 // project holds only the asked file and what it imports, so lib/hmac.ts
 // sees none of its importers.
 func TestWorkspaceProgramWithoutTsconfig(t *testing.T) {
-	root := t.TempDir()
-	files := writeFiles(t, root, map[string]string{
+	root, files := newTree(t, map[string]string{
 		"lib/hmac.ts":    "export function hmac(key: string): string {\n  return key + '!'\n}\n",
 		"api/sign.ts":    "import { hmac } from '../lib/hmac'\nexport function sign(): string {\n  return hmac('a')\n}\n",
 		"api/verify.ts":  "import { hmac } from '../lib/hmac'\nexport function verify(): boolean {\n  return hmac('b') === 'b!'\n}\n",
@@ -114,8 +121,7 @@ func TestWorkspaceProgramWithoutTsconfig(t *testing.T) {
 // Files under a tsconfig.json stay in their configured project; only the
 // others are put in the workspace program, and both answer.
 func TestWorkspaceProgramBesideTsconfig(t *testing.T) {
-	root := t.TempDir()
-	files := writeFiles(t, root, map[string]string{
+	root, files := newTree(t, map[string]string{
 		"app/tsconfig.json": `{"compilerOptions": {"strict": true}, "include": ["**/*.ts"]}`,
 		"app/core.ts":       "export function core(): number {\n  return 1\n}\n",
 		"app/use.ts":        "import { core } from './core'\nexport const twice = () => core() * 2\n",
@@ -134,8 +140,7 @@ func TestWorkspaceProgramBesideTsconfig(t *testing.T) {
 }
 
 func TestProgramSplit(t *testing.T) {
-	root := t.TempDir()
-	files := writeFiles(t, root, map[string]string{
+	_, files := newTree(t, map[string]string{
 		"web/jsconfig.json":  `{}`,
 		"web/src/app.jsx":    "export const App = () => null\n",
 		"web/src/deep/x.mjs": "export const x = 1\n",
