@@ -49,14 +49,10 @@ func (c Chunk) MarshalJSON() ([]byte, error) {
 	if c.ParentChunkID != "" {
 		out.ParentChunkID = &c.ParentChunkID
 	}
-	if out.ChildChunkIDs == nil {
-		out.ChildChunkIDs = []string{}
-	}
-	if out.RelevantImports == nil {
-		out.RelevantImports = []string{}
-	}
-	if out.Modifiers == nil {
-		out.Modifiers = []string{}
+	for _, list := range []*[]string{&out.ChildChunkIDs, &out.RelevantImports, &out.Modifiers} {
+		if *list == nil {
+			*list = []string{} // JSON has an array, never null
+		}
 	}
 	return json.Marshal(out)
 }

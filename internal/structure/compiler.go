@@ -247,51 +247,39 @@ func firstErr(ctx context.Context, errs ...error) error {
 	return nil
 }
 
+// nonNil makes *s an empty slice where it is nil, so that JSON has an
+// array for it.
+func nonNil[T any](s *[]T) {
+	if *s == nil {
+		*s = []T{}
+	}
+}
+
 // normalize replaces nil slices with empty ones so JSON always has arrays
 // where docs/architecture.md (rule 7) has them.
 func normalize(md *SymbolMetadata) {
-	if md.Modifiers == nil {
-		md.Modifiers = []string{}
-	}
-	if md.OutgoingCalls == nil {
-		md.OutgoingCalls = []OutgoingCall{}
-	}
-	if md.IncomingCallers == nil {
-		md.IncomingCallers = []IncomingCaller{}
-	}
+	nonNil(&md.Modifiers)
+	nonNil(&md.OutgoingCalls)
+	nonNil(&md.IncomingCallers)
 	if th := md.TypeHierarchy; th != nil {
-		if th.Implements == nil {
-			th.Implements = []SymbolRef{}
-		}
-		if th.Subtypes == nil {
-			th.Subtypes = []SymbolRef{}
-		}
-		if th.TypeParameters == nil {
-			th.TypeParameters = []TypeParameter{}
-		}
+		nonNil(&th.Implements)
+		nonNil(&th.Subtypes)
+		nonNil(&th.TypeParameters)
 	}
 	if tf := md.TypeFlows; tf != nil {
-		if tf.Parameters == nil {
-			tf.Parameters = []ParamFlow{}
-		}
+		nonNil(&tf.Parameters)
 		for i := range tf.Parameters {
-			if tf.Parameters[i].Types == nil {
-				tf.Parameters[i].Types = []TypeRef{}
-			}
+			nonNil(&tf.Parameters[i].Types)
 		}
-		if tf.Returns != nil && tf.Returns.Types == nil {
-			tf.Returns.Types = []TypeRef{}
+		if tf.Returns != nil {
+			nonNil(&tf.Returns.Types)
 		}
-		if tf.Type != nil && tf.Type.Types == nil {
-			tf.Type.Types = []TypeRef{}
+		if tf.Type != nil {
+			nonNil(&tf.Type.Types)
 		}
 	}
 	if rf := md.References; rf != nil {
-		if rf.Files == nil {
-			rf.Files = []string{}
-		}
-		if rf.Sites == nil {
-			rf.Sites = []Site{}
-		}
+		nonNil(&rf.Files)
+		nonNil(&rf.Sites)
 	}
 }
