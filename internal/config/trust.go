@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -302,13 +303,7 @@ func TrustWorkspace(userDir, root string, now time.Time) (TrustRecord, error) {
 		return TrustRecord{}, err
 	}
 	rec := TrustRecord{Root: canon, ConfigSHA256: h, TrustedAt: now.UTC(), Programs: progs}
-	kept := recs[:0]
-	for _, r := range recs {
-		if r.Root != canon {
-			kept = append(kept, r)
-		}
-	}
-	return rec, writeTrust(userDir, append(kept, rec))
+	return rec, writeTrust(userDir, append(withoutRoot(recs, canon), rec))
 }
 
 // RevokeTrust forgets the decision for root; it reports whether there was
@@ -322,14 +317,16 @@ func RevokeTrust(userDir, root string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	kept := recs[:0]
-	for _, r := range recs {
-		if r.Root != canon {
-			kept = append(kept, r)
-		}
-	}
-	if len(kept) == len(recs) {
+	n := len(recs)
+	kept := withoutRoot(recs, canon)
+	if len(kept) == n {
 		return false, nil
 	}
 	return true, writeTrust(userDir, kept)
+}
+
+// withoutRoot is recs without the decision for the workspace root canon
+// (recs is reused).
+func withoutRoot(recs []TrustRecord, canon string) []TrustRecord {
+	return slices.DeleteFunc(recs, func(r TrustRecord) bool { return r.Root == canon })
 }
