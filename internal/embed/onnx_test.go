@@ -40,12 +40,9 @@ func bagTable(v, h int) [][]float32 {
 // thread, batch texts a run (0: the default), closed when the test ends.
 func openONNX(t *testing.T, dir, lib string, batch int) *ONNX {
 	t.Helper()
-	e, err := NewONNX(Config{Dir: dir, ONNXRuntimeLib: lib, BatchSize: batch, Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	return e
+	return onnxbuild.Open(t, func() (*ONNX, error) {
+		return NewONNX(Config{Dir: dir, ONNXRuntimeLib: lib, BatchSize: batch, Threads: 1})
+	})
 }
 
 func unit(v []float32) []float32 {

@@ -150,10 +150,7 @@ func benchCrossEncoder(b *testing.B, maxLen int) {
 // one thread, batch pairs a run, closed when the test ends.
 func openONNX(t *testing.T, dir, lib string, batch int) *ONNX {
 	t.Helper()
-	r, err := NewONNX(Config{Dir: dir, ONNXRuntimeLib: lib, BatchSize: batch, Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() })
-	return r
+	return onnxbuild.Open(t, func() (*ONNX, error) {
+		return NewONNX(Config{Dir: dir, ONNXRuntimeLib: lib, BatchSize: batch, Threads: 1})
+	})
 }

@@ -277,6 +277,18 @@ func ByteLevelBPEJSON(vocab map[string]int, merges []string, bos, eos string) []
 	return b
 }
 
+// Open opens a model with open, failing the test on an error, and closes
+// it when the test ends.
+func Open[M interface{ Close() error }](t testing.TB, open func() (M, error)) M {
+	t.Helper()
+	m, err := open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
 // ModelDir writes files (name → contents) into a new temporary model
 // directory and returns it.
 func ModelDir(t testing.TB, files map[string][]byte) string {

@@ -68,3 +68,21 @@ func TestPaddedVocab(t *testing.T) {
 		t.Fatalf("padded vocabulary: %d tokens, %q … %q", len(v), v[:1], v[len(base):])
 	}
 }
+
+type closer struct{ closed bool }
+
+func (c *closer) Close() error { c.closed = true; return nil }
+
+// Open hands the model over and closes it when the test ends.
+func TestOpen(t *testing.T) {
+	var c *closer
+	t.Run("open", func(t *testing.T) {
+		c = Open(t, func() (*closer, error) { return &closer{}, nil })
+		if c.closed {
+			t.Error("closed before the test ended")
+		}
+	})
+	if !c.closed {
+		t.Error("not closed when the test ended")
+	}
+}
