@@ -2,7 +2,16 @@ package benchcmd
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // `scry bench` has one subcommand per benchmark and the fitter.
@@ -39,4 +48,76 @@ func TestNoneAsNegative(t *testing.T) {
 			t.Errorf("noneAsNegative(%v) = %v, want %v", tc.in, got, tc.want)
 		}
 	}
+}
+
+// The localize and queries benchmarks refuse --dump-hybrid without an
+// embedder before they create the dump; otherwise the dump is created and
+// written through the run, and a model file that cannot be read is
+// refused under the subcommand's name.
+func TestRankedOpen(t *testing.T) {
+	t.Setenv("SCRY_EMBEDDER", "none")
+	dir := t.TempDir()
+	dump := filepath.Join(dir, "dump.jsonl")
+	cmd := &cobra.Command{}
+	cmd.SetContext(context.Background())
+	tests := []struct {
+		name string
+		f    rankedFlags
+		want string // the error's start
+	}{
+		{"dump-hybrid without an embedder", rankedFlags{name: "queries", dump: dump, dumpHybrid: true}, "bench queries: --dump-hybrid needs an embedder"},
+		{"unreadable model", rankedFlags{name: "localize", modelPath: filepath.Join(dir, "missing.json")}, "bench localize: "},
+	}
+	for _, tc := range tests {
+		if _, err := tc.f.open(cmd); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q…", tc.name, err, tc.want)
+		}
+	}
+	if _, err := os.Stat(dump); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a refused run left its dump behind: %v", err)
+	}
+	if err := (&rankedFlags{name: "queries"}).needMirrors(); err == nil || !strings.HasPrefix(err.Error(), "bench queries: no mirrors") {
+		t.Errorf("without mirrors: %v", err)
+	}
+	f := rankedFlags{name: "localize", dump: dump, quiet: true}
+	run, err := f.open(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Embedder != nil || run.Model != nil || run.Log != nil {
+		t.Errorf("embedder %v, model %v, log %v with none asked for", run.Embedder, run.Model, run.Log)
+	}
+	if _, err := io.WriteString(run.Dump, "{}\n"); err != nil {
+		t.Fatal(err)
+	}
+	run.Close()
+	if b, err := os.ReadFile(dump); err != nil || string(b) != "{}\n" {
+		t.Errorf("dump holds %q (%v)", b, err)
+	}
+}
+
+// --out writes the report's text into NAME.md, making the directory, and
+// the report is printed too.
+func TestRankedReport(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	f := rankedFlags{name: "queries", out: dir}
+	var printed bytes.Buffer
+	cmd := &cobra.Command{}
+	cmd.SetOut(&printed)
+	if err := f.report(cmd, textReport("# report\n")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "queries.md")); err != nil || string(b) != "# report\n" {
+		t.Errorf("queries.md holds %q (%v)", b, err)
+	}
+	if printed.String() != "# report\n" {
+		t.Errorf("printed %q", printed.String())
+	}
+}
+
+type textReport string
+
+func (r textReport) WriteText(w io.Writer) error {
+	_, err := io.WriteString(w, string(r))
+	return err
 }

@@ -2,15 +2,12 @@ package benchcmd
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/scry-dev/scry/internal/bench"
-	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/fit"
 	"github.com/scry-dev/scry/internal/search"
 )
@@ -20,11 +17,10 @@ import (
 const defaultInstances = "../shared/bench/localize-tune.jsonl"
 
 func newBenchLocalizeCmd() *cobra.Command {
-	var instances, mirrors, work, dump, out, modelPath string
-	var dumpHybrid bool
+	var instances string
 	var splits, repos []string
-	var asJSON, quiet bool
 	var limit int
+	f := rankedFlags{name: "localize"}
 	cmd := &cobra.Command{
 		Use:   "localize [--instances FILE] [--mirrors DIR] [--split tune,holdout]",
 		Short: "Localization quality on real fix commits (file and symbol Hit@k, default answers)",
@@ -41,8 +37,8 @@ repository's history, so a second run re-syncs only what changed.
 --dump FILE records every candidate's features for 'scry bench fit'.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if mirrors == "" {
-				return fmt.Errorf("bench localize: no mirrors: set --mirrors or SCRY_BENCH_MIRRORS to a directory of bare git mirrors")
+			if err := f.needMirrors(); err != nil {
+				return err
 			}
 			all, err := bench.LoadInstances(instances)
 			if err != nil {
@@ -66,71 +62,25 @@ repository's history, so a second run re-syncs only what changed.
 			if len(sel) == 0 {
 				return fmt.Errorf("bench localize: no instance selected")
 			}
-			opt := bench.LocalizeOptions{Instances: sel, Mirrors: mirrors, Work: work}
-			if !quiet {
-				opt.Log = cmd.ErrOrStderr()
-			}
-			// As for the quality benchmark, only the environment configures
-			// an embedder (SCRY_EMBEDDER=builtin adds the vector systems).
-			emb, err := engine.EmbedderFromEnv(cmd.Context())
+			run, err := f.open(cmd)
 			if err != nil {
-				return fmt.Errorf("bench localize: %w", err)
+				return err
 			}
-			if emb != nil {
-				defer emb.Close()
-				opt.Embedder = emb
-			}
-			if modelPath != "" {
-				if opt.Model, err = bench.ReadModel(modelPath); err != nil {
-					return fmt.Errorf("bench localize: %w", err)
-				}
-			}
-			if dump != "" {
-				f, err := os.Create(dump)
-				if err != nil {
-					return fmt.Errorf("bench localize: %w", err)
-				}
-				defer f.Close()
-				opt.Dump = f
-				opt.DumpHybrid = dumpHybrid
-			}
-			if dumpHybrid && opt.Embedder == nil {
-				return fmt.Errorf("bench localize: --dump-hybrid needs an embedder (SCRY_EMBEDDER)")
-			}
+			defer run.Close()
+			opt := bench.LocalizeOptions{Instances: sel, Mirrors: f.mirrors, Work: f.work, Log: run.Log,
+				Embedder: run.Embedder, Model: run.Model, Dump: run.Dump, DumpHybrid: f.dumpHybrid}
 			results, err := bench.RunLocalize(cmd.Context(), opt)
 			if err != nil {
 				return err
 			}
-			r := bench.NewLocReport(results)
-			if out != "" {
-				if err := os.MkdirAll(out, 0o755); err != nil {
-					return fmt.Errorf("bench localize: %w", err)
-				}
-				f, err := os.Create(filepath.Join(out, "localize.md"))
-				if err != nil {
-					return fmt.Errorf("bench localize: %w", err)
-				}
-				if err := r.WriteText(f); err != nil {
-					f.Close()
-					return err
-				}
-				f.Close()
-			}
-			return printReport(cmd.OutOrStdout(), asJSON, r)
+			return f.report(cmd, bench.NewLocReport(results))
 		},
 	}
+	f.register(cmd)
 	cmd.Flags().StringVar(&instances, "instances", defaultInstances, "JSONL file of instances")
-	cmd.Flags().StringVar(&mirrors, "mirrors", os.Getenv("SCRY_BENCH_MIRRORS"), "directory of bare git mirrors (env SCRY_BENCH_MIRRORS)")
-	cmd.Flags().StringVar(&work, "work", filepath.Join(os.TempDir(), "scry-localize"), "trees and indexes are kept here")
 	cmd.Flags().StringSliceVar(&splits, "split", nil, "only these splits (tune, holdout; default both)")
 	cmd.Flags().StringSliceVar(&repos, "repo", nil, "only these repositories (owner/name)")
 	cmd.Flags().IntVar(&limit, "limit", 0, "at most this many instances per repository (0: all)")
-	cmd.Flags().StringVar(&dump, "dump", "", "write every candidate's features and gold labels to this JSONL file")
-	cmd.Flags().BoolVar(&dumpHybrid, "dump-hybrid", false, "dump the hybrid pipeline's candidates (needs SCRY_EMBEDDER) instead of the lexical ones")
-	cmd.Flags().StringVar(&modelPath, "model", "", "rank with this model file instead of the shipped one")
-	cmd.Flags().StringVar(&out, "out", "", "also write localize.md into this directory")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
-	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "no progress lines on stderr")
 	return cmd
 }
 
@@ -196,7 +146,6 @@ ablation of each feature group when --ablate is given. --out writes the model
 			return r.WriteText(cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&out, "out", "", "write the fitted model here")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the coordinate order and restarts")
 	cmd.Flags().IntVar(&passes, "passes", 8, "coordinate-ascent sweeps at most")
 	cmd.Flags().BoolVar(&fileRel, "file-relevance", true, "calibrate P(the result lies in a file a fix changed); false: P(it overlaps the changed code)")

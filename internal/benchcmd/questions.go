@@ -2,14 +2,11 @@ package benchcmd
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/scry-dev/scry/internal/bench"
-	"github.com/scry-dev/scry/internal/engine"
 )
 
 // defaultQuestions is where the agent questions live in a checkout that
@@ -17,9 +14,9 @@ import (
 const defaultQuestions = "../shared/bench/queries"
 
 func newBenchQuestionsCmd() *cobra.Command {
-	var dir, mirrors, work, dump, out, modelPath string
+	var dir string
 	var repos []string
-	var dumpHybrid, asJSON, quiet bool
+	f := rankedFlags{name: "queries"}
 	cmd := &cobra.Command{
 		Use:     "queries [--queries DIR] [--mirrors DIR] [--dump FILE]",
 		Aliases: []string{"questions"},
@@ -35,8 +32,8 @@ budget, leads) holds. --dump FILE records every candidate's features for
 'scry bench fit', which reports leave-one-repository-out figures.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if mirrors == "" {
-				return fmt.Errorf("bench queries: no mirrors: set --mirrors or SCRY_BENCH_MIRRORS to a directory of bare git mirrors")
+			if err := f.needMirrors(); err != nil {
+				return err
 			}
 			all, ins, err := bench.LoadQuestions(dir)
 			if err != nil {
@@ -51,65 +48,22 @@ budget, leads) holds. --dump FILE records every candidate's features for
 			if len(sel) == 0 {
 				return fmt.Errorf("bench queries: no repository selected")
 			}
-			opt := bench.QuestionOptions{Repos: sel, Instances: ins, Mirrors: mirrors, Work: work, DumpHybrid: dumpHybrid}
-			if !quiet {
-				opt.Log = cmd.ErrOrStderr()
-			}
-			emb, err := engine.EmbedderFromEnv(cmd.Context())
+			run, err := f.open(cmd)
 			if err != nil {
-				return fmt.Errorf("bench queries: %w", err)
+				return err
 			}
-			if emb != nil {
-				defer emb.Close()
-				opt.Embedder = emb
-			}
-			if dumpHybrid && opt.Embedder == nil {
-				return fmt.Errorf("bench queries: --dump-hybrid needs an embedder (SCRY_EMBEDDER)")
-			}
-			if modelPath != "" {
-				if opt.Model, err = bench.ReadModel(modelPath); err != nil {
-					return fmt.Errorf("bench queries: %w", err)
-				}
-			}
-			if dump != "" {
-				f, err := os.Create(dump)
-				if err != nil {
-					return fmt.Errorf("bench queries: %w", err)
-				}
-				defer f.Close()
-				opt.Dump = f
-			}
+			defer run.Close()
+			opt := bench.QuestionOptions{Repos: sel, Instances: ins, Mirrors: f.mirrors, Work: f.work, Log: run.Log,
+				Embedder: run.Embedder, Model: run.Model, Dump: run.Dump, DumpHybrid: f.dumpHybrid}
 			results, err := bench.RunQuestions(cmd.Context(), opt)
 			if err != nil {
 				return err
 			}
-			r := bench.NewQuestionReport(results)
-			if out != "" {
-				if err := os.MkdirAll(out, 0o755); err != nil {
-					return fmt.Errorf("bench queries: %w", err)
-				}
-				f, err := os.Create(filepath.Join(out, "queries.md"))
-				if err != nil {
-					return fmt.Errorf("bench queries: %w", err)
-				}
-				err = r.WriteText(f)
-				f.Close()
-				if err != nil {
-					return err
-				}
-			}
-			return printReport(cmd.OutOrStdout(), asJSON, r)
+			return f.report(cmd, bench.NewQuestionReport(results))
 		},
 	}
+	f.register(cmd)
 	cmd.Flags().StringVar(&dir, "queries", defaultQuestions, "questions directory (repos.json and <name>.json files)")
-	cmd.Flags().StringVar(&mirrors, "mirrors", os.Getenv("SCRY_BENCH_MIRRORS"), "directory of bare git mirrors (env SCRY_BENCH_MIRRORS)")
-	cmd.Flags().StringVar(&work, "work", filepath.Join(os.TempDir(), "scry-queries"), "trees and indexes are kept here")
 	cmd.Flags().StringSliceVar(&repos, "repo", nil, "only these repositories (owner/name or the set's name)")
-	cmd.Flags().StringVar(&dump, "dump", "", "write every candidate's features and gold labels to this JSONL file")
-	cmd.Flags().BoolVar(&dumpHybrid, "dump-hybrid", false, "dump the hybrid pipeline's candidates (needs SCRY_EMBEDDER) instead of the lexical ones")
-	cmd.Flags().StringVar(&modelPath, "model", "", "rank with this model file instead of the shipped one")
-	cmd.Flags().StringVar(&out, "out", "", "also write queries.md into this directory")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
-	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "no progress lines on stderr")
 	return cmd
 }
