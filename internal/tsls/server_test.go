@@ -224,21 +224,26 @@ func TestServerSeesDiskEdits(t *testing.T) {
 	// main.ts is open (the warm file): edits on disk reach the server as a
 	// didChange; greet.ts's reference count must include the new call.
 	helloPos := at(t, greet, "hello(", 0)
-	before, err := srv.References(ctx, greet, helloPos, false)
-	if err != nil {
-		t.Fatal(err)
+	refs := func() int {
+		t.Helper()
+		locs, err := srv.References(ctx, greet, helloPos, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(locs)
 	}
+	wantRefs := func(after string, want int) {
+		t.Helper()
+		if got := refs(); got != want {
+			t.Fatalf("references after %s: %d, want %d", after, got, want)
+		}
+	}
+	before := refs()
 	edit(t, main, `return hello("a")`, `return hello("a") + hello("c")`)
 	if err := srv.FilesChanged(ctx, main); err != nil {
 		t.Fatal(err)
 	}
-	after, err := srv.References(ctx, greet, helloPos, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(after) != len(before)+1 {
-		t.Fatalf("references after editing main.ts: %d, want %d", len(after), len(before)+1)
-	}
+	wantRefs("editing main.ts", before+1)
 
 	// A new file: created events make the project pick it up.
 	extra := filepath.Join(root, "src", "extra.ts")
@@ -248,26 +253,14 @@ func TestServerSeesDiskEdits(t *testing.T) {
 	if err := srv.NotifyFileEvents(ctx, []tsls.FileEvent{{Path: extra, Type: tsls.FileCreated}}); err != nil {
 		t.Fatal(err)
 	}
-	withNew, err := srv.References(ctx, greet, helloPos, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(withNew) != len(after)+1 {
-		t.Fatalf("references after creating extra.ts: %d, want %d", len(withNew), len(after)+1)
-	}
+	wantRefs("creating extra.ts", before+2)
 	if err := os.Remove(extra); err != nil {
 		t.Fatal(err)
 	}
 	if err := srv.FilesChanged(ctx, extra); err != nil {
 		t.Fatal(err)
 	}
-	gone, err := srv.References(ctx, greet, helloPos, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(gone) != len(after) {
-		t.Fatalf("references after deleting extra.ts: %d, want %d", len(gone), len(after))
-	}
+	wantRefs("deleting extra.ts", before+1)
 }
 
 // edit replaces old with new in file and makes sure the mtime moves even on
