@@ -1,6 +1,7 @@
 package sqlitedb
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -58,15 +59,9 @@ func TestFunctions(t *testing.T) {
 		{[]byte{}, "[]uint8"},
 	}
 	for _, k := range kinds {
-		var got string
-		if err := db.QueryRow(`SELECT kind_of(?)`, k.arg).Scan(&got); err != nil || got != k.want {
-			t.Errorf("kind_of(%v) = %q, %v; want %q", k.arg, got, err, k.want)
-		}
+		wantValue(t, db, k.want, `SELECT kind_of(?)`, k.arg)
 	}
-	var joined string
-	if err := db.QueryRow(`SELECT joined(x, '+') FROM (SELECT 'a' AS x UNION ALL SELECT 'b' UNION ALL SELECT 'c')`).Scan(&joined); err != nil || joined != "a+b+c" {
-		t.Errorf("joined = %q, %v", joined, err)
-	}
+	wantValue(t, db, "a+b+c", `SELECT joined(x, '+') FROM (SELECT 'a' AS x UNION ALL SELECT 'b' UNION ALL SELECT 'c')`)
 	var s string
 	if err := db.QueryRow(`SELECT fail_on('bad')`).Scan(&s); err == nil || !strings.Contains(err.Error(), "bad argument") {
 		t.Errorf("a function's error: %v", err)
@@ -98,10 +93,7 @@ func TestOpenAppliesOptions(t *testing.T) {
 		{"synchronous", "1"}, // NORMAL
 	}
 	for _, p := range pragmas {
-		var got string
-		if err := db.QueryRow("PRAGMA " + p.pragma).Scan(&got); err != nil || got != p.want {
-			t.Errorf("PRAGMA %s = %q, %v; want %q", p.pragma, got, err, p.want)
-		}
+		wantValue(t, db, p.want, "PRAGMA "+p.pragma)
 	}
 	calls := []struct {
 		a, b any
@@ -113,21 +105,25 @@ func TestOpenAppliesOptions(t *testing.T) {
 		{int64(3), "src/", 0},
 	}
 	for _, c := range calls {
-		var got int
-		if err := db.QueryRow(`SELECT has_prefix(?, ?)`, c.a, c.b).Scan(&got); err != nil || got != c.want {
-			t.Errorf("has_prefix(%v, %v) = %d, %v; want %d", c.a, c.b, got, err, c.want)
-		}
+		wantValue(t, db, c.want, `SELECT has_prefix(?, ?)`, c.a, c.b)
 	}
 	if _, err := db.Exec(`CREATE VIRTUAL TABLE t USING fts5(a, b, content = '', contentless_delete = 1);
 		INSERT INTO t(rowid, a, b) VALUES (1, 'parse schema', 'x'), (2, 'format date', 'parse')`); err != nil {
 		t.Fatalf("FTS5: %v", err)
 	}
-	var rowid int
-	if err := db.QueryRow(`SELECT rowid FROM t WHERE t MATCH '"parse"' ORDER BY bm25(t, 10.0, 1.0) LIMIT 1`).Scan(&rowid); err != nil || rowid != 1 {
-		t.Errorf("bm25 best = %d, %v; want 1 (the name column weighs more)", rowid, err)
-	}
+	// bm25's best is row 1: the name column weighs more.
+	wantValue(t, db, 1, `SELECT rowid FROM t WHERE t MATCH '"parse"' ORDER BY bm25(t, 10.0, 1.0) LIMIT 1`)
 	if Engine == "" {
 		t.Error("no engine name")
+	}
+}
+
+// wantValue checks that query (with args) answers the one value want.
+func wantValue[T comparable](t *testing.T, db *sql.DB, want T, query string, args ...any) {
+	t.Helper()
+	var got T
+	if err := db.QueryRow(query, args...).Scan(&got); err != nil || got != want {
+		t.Errorf("%s %v = %v, %v; want %v", query, args, got, err, want)
 	}
 }
 
