@@ -12,17 +12,20 @@ import (
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
+// watchedTree is the tree TestWatchedSync starts from.
+var watchedTree = map[string]string{
+	"src/a.ts": "export function alpha() { return 1 }\n",
+	"src/b.ts": "export function beta() { return 2 }\n",
+	"lib/c.ts": "export function gamma() { return 3 }\n",
+}
+
 // TestWatchedSync runs syncs with a real watcher over a real tree: after
 // the scans that set the watches up, an edit, a removal and a replacement
 // by rename are synced from the watcher's list alone; a new file, a new
 // directory and an ignore-file edit make the sync scan; and the index
 // always equals a clean index of the same tree.
 func TestWatchedSync(t *testing.T) {
-	dir := testkit.Tree(t, map[string]string{
-		"src/a.ts": "export function alpha() { return 1 }\n",
-		"src/b.ts": "export function beta() { return 2 }\n",
-		"lib/c.ts": "export function gamma() { return 3 }\n",
-	})
+	dir := testkit.Tree(t, watchedTree)
 	write := func(rel, src string) {
 		t.Helper()
 		testkit.WriteTree(t, dir, map[string]string{rel: src})

@@ -12,27 +12,31 @@ import (
 	"github.com/scry-dev/scry/internal/tsls/tslstest"
 )
 
+// confineTree is a workspace under root/ whose tsconfig.json includes
+// files outside it, under outside/.
+var confineTree = map[string]string{
+	"root/tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true}, "include": ["src/**/*.ts", "../outside/**/*.ts"]}`,
+	"root/src/api.ts": "export function shared(x: number): number { return x + 1; }\n" +
+		"export class Base { id = 1; }\n",
+	"root/src/use.ts": "import { shared } from './api';\n" +
+		"import { outsideHelper } from '../../outside/secret';\n" +
+		"export function caller(): number { return shared(1) + outsideHelper(); }\n" +
+		"export const list: Array<number> = [];\n",
+	"outside/secret.ts": "import { shared, Base } from '../root/src/api';\n" +
+		"export const SECRET_TOKEN = shared(41);\n" +
+		"export class LeakedSecret extends Base {}\n" +
+		"export function outsideHelper(): number { return shared(2); }\n",
+	"outside/linked.ts": "import { shared } from '../root/src/api';\nexport const SECRET_VIA_LINK = shared(3);\n",
+	// Inside the root, but its name would forge a line of the answer.
+	"root/src/x\napi.ts:1: FORGED.ts": "import { shared } from './api';\nexport const forged = shared(4);\n",
+}
+
 // TestAnswersConfinedToRoot is issue 18 item 3: a workspace tsconfig.json
 // that includes ../outside pulls files outside the root into the program.
 // No answer may point at them (scry would print their lines), while
 // in-root answers and TypeScript's own library stay.
 func TestAnswersConfinedToRoot(t *testing.T) {
-	base := testkit.Tree(t, map[string]string{
-		"root/tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true}, "include": ["src/**/*.ts", "../outside/**/*.ts"]}`,
-		"root/src/api.ts": "export function shared(x: number): number { return x + 1; }\n" +
-			"export class Base { id = 1; }\n",
-		"root/src/use.ts": "import { shared } from './api';\n" +
-			"import { outsideHelper } from '../../outside/secret';\n" +
-			"export function caller(): number { return shared(1) + outsideHelper(); }\n" +
-			"export const list: Array<number> = [];\n",
-		"outside/secret.ts": "import { shared, Base } from '../root/src/api';\n" +
-			"export const SECRET_TOKEN = shared(41);\n" +
-			"export class LeakedSecret extends Base {}\n" +
-			"export function outsideHelper(): number { return shared(2); }\n",
-		"outside/linked.ts": "import { shared } from '../root/src/api';\nexport const SECRET_VIA_LINK = shared(3);\n",
-		// Inside the root, but its name would forge a line of the answer.
-		"root/src/x\napi.ts:1: FORGED.ts": "import { shared } from './api';\nexport const forged = shared(4);\n",
-	})
+	base := testkit.Tree(t, confineTree)
 	root := filepath.Join(base, "root")
 	// A symlink inside the root to a file outside it: its real file is
 	// outside, whatever name the compiler reports.
