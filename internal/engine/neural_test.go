@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,28 +16,17 @@ import (
 // by the real ONNX Runtime): sync embeds every chunk, the vector index
 // feeds candidates, and the configured reranker scores them.
 func TestHybridSearchWithLocalModel(t *testing.T) {
-	lib := os.Getenv("SCRY_ONNXRUNTIME_LIB")
-	if lib == "" {
-		if os.Getenv("SCRY_REQUIRE_ONNX") == "1" {
-			t.Fatal("SCRY_ONNXRUNTIME_LIB is not set but SCRY_REQUIRE_ONNX=1")
-		}
-		t.Skip("SCRY_ONNXRUNTIME_LIB not set (run scripts/testdeps.sh)")
-	}
+	lib := onnxbuild.Runtime(t)
 	vocab := onnxbuild.TestVocab()
 	small := onnxbuild.BertConfig{Vocab: len(vocab), Hidden: 32, Layers: 2, Heads: 2, Intermediate: 64, MaxPos: 128, Seed: 1}
-	embedDir, rerankDir := t.TempDir(), t.TempDir()
-	if err := onnxbuild.WriteDir(embedDir, map[string][]byte{
-		"model.onnx": onnxbuild.BERT(small), "tokenizer.json": onnxbuild.WordPieceJSON(vocab, true), "scry.json": []byte(`{"maxLength": 128}`),
-	}); err != nil {
-		t.Fatal(err)
-	}
 	cross := small
 	cross.CrossEncoder = true
-	if err := onnxbuild.WriteDir(rerankDir, map[string][]byte{
-		"model.onnx": onnxbuild.BERT(cross), "tokenizer.json": onnxbuild.WordPieceJSON(vocab, true), "scry.json": []byte(`{"maxLength": 128}`),
-	}); err != nil {
-		t.Fatal(err)
+	modelDir := func(c onnxbuild.BertConfig) string {
+		return onnxbuild.ModelDir(t, map[string][]byte{
+			"model.onnx": onnxbuild.BERT(c), "tokenizer.json": onnxbuild.WordPieceJSON(vocab, true), "scry.json": []byte(`{"maxLength": 128}`),
+		})
 	}
+	embedDir, rerankDir := modelDir(small), modelDir(cross)
 	ctx := context.Background()
 	e, err := engine.Open(ctx, engine.Options{
 		Root: "../../testdata/project", IndexPath: filepath.Join(t.TempDir(), "index.db"),

@@ -3,12 +3,9 @@ package engine_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"hash/fnv"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,34 +133,20 @@ func TestSharedIndexHybrid(t *testing.T) {
 	env["SCRY_EMBED_KEY"] = "test-key"
 	var mu sync.Mutex
 	var inputs []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Input []string `json:"input"`
+	srv := testkit.EmbeddingServer(t, func(text string) []float32 {
+		v := make([]float32, 16)
+		for _, word := range strings.Fields(strings.ToLower(text)) {
+			h := fnv.New32a()
+			h.Write([]byte(word))
+			v[h.Sum32()%16]++
 		}
-		json.NewDecoder(r.Body).Decode(&req)
+		v[0] += 0.5 // never the zero vector
+		return v
+	}, func(texts []string) {
 		mu.Lock()
-		inputs = append(inputs, req.Input...)
+		inputs = append(inputs, texts...)
 		mu.Unlock()
-		type item struct {
-			Index     int       `json:"index"`
-			Embedding []float32 `json:"embedding"`
-		}
-		var resp struct {
-			Data []item `json:"data"`
-		}
-		for i, in := range req.Input {
-			v := make([]float32, 16)
-			for _, word := range strings.Fields(strings.ToLower(in)) {
-				h := fnv.New32a()
-				h.Write([]byte(word))
-				v[h.Sum32()%16]++
-			}
-			v[0] += 0.5 // never the zero vector
-			resp.Data = append(resp.Data, item{i, v})
-		}
-		json.NewEncoder(w).Encode(resp)
-	}))
-	defer srv.Close()
+	})
 	configure := func(cfg *config.Config) error {
 		cfg.Embedding.Provider, cfg.Embedding.URL, cfg.Embedding.Model = "openai", srv.URL+"/v1", "words"
 		return nil
