@@ -129,10 +129,7 @@ func TestImportersThroughAliasesAndBarrels(t *testing.T) {
 		"app/f.ts":                         "import { restoreElement } from '@scope/pkg';\nexport const f = restoreElement();\n",
 	})
 	e := openIndexed(t, root, engine.Options{})
-	for _, tc := range []struct {
-		target string
-		want   []string // file (via)
-	}{
+	for target, imps := range wantImporters(t, e, []importersCase{
 		{"packages/pkg/src/data/restore.ts", []string{
 			"app/a.ts (the tsconfig paths alias @scope/pkg/*)",
 			"app/b.ts ()",
@@ -145,13 +142,9 @@ func TestImportersThroughAliasesAndBarrels(t *testing.T) {
 			"packages/pkg/src/index.ts ()",
 			"packages/pkg/src/inner.ts ()",
 		}},
-	} {
-		imps, got := importersVia(t, e, tc.target)
-		if want := strings.Join(tc.want, "\n"); got != want {
-			t.Errorf("importers %s:\n%s\nwant\n%s", tc.target, got, want)
-		}
-		if text := render.Importers(tc.target, imps); !strings.Contains(text, "(via the barrel packages/pkg/src/index.ts") {
-			t.Errorf("importers %s do not say how they reach it:\n%s", tc.target, text)
+	}) {
+		if text := render.Importers(target, imps); !strings.Contains(text, "(via the barrel packages/pkg/src/index.ts") {
+			t.Errorf("importers %s do not say how they reach it:\n%s", target, text)
 		}
 	}
 }
@@ -182,11 +175,7 @@ func TestImportersThroughPackageExports(t *testing.T) {
 		// Excluded by its null entry: TypeScript does not resolve it.
 		"app/e.ts": "import { hidden } from '@scope/ui/internal/x';\nexport const e = hidden;\n",
 	})
-	e := openIndexed(t, root, engine.Options{})
-	for _, tc := range []struct {
-		target string
-		want   []string // file (via)
-	}{
+	wantImporters(t, openIndexed(t, root, engine.Options{}), []importersCase{
 		{"packages/ui/lib/button.ts", []string{"app/a.ts (the package.json exports ./* of @scope/ui)"}},
 		{"packages/ui/lib/feature/main.ts", []string{
 			"app/b.ts (the package.json exports ./feature of @scope/ui)",
@@ -195,12 +184,7 @@ func TestImportersThroughPackageExports(t *testing.T) {
 		}},
 		{"packages/util/src/main.ts", []string{"app/d.ts (the package.json exports . of util)"}},
 		{"packages/ui/lib/internal/x.ts", nil},
-	} {
-		_, got := importersVia(t, e, tc.target)
-		if want := strings.Join(tc.want, "\n"); got != want {
-			t.Errorf("importers %s:\n%s\nwant\n%s", tc.target, got, want)
-		}
-	}
+	})
 }
 
 // TestImportersWithTheCompiler: a tsconfig extending a shared config from

@@ -89,16 +89,31 @@ func theSymbol(t testing.TB, e *engine.Engine, path string) answer.Symbol {
 	return syms[0]
 }
 
-// importersVia lists the importers of target in e as "file (via)".
-func importersVia(t testing.TB, e *engine.Engine, target string) ([]answer.Importer, string) {
+// importersCase is a target of an importers question and its importers,
+// each as "file (via)", in order.
+type importersCase struct {
+	target string
+	want   []string
+}
+
+// wantImporters asks for each case's importers and checks them; it
+// returns the answers by target, for checks of a test's own.
+func wantImporters(t testing.TB, e *engine.Engine, cases []importersCase) map[string][]answer.Importer {
 	t.Helper()
-	imps, err := reads(e).Importers(context.Background(), target)
-	if err != nil {
-		t.Fatal(err)
+	answers := map[string][]answer.Importer{}
+	for _, tc := range cases {
+		imps, err := reads(e).Importers(context.Background(), tc.target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]string, len(imps))
+		for i, im := range imps {
+			got[i] = im.File + " (" + im.Via + ")"
+		}
+		if got, want := strings.Join(got, "\n"), strings.Join(tc.want, "\n"); got != want {
+			t.Errorf("importers %s:\n%s\nwant\n%s", tc.target, got, want)
+		}
+		answers[tc.target] = imps
 	}
-	got := make([]string, len(imps))
-	for i, im := range imps {
-		got[i] = im.File + " (" + im.Via + ")"
-	}
-	return imps, strings.Join(got, "\n")
+	return answers
 }

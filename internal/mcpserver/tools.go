@@ -185,15 +185,8 @@ func (s *Server) findSymbol(ctx context.Context, req *mcp.CallToolRequest, a fin
 	if a.Kind != "" {
 		q.Kinds = []string{a.Kind}
 	}
-	l, err := s.freshLocal(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	found, err := l.FindSymbols(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	return textResult(render.Declarations(a.Name, found)), nil
+	return askLocal(ctx, s, req, func(l answer.Local) ([]answer.Declaration, error) { return l.FindSymbols(ctx, q) },
+		func(found []answer.Declaration) string { return render.Declarations(a.Name, found) })
 }
 
 func limitOf(v, def int) (int, error) {
@@ -218,15 +211,7 @@ func (s *Server) listSymbols(ctx context.Context, req *mcp.CallToolRequest, a li
 	if _, _, err := s.eng.ResolvePath(a.Path); err != nil {
 		return nil, err
 	}
-	l, err := s.freshLocal(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	o, err := l.Outline(a.Path, a.Kinds)
-	if err != nil {
-		return nil, err
-	}
-	return textResult(render.Outline(o)), nil
+	return askLocal(ctx, s, req, func(l answer.Local) (answer.Outline, error) { return l.Outline(a.Path, a.Kinds) }, render.Outline)
 }
 
 type symbolArgs struct {
@@ -264,15 +249,8 @@ func (s *Server) findDefinition(ctx context.Context, req *mcp.CallToolRequest, a
 	if _, _, err := s.eng.ResolvePath(a.File); err != nil {
 		return nil, err
 	}
-	l, err := s.freshLocal(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	defs, err := l.Definition(ctx, a.File, a.Line, a.Column)
-	if err != nil {
-		return nil, err
-	}
-	return textResult(render.Definitions(defs)), nil
+	return askLocal(ctx, s, req, func(l answer.Local) (answer.Definitions, error) { return l.Definition(ctx, a.File, a.Line, a.Column) },
+		render.Definitions)
 }
 
 type refsArgs struct {
@@ -306,15 +284,8 @@ func (s *Server) findImporters(ctx context.Context, req *mcp.CallToolRequest, a 
 	if strings.TrimSpace(a.Module) == "" {
 		return nil, argError("module is empty")
 	}
-	l, err := s.freshLocal(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	imps, err := l.Importers(ctx, a.Module)
-	if err != nil {
-		return nil, err
-	}
-	return textResult(render.Importers(a.Module, imps)), nil
+	return askLocal(ctx, s, req, func(l answer.Local) ([]answer.Importer, error) { return l.Importers(ctx, a.Module) },
+		func(imps []answer.Importer) string { return render.Importers(a.Module, imps) })
 }
 
 type searchFilesArgs struct {
@@ -422,19 +393,29 @@ func (s *Server) changeImpact(ctx context.Context, req *mcp.CallToolRequest, a i
 	if len(a.Rev) > 256 {
 		return nil, argError("rev too long")
 	}
+	return askLocal(ctx, s, req, func(l answer.Local) (answer.Impact, error) { return l.Impact(ctx, a.Rev, a.Depth) },
+		func(imp answer.Impact) string {
+			// Read after the refresh, which may have reloaded the configuration.
+			budget := a.Budget
+			if budget == 0 {
+				budget = s.eng.Config().Budget
+			}
+			return render.Impact(imp, budget)
+		})
+}
+
+// askLocal brings the index up to date, asks one question of the local
+// form of the engine's View and returns what render makes of its answer.
+func askLocal[A any](ctx context.Context, s *Server, req *mcp.CallToolRequest, ask func(answer.Local) (A, error), text func(A) string) (*mcp.CallToolResult, error) {
 	l, err := s.freshLocal(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	imp, err := l.Impact(ctx, a.Rev, a.Depth)
+	ans, err := ask(l)
 	if err != nil {
 		return nil, err
 	}
-	budget := a.Budget
-	if budget == 0 {
-		budget = s.eng.Config().Budget
-	}
-	return textResult(render.Impact(imp, budget)), nil
+	return textResult(text(ans)), nil
 }
 
 // freshLocal brings the index up to date (fresh) and hands out the local
