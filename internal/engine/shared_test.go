@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"hash/fnv"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,12 +96,7 @@ func TestSharedIndexBadConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	testkit.WriteTree(t, root, map[string]string{"src/new.ts": "export const added = 1;\n"})
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	down := "http://" + l.Addr().String()
-	l.Close()
+	down := testkit.ClosedURL(t)
 	for _, tc := range []struct {
 		name, url, key, want string
 	}{
