@@ -12,12 +12,11 @@ import (
 func ClosedURL(t testing.TB) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err == nil {
+		err = l.Close()
+	}
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("a closed port: %v", err)
 	}
-	url := "http://" + l.Addr().String()
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return url
+	return "http://" + l.Addr().String()
 }
