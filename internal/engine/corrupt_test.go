@@ -61,11 +61,7 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 				return engine.Open(context.Background(), engine.Options{Root: root, IndexPath: tt.flag, Sync: true,
 					Getenv: func(string) string { return "" }, Warn: warn})
 			}
-			e, err := open(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			e.Close()
+			syncIndex(t, root, tt.flag)
 			data, err := os.ReadFile(idx)
 			if err != nil {
 				t.Fatal(err)
@@ -76,7 +72,7 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 			}
 
 			var warnings []string
-			e, err = open(func(err error) { warnings = append(warnings, err.Error()) })
+			e, err := open(func(err error) { warnings = append(warnings, err.Error()) })
 			if !tt.rebuilt {
 				if err == nil || !strings.Contains(err.Error(), "not deleting") {
 					t.Errorf("open of a damaged file named with --index: %v, want a refusal", err)
@@ -132,11 +128,7 @@ func TestInconsistentIndexIsRebuilt(t *testing.T) {
 	}
 	write("a.ts", "export function alpha(): number {\n  return 1;\n}\n")
 	write("b.ts", "export function beta(): number {\n  return 2;\n}\n")
-	e, err := open(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.Close()
+	syncIndex(t, root, idx)
 
 	db, err := sqlitedb.Open(idx, sqlitedb.Options{})
 	if err != nil {
@@ -192,11 +184,7 @@ func TestDefaultIndexFoldersArePrivate(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(idx), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.Open(context.Background(), engine.Options{Root: root, Sync: true, Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.Close()
+	syncIndex(t, root, "")
 	for p, want := range map[string]os.FileMode{filepath.Dir(idx): 0o700, filepath.Dir(filepath.Dir(idx)): 0o700, idx: 0o600} {
 		fi, err := os.Stat(p)
 		if err != nil {
@@ -206,6 +194,18 @@ func TestDefaultIndexFoldersArePrivate(t *testing.T) {
 			t.Errorf("%s: mode %v, want %v", p, got, want)
 		}
 	}
+}
+
+// syncIndex opens the workspace at root with its index at path ("" for
+// the default one) and no environment, syncs it and closes it: the index a
+// later open finds.
+func syncIndex(t *testing.T, root, path string) {
+	t.Helper()
+	e, err := engine.Open(context.Background(), engine.Options{Root: root, IndexPath: path, Sync: true, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Close()
 }
 
 // cachedIndexPath is root's default index path, in a cache directory of

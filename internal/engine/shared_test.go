@@ -86,11 +86,7 @@ func TestSharedIndexBadConfig(t *testing.T) {
 	testkit.WriteTree(t, root, sharedFixture)
 	index := filepath.Join(t.TempDir(), "index.db")
 	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Options{Root: root, IndexPath: index, Getenv: func(string) string { return "" }, Sync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.Close()
+	syncIndex(t, root, index)
 	before, err := os.ReadFile(index)
 	if err != nil {
 		t.Fatal(err)
