@@ -3,7 +3,6 @@ package answer_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/golden"
 	"github.com/scry-dev/scry/internal/render"
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/tsls/tslstest"
 )
 
@@ -18,38 +18,9 @@ import (
 // commit and returns its root.
 func impactRepo(t *testing.T) string {
 	t.Helper()
-	root := filepath.Join(t.TempDir(), "shop")
-	err := filepath.Walk("../../testdata/impact", func(p string, fi os.FileInfo, err error) error {
-		if err != nil || fi.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel("../../testdata/impact", p)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		dst := filepath.Join(root, rel)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	git(t, root, "init", "-q")
-	git(t, root, "add", ".")
-	git(t, root, "commit", "-q", "-m", "shop")
+	root := testkit.Fixture(t, "impact")
+	testkit.GitRepo(t, root)
 	return root
-}
-
-func git(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
 }
 
 func edit(t *testing.T, root, rel, old, new string) {
@@ -107,7 +78,7 @@ func TestImpactGolden(t *testing.T) {
 	}
 	files := []golden.File{{Name: "working tree", Data: render.Impact(imp, 8000)}}
 
-	git(t, root, "commit", "-q", "-am", "add: name the sum")
+	testkit.Git(t, root, "commit", "-q", "-am", "add: name the sum")
 	rng, err := reads(e).Impact(ctx, "HEAD~1..HEAD", 0)
 	if err != nil {
 		t.Fatal(err)
