@@ -64,7 +64,7 @@ type Config struct {
 
 // Default returns the defaults of docs/architecture.md, rule 3.
 func Default() Config {
-	return Config{RerankWeight: 0.65, VectorWeight: 0.35, Threshold: 0.5, Coverage: 0.9, Budget: 8000, Candidates: 40, CallDepth: 1, CompilerWait: 20}
+	return Config{RerankWeight: 0.65, VectorWeight: 0.35, Threshold: 0.5, Coverage: 0.95, Budget: 8000, Candidates: 40, CallDepth: 1, CompilerWait: 20}
 }
 
 // Load reads the user's config (UserDir()/config.toml), then
