@@ -7,14 +7,14 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/graph"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // TestDescribeCacheBoundedInBytes: the cache of symbol descriptions was
 // bounded at 20,000 entries whatever their size (a transitive call tree
 // can be megabytes).
 func TestDescribeCacheBoundedInBytes(t *testing.T) {
-	defer func(n int) { maxDescribeBytes = n }(maxDescribeBytes)
-	maxDescribeBytes = 256 << 10
+	testkit.SetFor(t, &maxDescribeBytes, 256<<10)
 	var c DescribeCache
 	members := make([]string, 500)
 	for i := range members {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/snapshot"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 func TestParsedFilesFollowTheDisk(t *testing.T) {
@@ -71,8 +72,7 @@ func TestParsedFilesFollowTheDisk(t *testing.T) {
 // TestParsedFilesBoundedInBytes: many large files parsed in turn used to
 // stay cached up to the entry bound, whatever their size.
 func TestParsedFilesBoundedInBytes(t *testing.T) {
-	defer func(n int64) { maxParsedBytes = n }(maxParsedBytes)
-	maxParsedBytes = 64 << 10
+	testkit.SetFor(t, &maxParsedBytes, 64<<10)
 	dir := t.TempDir()
 	var p parsedFiles
 	defer p.close()
