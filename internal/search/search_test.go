@@ -236,13 +236,14 @@ func TestPipeline(t *testing.T) {
 		}
 	}
 	// A specific question: the code that reads JWT_SECRET comes first,
-	// and nothing unrelated passes the gate.
+	// and nothing unrelated passes the threshold (below it, coverage may
+	// add a likelier-than-the-floor result while the answer is unsure).
 	resp = run("JWT_SECRET is not set", def)
 	if len(resp.Results) == 0 || !strings.HasSuffix(resp.Results[0].Chunk.Breadcrumb, "AuthConfig > getSecret") {
 		t.Fatalf("specific question: %v", names(resp))
 	}
 	for _, r := range resp.Results {
-		if r.Chunk.Name != "getSecret" {
+		if r.Chunk.Name != "getSecret" && r.Score >= def.Threshold {
 			t.Fatalf("specific question: unrelated %s passed the gate: %v", r.Chunk.Name, names(resp))
 		}
 	}
