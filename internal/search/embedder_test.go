@@ -134,6 +134,10 @@ func TestBareNameDefinitionFirst(t *testing.T) {
 		{"StateManager", "StateManager", ""},
 		{"StateManager.state", "state", "StateManager"},
 		{"StateManager > set", "set", "StateManager"},
+		// An identifier inside a sentence: its definition comes first,
+		// before the class whose words the sentence also holds.
+		{"how does boot create a state manager", "boot", ""},
+		{"where is StateManagerError thrown", "StateManagerError", ""},
 	} {
 		ranked, err := (&search.Pipeline{Store: st}).Rank(context.Background(), search.Request{Query: tc.query})
 		if err != nil {
