@@ -169,7 +169,7 @@ const (
 	LocBM25Chunks = "bm25-chunks"
 	LocV1         = "scry-v1"
 	LocScry       = "scry"
-	// With an embedder (LocalizeOptions.Embedder):
+	// With an embedder (RunOptions.Embedder):
 	LocVector = "vector"
 	LocFused  = "bm25-chunks+vector"
 	LocHybrid = "scry-hybrid"
@@ -226,12 +226,14 @@ type LocResult struct {
 	HybridInCandidates bool `json:"hybrid_in_candidates"`
 }
 
-// LocalizeOptions configure RunLocalize.
-type LocalizeOptions struct {
+// RunOptions configure the benchmarks that rank questions asked of
+// repositories at revisions taken from bare git mirrors: RunLocalize and
+// RunQuestions.
+type RunOptions struct {
 	Instances []Instance
-	Mirrors   string // holds the bare git mirrors (MirrorDir)
-	Work      string // trees and indexes are kept here between runs
-	Params    search.Params
+	Mirrors   string        // holds the bare git mirrors (MirrorDir)
+	Work      string        // trees and indexes are kept here between runs
+	Params    search.Params // zero: search.DefaultParams
 	Model     *search.Model // nil: search.DefaultModel
 	// Dump, when set, receives one JSON line per instance with its
 	// candidates' features and gold labels, for `scry bench fit`.
@@ -246,14 +248,20 @@ type LocalizeOptions struct {
 	DumpHybrid bool
 }
 
+// withDefaults fills what a zero value leaves to the defaults.
+func (o RunOptions) withDefaults() RunOptions {
+	if o.Params == (search.Params{}) {
+		o.Params = search.DefaultParams()
+	}
+	return o
+}
+
 // RunLocalize answers every instance with every system. Instances are taken
 // repository by repository in date order, so each repository's tree and
 // index move forward through history with small incremental syncs.
-func RunLocalize(ctx context.Context, opt LocalizeOptions) ([]LocResult, error) {
+func RunLocalize(ctx context.Context, opt RunOptions) ([]LocResult, error) {
+	opt = opt.withDefaults()
 	log := logger{opt.Log, time.Now()}
-	if opt.Params == (search.Params{}) {
-		opt.Params = search.DefaultParams()
-	}
 	byRepo := map[string][]*Instance{}
 	var repos []string
 	for i := range opt.Instances {
@@ -377,7 +385,7 @@ func syncVectors(ctx context.Context, st *store.Store, emb embed.Embedder) (*sea
 	return &search.Hybrid{Embedder: emb, Index: ix}, nil
 }
 
-func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *Grep, bm *BM25, lines map[string]int, opt LocalizeOptions, hybrid *search.Hybrid) (LocResult, error) {
+func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *Grep, bm *BM25, lines map[string]int, opt RunOptions, hybrid *search.Hybrid) (LocResult, error) {
 	res := LocResult{ID: in.ID, Repo: in.Repo, Split: in.Split, Mentions: in.MentionsGoldSymbol, Scores: map[string]LocScore{}}
 	res.Scores[LocGrep] = ScoreList(in, wholeFiles(grep.Rank(in.Query, LocDepth), lines))
 	res.Scores[LocBM25Files] = ScoreList(in, wholeFiles(bm.Rank(in.Query, LocDepth), lines))

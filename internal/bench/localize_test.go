@@ -38,7 +38,7 @@ func TestLocalizeEndToEnd(t *testing.T) {
 	}
 	work := t.TempDir()
 	var dump bytes.Buffer
-	results, err := RunLocalize(context.Background(), LocalizeOptions{Instances: instances, Mirrors: mirrors, Work: work, Dump: &dump})
+	results, err := RunLocalize(context.Background(), RunOptions{Instances: instances, Mirrors: mirrors, Work: work, Dump: &dump})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestLocalizeHybridDump(t *testing.T) {
 	defer emb.Close()
 	run := func(hybrid bool) (LocResult, []DumpInstance) {
 		var dump bytes.Buffer
-		rs, err := RunLocalize(context.Background(), LocalizeOptions{Instances: instances, Mirrors: mirrors, Work: t.TempDir(),
+		rs, err := RunLocalize(context.Background(), RunOptions{Instances: instances, Mirrors: mirrors, Work: t.TempDir(),
 			Dump: &dump, Embedder: emb, DumpHybrid: hybrid})
 		if err != nil || len(rs) != 1 {
 			t.Fatalf("%d results, %v", len(rs), err)

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/scry-dev/scry/internal/embed"
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
@@ -178,31 +177,18 @@ type QuestionResult struct {
 	HybridAnswer QuestionAnswer `json:"hybrid_answer"`
 }
 
-// QuestionOptions configure RunQuestions.
+// QuestionOptions configure RunQuestions: the repositories and, in
+// RunOptions, their questions as instances.
 type QuestionOptions struct {
-	Repos     []QuestionRepo
-	Instances []Instance
-	Mirrors   string // holds the bare git mirrors (MirrorDir)
-	Work      string // trees and indexes are kept here between runs
-	Params    search.Params
-	Model     *search.Model // nil: search.DefaultModel
-	// Dump, when set, receives one JSON line per question with its
-	// candidates' features and gold labels, for `scry bench fit`.
-	Dump io.Writer
-	// Embedder, when set, adds the hybrid system (vector neighbours joined
-	// to the candidates); DumpHybrid dumps its candidates.
-	Embedder   embed.Embedder
-	DumpHybrid bool
-	Log        io.Writer
+	RunOptions
+	Repos []QuestionRepo
 }
 
 // RunQuestions indexes each repository's benchmark root at its revision
 // and answers its questions with every system.
 func RunQuestions(ctx context.Context, opt QuestionOptions) ([]QuestionResult, error) {
+	opt.RunOptions = opt.RunOptions.withDefaults()
 	log := logger{opt.Log, time.Now()}
-	if opt.Params == (search.Params{}) {
-		opt.Params = search.DefaultParams()
-	}
 	m := opt.Model
 	if m == nil {
 		m = search.DefaultModel
@@ -303,6 +289,21 @@ func underRoot(files []string, contents [][]byte, root string) ([]string, [][]by
 	return fs, cs
 }
 
+// askPipeline asks one question of a pipeline: its candidates, the ranked
+// list's NDCG@10 and the default answer.
+func askPipeline(ctx context.Context, p *search.Pipeline, m *search.Model, in *Instance, params search.Params) (search.Candidates, float64, QuestionAnswer, error) {
+	cands, err := p.Gather(ctx, search.Request{Query: in.Query, Params: params})
+	if err != nil {
+		return search.Candidates{}, 0, QuestionAnswer{}, err
+	}
+	ranked := search.ApplyModel(m, cands)
+	results, leads, err := p.Answer(ranked, params)
+	if err != nil {
+		return search.Candidates{}, 0, QuestionAnswer{}, err
+	}
+	return cands, NDCG10(in.GoldFiles, resultFiles(ranked)), QuestionAnswerOf(in, results, leads), nil
+}
+
 func answerQuestion(ctx context.Context, st *store.Store, in *Instance, grep *Grep, m *search.Model, hybrid *search.Hybrid, opt QuestionOptions) (QuestionResult, error) {
 	res := QuestionResult{ID: in.ID, Repo: in.Repo, Category: in.Category, NDCG: map[string]float64{}}
 	res.NDCG[QGrep] = NDCG10(in.GoldFiles, grep.Rank(in.Query, 10))
@@ -312,31 +313,18 @@ func answerQuestion(ctx context.Context, st *store.Store, in *Instance, grep *Gr
 	}
 	res.NDCG[QBM25] = NDCG10(in.GoldFiles, resultFiles(first))
 	p := &search.Pipeline{Store: st, Model: opt.Model}
-	req := search.Request{Query: in.Query, Params: opt.Params}
-	cands, err := p.Gather(ctx, req)
+	cands, ndcg, answer, err := askPipeline(ctx, p, m, in, opt.Params)
 	if err != nil {
 		return res, err
 	}
-	ranked := search.ApplyModel(m, cands)
-	res.NDCG[QScry] = NDCG10(in.GoldFiles, resultFiles(ranked))
-	results, leads, err := p.Answer(ranked, opt.Params)
-	if err != nil {
-		return res, err
-	}
-	res.Answer = QuestionAnswerOf(in, results, leads)
+	res.NDCG[QScry], res.Answer = ndcg, answer
 	if hybrid != nil {
 		hp := &search.Pipeline{Store: st, Model: opt.Model, Hybrid: hybrid}
-		hc, err := hp.Gather(ctx, req)
+		hc, ndcg, answer, err := askPipeline(ctx, hp, m, in, opt.Params)
 		if err != nil {
 			return res, err
 		}
-		hr := search.ApplyModel(m, hc)
-		res.NDCG[QHybrid] = NDCG10(in.GoldFiles, resultFiles(hr))
-		results, leads, err := hp.Answer(hr, opt.Params)
-		if err != nil {
-			return res, err
-		}
-		res.HybridAnswer = QuestionAnswerOf(in, results, leads)
+		res.NDCG[QHybrid], res.HybridAnswer = ndcg, answer
 		if opt.DumpHybrid {
 			p, cands = hp, hc
 		}

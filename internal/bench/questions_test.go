@@ -75,7 +75,7 @@ func TestQuestionsEndToEnd(t *testing.T) {
 		t.Fatalf("loaded %+v", ins)
 	}
 	var dump bytes.Buffer
-	results, err := RunQuestions(context.Background(), QuestionOptions{Repos: repos, Instances: ins, Mirrors: mirrors, Work: t.TempDir(), Dump: &dump})
+	results, err := RunQuestions(context.Background(), QuestionOptions{Repos: repos, RunOptions: RunOptions{Instances: ins, Mirrors: mirrors, Work: t.TempDir(), Dump: &dump}})
 	if err != nil {
 		t.Fatal(err)
 	}

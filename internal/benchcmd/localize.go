@@ -67,9 +67,7 @@ repository's history, so a second run re-syncs only what changed.
 				return err
 			}
 			defer run.Close()
-			opt := bench.LocalizeOptions{Instances: sel, Mirrors: f.mirrors, Work: f.work, Log: run.Log,
-				Embedder: run.Embedder, Model: run.Model, Dump: run.Dump, DumpHybrid: f.dumpHybrid}
-			results, err := bench.RunLocalize(cmd.Context(), opt)
+			results, err := bench.RunLocalize(cmd.Context(), run.options(&f, sel))
 			if err != nil {
 				return err
 			}

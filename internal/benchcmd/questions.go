@@ -53,9 +53,7 @@ budget, leads) holds. --dump FILE records every candidate's features for
 				return err
 			}
 			defer run.Close()
-			opt := bench.QuestionOptions{Repos: sel, Instances: ins, Mirrors: f.mirrors, Work: f.work, Log: run.Log,
-				Embedder: run.Embedder, Model: run.Model, Dump: run.Dump, DumpHybrid: f.dumpHybrid}
-			results, err := bench.RunQuestions(cmd.Context(), opt)
+			results, err := bench.RunQuestions(cmd.Context(), bench.QuestionOptions{RunOptions: run.options(&f, ins), Repos: sel})
 			if err != nil {
 				return err
 			}

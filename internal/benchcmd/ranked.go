@@ -105,6 +105,13 @@ func (f *rankedFlags) open(cmd *cobra.Command) (*rankedRun, error) {
 	return r, nil
 }
 
+// options are the run's options for these instances, as the flags and
+// the environment give them.
+func (r *rankedRun) options(f *rankedFlags, instances []bench.Instance) bench.RunOptions {
+	return bench.RunOptions{Instances: instances, Mirrors: f.mirrors, Work: f.work, Log: r.Log,
+		Embedder: r.Embedder, Model: r.Model, Dump: r.Dump, DumpHybrid: f.dumpHybrid}
+}
+
 // Close closes the dump file and the embedder.
 func (r *rankedRun) Close() {
 	for i := len(r.closers) - 1; i >= 0; i-- {

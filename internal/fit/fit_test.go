@@ -199,7 +199,7 @@ func TestFitOnALocalizeDump(t *testing.T) {
 			GoldSymbols: []bench.GoldSymbol{{File: "src/cart.ts", Name: "removeItem", StartLine: 5, EndLine: 7}}},
 	}
 	var dump bytes.Buffer
-	if _, err := bench.RunLocalize(context.Background(), bench.LocalizeOptions{Instances: instances, Mirrors: mirrors, Work: t.TempDir(), Dump: &dump}); err != nil {
+	if _, err := bench.RunLocalize(context.Background(), bench.RunOptions{Instances: instances, Mirrors: mirrors, Work: t.TempDir(), Dump: &dump}); err != nil {
 		t.Fatal(err)
 	}
 	dumpPath := filepath.Join(t.TempDir(), "dump.jsonl")
@@ -322,14 +322,14 @@ func TestFitOnAQuestionsDump(t *testing.T) {
 		t.Fatal(err)
 	}
 	var qdump, ldump bytes.Buffer
-	if _, err := bench.RunQuestions(context.Background(), bench.QuestionOptions{Repos: repos, Instances: ins, Mirrors: mirrors, Work: t.TempDir(), Dump: &qdump}); err != nil {
+	if _, err := bench.RunQuestions(context.Background(), bench.QuestionOptions{Repos: repos, RunOptions: bench.RunOptions{Instances: ins, Mirrors: mirrors, Work: t.TempDir(), Dump: &qdump}}); err != nil {
 		t.Fatal(err)
 	}
 	otherMirrors, otherCommits := testkit.GitMirror(t, "acme+other", []map[string]string{{"src/token.ts": tokenTS, "src/cart.ts": cartTS}})
 	loc := []bench.Instance{{ID: "acme__other-1", Repo: "acme/other", Split: "tune", BaseCommit: otherCommits[0], Date: "2024-01-01",
 		Query: "validateToken accepts expired tokens", GoldFiles: []string{"src/token.ts"},
 		GoldSymbols: []bench.GoldSymbol{{File: "src/token.ts", Name: "validateToken", StartLine: 5, EndLine: 8}}}}
-	if _, err := bench.RunLocalize(context.Background(), bench.LocalizeOptions{Instances: loc, Mirrors: otherMirrors, Work: t.TempDir(), Dump: &ldump}); err != nil {
+	if _, err := bench.RunLocalize(context.Background(), bench.RunOptions{Instances: loc, Mirrors: otherMirrors, Work: t.TempDir(), Dump: &ldump}); err != nil {
 		t.Fatal(err)
 	}
 	var paths []string
