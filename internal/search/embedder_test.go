@@ -2,10 +2,8 @@ package search_test
 
 import (
 	"context"
-	"encoding/json"
 	"hash/fnv"
 	"math"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -44,27 +42,7 @@ func conceptServer(t *testing.T) *httptest.Server {
 		}
 		return v
 	}
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Input []string `json:"input"`
-		}
-		if r.URL.Path != "/v1/embeddings" || json.NewDecoder(r.Body).Decode(&req) != nil {
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		type item struct {
-			Index     int       `json:"index"`
-			Embedding []float32 `json:"embedding"`
-		}
-		var out struct {
-			Data []item `json:"data"`
-		}
-		for i, in := range req.Input {
-			out.Data = append(out.Data, item{Index: i, Embedding: vec(in)})
-		}
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(out)
-	}))
+	return testkit.EmbeddingServer(t, vec, nil)
 }
 
 // With an embedder configured, its similarity is a ranking signal: a

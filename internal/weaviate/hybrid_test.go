@@ -2,10 +2,8 @@ package weaviate_test
 
 import (
 	"context"
-	"encoding/json"
 	"hash/fnv"
 	"math"
-	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strings"
@@ -15,6 +13,7 @@ import (
 	"github.com/scry-dev/scry/internal/embed"
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/vector"
 	"github.com/scry-dev/scry/internal/weaviate/weaviatetest"
 )
@@ -67,28 +66,7 @@ func (w *workspaceIndex) embedAll(t *testing.T, dim int) embed.Embedder {
 // embeddingServer serves hashEmbedding over the OpenAI embeddings API, so
 // the test runs scry's real HTTP embedder against it.
 func embeddingServer(t *testing.T, dim int) *httptest.Server {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Input []string `json:"input"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		type item struct {
-			Index     int       `json:"index"`
-			Embedding []float32 `json:"embedding"`
-		}
-		resp := struct {
-			Data []item `json:"data"`
-		}{}
-		for i, in := range req.Input {
-			resp.Data = append(resp.Data, item{i, hashEmbedding(in, dim)})
-		}
-		json.NewEncoder(w).Encode(resp)
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+	return testkit.EmbeddingServer(t, func(text string) []float32 { return hashEmbedding(text, dim) }, nil)
 }
 
 // TestHybridFirstStage: with an embedder configured, the shared index's
