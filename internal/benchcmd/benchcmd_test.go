@@ -41,6 +41,22 @@ func TestFitWantsDumps(t *testing.T) {
 	}
 }
 
+// --out (where the fitted model is written) is one of the fitter's flags:
+// given a dump that does not exist, the fit fails on the dump, not on the
+// flag.
+func TestFitTakesOut(t *testing.T) {
+	cmd := Command()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	missing := filepath.Join(t.TempDir(), "missing.jsonl")
+	cmd.SetArgs([]string{"fit", "--out", filepath.Join(t.TempDir(), "model.json"), missing})
+	err := cmd.Execute()
+	if err == nil || !strings.Contains(err.Error(), "missing.jsonl") {
+		t.Fatalf("scry bench fit --out with a missing dump: err %v, want the dump named\n%s", err, out.String())
+	}
+}
+
 func TestNoneAsNegative(t *testing.T) {
 	tests := []struct{ in, want float64 }{{0, -1}, {0.5, 0.5}, {1, 1}}
 	for _, tc := range tests {

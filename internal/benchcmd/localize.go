@@ -144,6 +144,7 @@ ablation of each feature group when --ablate is given. --out writes the model
 			return r.WriteText(cmd.OutOrStdout())
 		},
 	}
+	cmd.Flags().StringVar(&out, "out", "", "write the fitted model here")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the coordinate order and restarts")
 	cmd.Flags().IntVar(&passes, "passes", 8, "coordinate-ascent sweeps at most")
 	cmd.Flags().BoolVar(&fileRel, "file-relevance", true, "calibrate P(the result lies in a file a fix changed); false: P(it overlaps the changed code)")
