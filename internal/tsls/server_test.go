@@ -40,12 +40,22 @@ func start(t *testing.T, root string, opts tsls.Options) *tsls.Server {
 	return srv
 }
 
+// startProj starts the server on the test project, testdata/proj, and
+// returns it with the project's absolute root.
+func startProj(t *testing.T, opts tsls.Options) (*tsls.Server, string) {
+	t.Helper()
+	root, err := filepath.Abs("testdata/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return start(t, root, opts), root
+}
+
 // startGreet starts TypeScript 7 on testdata/proj with opts; it returns
 // the server, src/greet.ts and the position of its first call of hello.
 func startGreet(t *testing.T, opts tsls.Options) (*tsls.Server, string, tsls.Position) {
 	t.Helper()
-	root, _ := filepath.Abs("testdata/proj")
-	srv := start(t, root, opts)
+	srv, root := startProj(t, opts)
 	greet := filepath.Join(root, "src", "greet.ts")
 	return srv, greet, at(t, greet, "hello(", 0)
 }
@@ -87,8 +97,7 @@ func at(t *testing.T, file, needle string, n int) tsls.Position {
 }
 
 func TestServerRequests(t *testing.T) {
-	root, _ := filepath.Abs("testdata/proj")
-	srv := start(t, root, tsls.Options{})
+	srv, root := startProj(t, tsls.Options{})
 	ctx := context.Background()
 	greet := filepath.Join(root, "src", "greet.ts")
 	main := filepath.Join(root, "src", "main.ts")
