@@ -40,6 +40,15 @@ func start(t *testing.T, root string, opts tsls.Options) *tsls.Server {
 	return srv
 }
 
+// each is f of every one of items, in order.
+func each[T any](items []T, f func(T) string) []string {
+	var out []string
+	for _, it := range items {
+		out = append(out, f(it))
+	}
+	return out
+}
+
 // startProj starts the server on the test project, testdata/proj, and
 // returns it with the project's absolute root.
 func startProj(t *testing.T, opts tsls.Options) (*tsls.Server, string) {
@@ -110,10 +119,7 @@ func TestServerRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	for _, s := range syms {
-		names = append(names, s.Name+":"+s.Kind.String())
-	}
+	names := each(syms, func(s tsls.DocumentSymbol) string { return s.Name + ":" + s.Kind.String() })
 	if got := strings.Join(names, " "); got != "Greeter:interface hello:function shout:function Polite:class" {
 		t.Errorf("document symbols = %s", got)
 	}
@@ -147,10 +153,7 @@ func TestServerRequests(t *testing.T) {
 	}
 	// Polite.greet's call and main.ts's call; the import specifier is a
 	// declaration of the local binding and is left out with the declaration.
-	var sites []string
-	for _, r := range refs {
-		sites = append(sites, filepath.Base(r.Path()))
-	}
+	sites := each(refs, func(r tsls.Location) string { return filepath.Base(r.Path()) })
 	if got := strings.Join(sites, " "); got != "greet.ts main.ts" {
 		t.Errorf("references(hello) = %s", got)
 	}
@@ -193,10 +196,7 @@ func TestServerRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var callers []string
-	for _, c := range in {
-		callers = append(callers, c.From.Name)
-	}
+	callers := each(in, func(c tsls.IncomingCall) string { return c.From.Name })
 	if got := strings.Join(callers, " "); !strings.Contains(got, "greet") || !strings.Contains(got, "run") {
 		t.Errorf("incomingCalls(hello) = %s", got)
 	}
