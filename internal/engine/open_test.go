@@ -9,27 +9,19 @@ import (
 
 	"github.com/scry-dev/scry/internal/config"
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // Open reads the workspace's .scry.toml and the environment, lays the
 // front end's overrides over them, validates the result, and indexes only
 // the files the final configuration selects.
 func TestOpenLoadsConfigurationOnce(t *testing.T) {
-	root := t.TempDir()
-	for rel, src := range map[string]string{
+	root := testkit.Tree(t, map[string]string{
 		"src/a.ts":   "export const a = 1;\n",
 		"lib/b.ts":   "export const b = 2;\n",
 		".scry.toml": "maxTokenBudget = 1234\nexclude = [\"lib\"]\ncallDepth = 2\n",
 		"tools/x.ts": "export const x = 3;\n",
-	} {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	tests := []struct {
 		name      string

@@ -445,36 +445,46 @@ func ablate(locTune, jsTune, hold, jsHold, questions []*fitInstance, m *search.M
 	o := opt
 	o.Log = nil
 	out := make([]Ablation, len(groups))
+	twoAtATime(len(groups), func(k int) {
+		g := groups[k]
+		var am *search.Model
+		heldBack := math.NaN()
+		if opt.KeepLinear && opt.Trees > 0 {
+			am, heldBack = ablateTrees(tune, m, g.Features, o)
+		} else {
+			fixed := map[int]bool{}
+			for _, f := range g.Features {
+				fixed[f] = true
+			}
+			am = fitWeights(tune, m, fixed, o)
+		}
+		a := Ablation{Off: g.Name, HeldBack: heldBack, Tune: scoresOf(locTune, am),
+			Holdout: scoresOf(hold, am), JSDocHoldout: scoresOf(jsHold, am)}
+		if len(questions) > 0 {
+			a.Questions = questionNDCG(questions, am)
+		}
+		out[k] = a
+		if opt.Log != nil {
+			fmt.Fprintf(opt.Log, "ablation: %s off done\n", g.Name)
+		}
+	})
+	return out
+}
+
+// twoAtATime runs job(i) for each i in [0,n), two at a time: the fits
+// are CPU-bound, and each is deterministic, so the order they finish in
+// changes nothing.
+func twoAtATime(n int, job func(i int)) {
 	sem := make(chan struct{}, 2)
 	var wg sync.WaitGroup
-	for k, g := range groups {
+	for i := range n {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			var am *search.Model
-			heldBack := math.NaN()
-			if opt.KeepLinear && opt.Trees > 0 {
-				am, heldBack = ablateTrees(tune, m, g.Features, o)
-			} else {
-				fixed := map[int]bool{}
-				for _, f := range g.Features {
-					fixed[f] = true
-				}
-				am = fitWeights(tune, m, fixed, o)
-			}
-			a := Ablation{Off: g.Name, HeldBack: heldBack, Tune: scoresOf(locTune, am),
-				Holdout: scoresOf(hold, am), JSDocHoldout: scoresOf(jsHold, am)}
-			if len(questions) > 0 {
-				a.Questions = questionNDCG(questions, am)
-			}
-			out[k] = a
-			if opt.Log != nil {
-				fmt.Fprintf(opt.Log, "ablation: %s off done\n", g.Name)
-			}
+			job(i)
 		})
 	}
 	wg.Wait()
-	return out
 }
 
 // questionNDCG is the agent questions' NDCG@10 under one model: the mean

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"sync"
 
 	"github.com/scry-dev/scry/internal/bench"
 	"github.com/scry-dev/scry/internal/ltr"
@@ -151,28 +150,22 @@ func leaveOneOut(tune, questions []*fitInstance, start *search.Model, opt Option
 	o := opt
 	o.Log = nil
 	models := make([]*search.Model, len(repos))
-	sem := make(chan struct{}, 2)
-	var wg sync.WaitGroup
-	for i, repo := range repos {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			var train []*fitInstance
-			for _, fi := range tune {
-				if fi.in.Repo != repo {
-					train = append(train, fi)
-				}
+	twoAtATime(len(repos), func(i int) {
+		repo := repos[i]
+		var train []*fitInstance
+		for _, fi := range tune {
+			if fi.in.Repo != repo {
+				train = append(train, fi)
 			}
-			m, _ := fitModel(train, start, o)
-			m.LoneMargin = medianMargin(train, m)
-			m.Calibration = calibrate(train, m, o.FileRelevance, o)
-			models[i] = m
-			if opt.Log != nil {
-				fmt.Fprintf(opt.Log, "leave-one-out: %s done (%d trees)\n", repo, len(m.Trees))
-			}
-		})
-	}
-	wg.Wait()
+		}
+		m, _ := fitModel(train, start, o)
+		m.LoneMargin = medianMargin(train, m)
+		m.Calibration = calibrate(train, m, o.FileRelevance, o)
+		models[i] = m
+		if opt.Log != nil {
+			fmt.Fprintf(opt.Log, "leave-one-out: %s done (%d trees)\n", repo, len(m.Trees))
+		}
+	})
 	out := map[string]*search.Model{}
 	for i, repo := range repos {
 		out[repo] = models[i]

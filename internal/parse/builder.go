@@ -7,8 +7,10 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/scry-dev/scry/internal/lines"
 	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/scry-dev/scry/internal/lines"
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // The builder walks one file's syntax tree into symbols; these are its
@@ -210,14 +212,7 @@ func collapseSpace(s string, max int) string {
 		t = strings.TrimSuffix(t, ";")
 		t = strings.TrimSpace(t)
 	}
-	if len(t) > max {
-		k := max
-		for k > 0 && (t[k]&0xC0) == 0x80 {
-			k--
-		}
-		t = t[:k] + "…"
-	}
-	return t
+	return textfmt.Clip(t, max)
 }
 
 // asciiSpace are the ASCII bytes strings.Fields splits at.

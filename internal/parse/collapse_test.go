@@ -3,6 +3,8 @@ package parse
 import (
 	"strings"
 	"testing"
+
+	"github.com/scry-dev/scry/internal/textfmt"
 )
 
 // collapseFields is collapseSpace as it was written first, on
@@ -10,15 +12,7 @@ import (
 func collapseFields(s string, max int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	s = strings.TrimSuffix(s, ";")
-	s = strings.TrimSpace(s)
-	if len(s) > max {
-		cut := max
-		for cut > 0 && (s[cut]&0xC0) == 0x80 {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return s
+	return textfmt.Clip(strings.TrimSpace(s), max)
 }
 
 func TestCollapseSpace(t *testing.T) {

@@ -34,6 +34,24 @@ func scoreOf(doc string) float64 {
 	return float64(n%10) / 10
 }
 
+// fakeScore is the score the fake servers give manyDocs' document i
+// (scoreOf its text).
+func fakeScore(i int) float64 { return float64(i%10) / 10 }
+
+// checkScores fails the test unless got holds n scores, score i being
+// want(i).
+func checkScores(t *testing.T, got []float64, n int, want func(i int) float64) {
+	t.Helper()
+	if len(got) != n {
+		t.Fatalf("%d scores, want %d", len(got), n)
+	}
+	for i, s := range got {
+		if w := want(i); math.Abs(s-w) > 1e-9 {
+			t.Fatalf("doc %d: %v, want %v", i, s, w)
+		}
+	}
+}
+
 type rerankServer struct {
 	t       *testing.T
 	handler func(w http.ResponseWriter, body map[string]any, n int)
@@ -89,15 +107,8 @@ func TestHTTPRerankCohereShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	docs := manyDocs(40)
-	got, err := r.Rerank(context.Background(), "find f7", docs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range docs {
-		if want := float64(i%10) / 10; math.Abs(got[i]-want) > 1e-9 {
-			t.Fatalf("doc %d: %v, want %v", i, got[i], want)
-		}
-	}
+	got := mustRerank(t, r, "find f7", docs)
+	checkScores(t, got, len(docs), fakeScore)
 	if len(srv.Bodies()) != 2 || srv.Bodies()[0]["model"] != "jina-reranker-v2-base-multilingual" ||
 		len(srv.Bodies()[0]["documents"].([]any)) != 32 || len(srv.Bodies()[1]["documents"].([]any)) != 8 {
 		t.Fatalf("%d requests", len(srv.Bodies()))
@@ -111,15 +122,8 @@ func TestHTTPRerankLogitsGetSigmoid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := r.Rerank(context.Background(), "q", manyDocs(10))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, s := range got {
-		if want := Sigmoid(float64(i%10) - 5); math.Abs(s-want) > 1e-9 {
-			t.Fatalf("doc %d: %v, want sigmoid = %v", i, s, want)
-		}
-	}
+	got := mustRerank(t, r, "q", manyDocs(10))
+	checkScores(t, got, 10, func(i int) float64 { return Sigmoid(float64(i%10) - 5) })
 }
 
 // TestHTTPRerankTEI: TEI wants "texts" and answers with a bare array of
@@ -152,15 +156,8 @@ func TestHTTPRerankTEI(t *testing.T) {
 		t.Fatal(err)
 	}
 	for round := 0; round < 2; round++ {
-		got, err := r.Rerank(context.Background(), "q", manyDocs(40))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, s := range got {
-			if want := float64(i%10) / 10; math.Abs(s-want) > 1e-9 {
-				t.Fatalf("doc %d: %v, want %v", i, s, want)
-			}
-		}
+		got := mustRerank(t, r, "q", manyDocs(40))
+		checkScores(t, got, 40, fakeScore)
 	}
 	// 1 refused + 2 batches, then 2 batches: the switch is remembered.
 	if len(srv.Bodies()) != 5 {
@@ -195,9 +192,7 @@ func TestHTTPRerankErrorsAndRetries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Rerank(context.Background(), "q", manyDocs(3)); err != nil {
-		t.Fatal(err)
-	}
+	mustRerank(t, r, "q", manyDocs(3))
 	if len(waits) != 2 || waits[0] < 2*time.Second {
 		t.Fatalf("waits %v", waits)
 	}
@@ -234,15 +229,8 @@ func TestVoyageRerankShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := r.Rerank(context.Background(), "q", manyDocs(25))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, s := range got {
-		if want := float64(i%10) / 10; math.Abs(s-want) > 1e-9 {
-			t.Fatalf("doc %d: %v, want %v", i, s, want)
-		}
-	}
+	got := mustRerank(t, r, "q", manyDocs(25))
+	checkScores(t, got, 25, fakeScore)
 	if r.Name() != "voyage:rerank-2.5" || len(srv.Bodies()) != 1 {
 		t.Fatalf("%s, %d requests", r.Name(), len(srv.Bodies()))
 	}

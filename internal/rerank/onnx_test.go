@@ -44,10 +44,7 @@ func TestONNXCrossEncoderExact(t *testing.T) {
 	})
 	r := openONNX(t, dir, lib, 3)
 	query := "where is the token validated"
-	got, err := r.Rerank(context.Background(), query, testDocs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := mustRerank(t, r, query, testDocs)
 	tok, err := tokenizer.Load(filepath.Join(dir, "tokenizer.json"), 48)
 	if err != nil {
 		t.Fatal(err)
@@ -81,17 +78,10 @@ func TestONNXCrossEncoderBERT(t *testing.T) {
 		"tokenizer.json": onnxbuild.WordPieceJSON(vocab, true),
 		"config.json":    []byte(`{"max_position_embeddings": 128}`),
 	})
-	ctx := context.Background()
 	one := openONNX(t, dir, lib, 1)
 	many := openONNX(t, dir, lib, 8)
-	a, err := one.Rerank(ctx, "user service", testDocs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := many.Rerank(ctx, "user service", testDocs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := mustRerank(t, one, "user service", testDocs)
+	b := mustRerank(t, many, "user service", testDocs)
 	for i := range a {
 		if a[i] <= 0 || a[i] >= 1 || math.Abs(a[i]-b[i]) > 1e-5 {
 			t.Fatalf("doc %d: %v alone, %v batched", i, a[i], b[i])

@@ -16,11 +16,7 @@ type namedText string
 // the same arguments, value for value and type for type, and its errors
 // read as the driver's.
 func TestBulk(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "b.db"), Options{WAL: true, Immediate: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, filepath.Join(t.TempDir(), "b.db"), Options{WAL: true, Immediate: true})
 	ctx := context.Background()
 	if _, err := db.Exec(`CREATE TABLE t (k INTEGER PRIMARY KEY, via TEXT, v, UNIQUE (via, v))`); err != nil {
 		t.Fatal(err)
@@ -103,11 +99,7 @@ func TestBulk(t *testing.T) {
 // that connection (two transactions on two connections of one pool).
 func TestBulkHandleIsPerConnection(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "h.db")
-	db, err := Open(path, Options{WAL: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, path, Options{WAL: true})
 	ctx := context.Background()
 	if _, err := db.Exec(`CREATE TABLE a (x); CREATE TABLE b (x)`); err != nil {
 		t.Fatal(err)

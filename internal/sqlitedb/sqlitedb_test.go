@@ -42,11 +42,7 @@ func (j *joiner) Done() (any, error) { return strings.Join(j.parts, "+"), nil }
 // Registered functions get the same values and give the same answers in
 // both builds.
 func TestFunctions(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "f.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, filepath.Join(t.TempDir(), "f.db"), Options{})
 	kinds := []struct {
 		arg  any
 		want string
@@ -78,11 +74,7 @@ func TestOpenAppliesOptions(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	db, err := Open(path, Options{BusyTimeoutMS: 1234, ForeignKeys: true, WAL: true, SynchronousNormal: true, Immediate: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, path, Options{BusyTimeoutMS: 1234, ForeignKeys: true, WAL: true, SynchronousNormal: true, Immediate: true})
 	pragmas := []struct {
 		pragma string
 		want   string
@@ -119,6 +111,17 @@ func TestOpenAppliesOptions(t *testing.T) {
 }
 
 // wantValue checks that query (with args) answers the one value want.
+// openDB opens the database at path with o, closed when the test ends.
+func openDB(t *testing.T, path string, o Options) *sql.DB {
+	t.Helper()
+	db, err := Open(path, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
 func wantValue[T comparable](t *testing.T, db *sql.DB, want T, query string, args ...any) {
 	t.Helper()
 	var got T

@@ -17,6 +17,20 @@ import (
 // Thousands writes n with comma separators: 3240 → "3,240".
 func Thousands(n int) string { return humanize.Comma(int64(n)) }
 
+// Clip is s cut to at most max bytes, at the start of a character, and
+// followed by "…" when it is longer: one long line or signature cannot
+// flood an answer, and the cut never splits a character.
+func Clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
 // Unsafe reports whether a name holds a character that must never reach
 // an answer raw: a control character (a newline, a carriage return, a tab,
 // an escape), a line or paragraph separator, a bidirectional control, or

@@ -73,6 +73,28 @@ func TestUnsafe(t *testing.T) {
 	}
 }
 
+func TestClip(t *testing.T) {
+	tests := []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"", 0, ""},
+		{"abc", 3, "abc"},
+		{"abc", 2, "ab…"},
+		{"abc", 0, "…"},
+		{"héllo", 2, "h…"},
+		{"héllo", 3, "hé…"},
+		{"日本", 4, "日…"},
+		{"\xff\xfe\xfd", 1, "\xff…"},
+	}
+	for _, tt := range tests {
+		if got := Clip(tt.in, tt.max); got != tt.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
+		}
+	}
+}
+
 func TestLine(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"read src/a.ts: no such file", "read src/a.ts: no such file"},

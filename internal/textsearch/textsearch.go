@@ -9,11 +9,11 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/scry-dev/scry/internal/lines"
+	"github.com/scry-dev/scry/internal/textfmt"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -90,22 +90,11 @@ func Grep(root *workspace.Root, opt GrepOptions) (GrepResult, error) {
 					res.Truncated = true
 					return res, nil
 				}
-				res.Matches = append(res.Matches, Match{File: f.Rel, Line: i + 1, Column: loc[0] + 1, Text: clip(string(text))})
+				res.Matches = append(res.Matches, Match{File: f.Rel, Line: i + 1, Column: loc[0] + 1, Text: textfmt.Clip(string(text), maxLineBytes)})
 			}
 		}
 	}
 	return res, nil
-}
-
-func clip(s string) string {
-	if len(s) <= maxLineBytes {
-		return s
-	}
-	cut := maxLineBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }
 
 // listFiles returns every file under the root that the path filters select

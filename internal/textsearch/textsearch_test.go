@@ -2,20 +2,18 @@ package textsearch_test
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/textsearch"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
 func workspaceRoot(t *testing.T) *workspace.Root {
 	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
+	dir := testkit.Tree(t, map[string]string{
 		"src/auth/token.ts":     "export const JWT_SECRET = 'x';\nexport function validateToken(t: string) {\n  return t === JWT_SECRET;\n}\n",
 		"src/auth/crypto.ts":    "export function hmac(k: string) { return k; }\n",
 		"src/app.test.ts":       "import { validateToken } from './auth/token';\n// Validatetoken in a comment\n",
@@ -29,16 +27,7 @@ func workspaceRoot(t *testing.T) *workspace.Root {
 		"src/auth/README.notes": "validateToken checks tokens\n",
 		"src/old/mac.ts":        "// classic Mac line endings\rexport const A = 1;\r\rexport const JWT_SECRET = A;\r",
 		"src/old/mixed.ts":      "const a = 1;\r\nconst b = 2;\rconst JWT_SECRET = a + b;\n",
-	}
-	for rel, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	root, err := workspace.NewRoot(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -68,11 +68,7 @@ func TestAnswersConfinedToRoot(t *testing.T) {
 		}
 	}
 	locURIs := func(locs []tsls.Location) []string {
-		var out []string
-		for _, l := range locs {
-			out = append(out, l.URI)
-		}
-		return out
+		return each(locs, func(l tsls.Location) string { return l.URI })
 	}
 
 	sharedPos := at(t, api, "shared", 0)
@@ -106,32 +102,20 @@ func TestAnswersConfinedToRoot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var from []string
-	for _, c := range in {
-		from = append(from, c.From.URI)
-	}
-	check("incomingCalls(shared)", from, true)
+	check("incomingCalls(shared)", each(in, func(c tsls.IncomingCall) string { return c.From.URI }), true)
 
 	out, err := srv.OutgoingCalls(ctx, hierarchyItem(t, srv, use, at(t, use, "caller", 0), "caller"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var to []string
-	for _, c := range out {
-		to = append(to, c.To.URI)
-	}
-	check("outgoingCalls(caller)", to, true)
+	check("outgoingCalls(caller)", each(out, func(c tsls.OutgoingCall) string { return c.To.URI }), true)
 
 	for _, q := range []string{"SECRET", "LeakedSecret", "outsideHelper"} {
 		syms, err := srv.WorkspaceSymbol(ctx, q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var uris []string
-		for _, s := range syms {
-			uris = append(uris, s.Location.URI)
-		}
-		check("workspace/symbol("+q+")", uris, false)
+		check("workspace/symbol("+q+")", each(syms, func(s tsls.SymbolInformation) string { return s.Location.URI }), false)
 	}
 }
 

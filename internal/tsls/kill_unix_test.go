@@ -24,11 +24,7 @@ func TestServerRestartsAfterKill(t *testing.T) {
 	if _, err := srv.Hover(ctx, greet, pos); err != nil {
 		t.Fatal(err)
 	}
-	pid := srv.Pid()
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	waitGone(t, pid)
+	pid := killServer(t, srv)
 	refs, err := srv.References(ctx, greet, pos, false)
 	if err != nil {
 		t.Fatalf("request after kill: %v", err)
@@ -63,6 +59,18 @@ func waitStopped(t *testing.T, pid int) {
 		time.Sleep(time.Millisecond)
 	}
 	t.Fatalf("process %d did not stop", pid)
+}
+
+// killServer SIGKILLs the server's process and waits until it is gone; it
+// returns the process's id.
+func killServer(t *testing.T, srv *tsls.Server) int {
+	t.Helper()
+	pid := srv.Pid()
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, pid)
+	return pid
 }
 
 // waitGone waits until pid has exited and been reaped.
@@ -109,8 +117,7 @@ func TestServerHungIsKilled(t *testing.T) {
 }
 
 func TestServerClose(t *testing.T) {
-	root, _ := filepath.Abs("testdata/proj")
-	srv := start(t, root, tsls.Options{})
+	srv, root := startProj(t, tsls.Options{})
 	pid := srv.Pid()
 	if err := srv.Close(); err != nil {
 		t.Fatalf("close: %v", err)
@@ -137,11 +144,7 @@ func TestWorkspaceProgramSurvivesRestart(t *testing.T) {
 	if got := refFiles(t, srv, root, hmac, pos); got != want {
 		t.Fatalf("references before the kill = %q, want %q", got, want)
 	}
-	pid := srv.Pid()
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	waitGone(t, pid)
+	killServer(t, srv)
 	if got := refFiles(t, srv, root, hmac, pos); got != want {
 		t.Errorf("references after the restart = %q, want %q", got, want)
 	}

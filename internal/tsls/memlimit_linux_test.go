@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -33,7 +32,6 @@ func addressLimit(t *testing.T, pid int) string {
 // a workspace that makes it grow without end (a tsconfig.json including
 // /dev/zero took it to 24 GB) kills the server, not the machine.
 func TestServerMemoryIsCapped(t *testing.T) {
-	root, _ := filepath.Abs("testdata/proj")
 	tests := []struct {
 		name  string
 		limit int64
@@ -44,7 +42,7 @@ func TestServerMemoryIsCapped(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := start(t, root, tsls.Options{MemoryLimit: tt.limit})
+			srv, _ := startProj(t, tsls.Options{MemoryLimit: tt.limit})
 			want := tt.want
 			if want == "" {
 				def, err := tsls.DefaultMemoryLimit()
@@ -101,8 +99,7 @@ func TestServerCrashLoopIsNotRestarted(t *testing.T) {
 // TestServerMemory: the loaded server's resident set is read from /proc,
 // and its peak is at least what it holds now.
 func TestServerMemory(t *testing.T) {
-	root, _ := filepath.Abs("testdata/proj")
-	srv := start(t, root, tsls.Options{})
+	srv, _ := startProj(t, tsls.Options{})
 	rss, peak, err := srv.Memory()
 	if err != nil {
 		t.Fatal(err)

@@ -40,12 +40,31 @@ func start(t *testing.T, root string, opts tsls.Options) *tsls.Server {
 	return srv
 }
 
+// each is f of every one of items, in order.
+func each[T any](items []T, f func(T) string) []string {
+	var out []string
+	for _, it := range items {
+		out = append(out, f(it))
+	}
+	return out
+}
+
+// startProj starts the server on the test project, testdata/proj, and
+// returns it with the project's absolute root.
+func startProj(t *testing.T, opts tsls.Options) (*tsls.Server, string) {
+	t.Helper()
+	root, err := filepath.Abs("testdata/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return start(t, root, opts), root
+}
+
 // startGreet starts TypeScript 7 on testdata/proj with opts; it returns
 // the server, src/greet.ts and the position of its first call of hello.
 func startGreet(t *testing.T, opts tsls.Options) (*tsls.Server, string, tsls.Position) {
 	t.Helper()
-	root, _ := filepath.Abs("testdata/proj")
-	srv := start(t, root, opts)
+	srv, root := startProj(t, opts)
 	greet := filepath.Join(root, "src", "greet.ts")
 	return srv, greet, at(t, greet, "hello(", 0)
 }
@@ -87,8 +106,7 @@ func at(t *testing.T, file, needle string, n int) tsls.Position {
 }
 
 func TestServerRequests(t *testing.T) {
-	root, _ := filepath.Abs("testdata/proj")
-	srv := start(t, root, tsls.Options{})
+	srv, root := startProj(t, tsls.Options{})
 	ctx := context.Background()
 	greet := filepath.Join(root, "src", "greet.ts")
 	main := filepath.Join(root, "src", "main.ts")
@@ -101,10 +119,7 @@ func TestServerRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	for _, s := range syms {
-		names = append(names, s.Name+":"+s.Kind.String())
-	}
+	names := each(syms, func(s tsls.DocumentSymbol) string { return s.Name + ":" + s.Kind.String() })
 	if got := strings.Join(names, " "); got != "Greeter:interface hello:function shout:function Polite:class" {
 		t.Errorf("document symbols = %s", got)
 	}
@@ -138,10 +153,7 @@ func TestServerRequests(t *testing.T) {
 	}
 	// Polite.greet's call and main.ts's call; the import specifier is a
 	// declaration of the local binding and is left out with the declaration.
-	var sites []string
-	for _, r := range refs {
-		sites = append(sites, filepath.Base(r.Path()))
-	}
+	sites := each(refs, func(r tsls.Location) string { return filepath.Base(r.Path()) })
 	if got := strings.Join(sites, " "); got != "greet.ts main.ts" {
 		t.Errorf("references(hello) = %s", got)
 	}
@@ -184,10 +196,7 @@ func TestServerRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var callers []string
-	for _, c := range in {
-		callers = append(callers, c.From.Name)
-	}
+	callers := each(in, func(c tsls.IncomingCall) string { return c.From.Name })
 	if got := strings.Join(callers, " "); !strings.Contains(got, "greet") || !strings.Contains(got, "run") {
 		t.Errorf("incomingCalls(hello) = %s", got)
 	}

@@ -298,44 +298,43 @@ func prop(name, typ string, searchable, filterable bool, tokenization string) *m
 	return p
 }
 
+// tenantClass is a collection of scry's: one tenant per repository, no
+// vectorizer of Weaviate's (scry embeds), replicated as configured.
+func (c *Client) tenantClass(name, description string, props ...*models.Property) *models.Class {
+	return &models.Class{
+		Class:              name,
+		Description:        description,
+		Vectorizer:         "none",
+		MultiTenancyConfig: &models.MultiTenancyConfig{Enabled: true},
+		ReplicationConfig:  c.replication(),
+		Properties:         props,
+	}
+}
+
 func (c *Client) chunkClass() *models.Class {
 	stored := func(name, typ string) *models.Property { return prop(name, typ, false, false, "word") }
 	exact := func(name string) *models.Property { return prop(name, "text", false, true, "field") }
 	words := func(name string) *models.Property { return prop(name, "text", true, true, "whitespace") }
-	return &models.Class{
-		Class:              ChunkClass,
-		Description:        "scry chunks: one per symbol, per repository tenant",
-		Vectorizer:         "none",
-		MultiTenancyConfig: &models.MultiTenancyConfig{Enabled: true},
-		ReplicationConfig:  c.replication(),
-		Properties: []*models.Property{
-			exact("chunkId"), exact("path"), exact("language"), exact("fileHash"), exact("nodeKind"), exact("name"),
-			stored("parentName", "text"), stored("parentChunkId", "text"), stored("childChunkIds", "text[]"),
-			prop("depth", "int", false, true, ""), prop("seq", "int", false, true, ""),
-			stored("signature", "text"), stored("fullSource", "text"), stored("jsdoc", "text"),
-			stored("embeddingText", "text"), stored("breadcrumb", "text"),
-			prop("startLine", "int", false, true, ""), prop("endLine", "int", false, false, ""),
-			stored("relevantImports", "text[]"), stored("modifiers", "text[]"), prop("exported", "boolean", false, false, ""),
-			words("fName"), words("fBreadcrumb"), words("fSignature"), words("fJsdoc"), words("fIdents"),
-			exact("embedModel"),
-		},
-	}
+	return c.tenantClass(ChunkClass, "scry chunks: one per symbol, per repository tenant",
+		exact("chunkId"), exact("path"), exact("language"), exact("fileHash"), exact("nodeKind"), exact("name"),
+		stored("parentName", "text"), stored("parentChunkId", "text"), stored("childChunkIds", "text[]"),
+		prop("depth", "int", false, true, ""), prop("seq", "int", false, true, ""),
+		stored("signature", "text"), stored("fullSource", "text"), stored("jsdoc", "text"),
+		stored("embeddingText", "text"), stored("breadcrumb", "text"),
+		prop("startLine", "int", false, true, ""), prop("endLine", "int", false, false, ""),
+		stored("relevantImports", "text[]"), stored("modifiers", "text[]"), prop("exported", "boolean", false, false, ""),
+		words("fName"), words("fBreadcrumb"), words("fSignature"), words("fJsdoc"), words("fIdents"),
+		exact("embedModel"),
+	)
 }
 
 func (c *Client) fileClass() *models.Class {
 	exact := func(name string) *models.Property { return prop(name, "text", false, true, "field") }
-	return &models.Class{
-		Class:              FileClass,
-		Description:        "scry file records: content hash, mtime, compressed text, per repository tenant",
-		Vectorizer:         "none",
-		MultiTenancyConfig: &models.MultiTenancyConfig{Enabled: true},
-		ReplicationConfig:  c.replication(),
-		Properties: []*models.Property{
-			exact("path"), exact("hash"), exact("state"), exact("language"), exact("mtime"), exact("embedModel"),
-			prop("size", "int", false, false, ""), prop("chunks", "int", false, false, ""),
-			prop("text", "blob", false, false, ""),
-		},
-	}
+	return c.tenantClass(FileClass, "scry file records: content hash, mtime, compressed text, per repository tenant",
+		exact("path"), exact("hash"), exact("state"), exact("language"), exact("mtime"), exact("embedModel"),
+		prop("size", "int", false, false, ""), prop("chunks", "int", false, false, ""),
+		prop("text", "blob", false, false, ""),
+	)
 }
 
 // EnsureTenant adds a repository's tenant to both collections.

@@ -3,10 +3,11 @@ package train
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // A package as npm ships it: documented TypeScript, a declaration file,
@@ -62,15 +63,7 @@ export declare function formatDuration(ms: number): string;
 
 func writeToy(t *testing.T, root, name string) {
 	t.Helper()
-	for rel, src := range toyPackage {
-		p := filepath.Join(root, "packages", name, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testkit.WriteTree(t, filepath.Join(root, "packages", name), toyPackage)
 }
 
 func TestExtractPairs(t *testing.T) {
