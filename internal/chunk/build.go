@@ -3,6 +3,7 @@ package chunk
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -33,6 +34,7 @@ func File(f *parse.File, absPath, relPath string) []Chunk {
 		relPath:    relPath,
 		lineStarts: starts,
 		imports:    f.Imports,
+		generated:  Generated(f.Source),
 	}
 	if len(f.Imports) > 0 {
 		c.importNames = map[string][]int{}
@@ -81,7 +83,9 @@ type chunker struct {
 	lineStarts  []int
 	imports     []parse.Import
 	importNames map[string][]int
-	out         []Chunk
+	// generated: the file's header says a tool wrote it (see Generated).
+	generated bool
+	out       []Chunk
 }
 
 // lines returns the exact text of lines [from, to], without the final newline.
@@ -137,6 +141,9 @@ func (c *chunker) emit(s *parse.Symbol, parent *Chunk, breadcrumbParent string, 
 		Breadcrumb:   breadcrumb,
 		Exported:     s.Exported,
 		Modifiers:    s.Modifiers,
+	}
+	if c.generated {
+		ch.Modifiers = append(slices.Clip(s.Modifiers), GeneratedModifier)
 	}
 	if parent != nil {
 		ch.ParentName = parent.Name

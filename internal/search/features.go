@@ -4,10 +4,12 @@ import (
 	"math"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
 
+	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/embed/builtin"
 	"github.com/scry-dev/scry/internal/terms"
@@ -605,7 +607,7 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		if isTestPath(c.RelativePath) && !qi.wantsTests {
 			f[FTest] = 1
 		}
-		if isAuxPath(c.RelativePath) && !qi.wantsAux {
+		if (isAuxPath(c.RelativePath) || slices.Contains(c.Modifiers, chunk.GeneratedModifier)) && !qi.wantsAux {
 			f[FAux] = 1
 		}
 		if isDeclPath(c.RelativePath) {

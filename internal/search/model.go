@@ -45,6 +45,13 @@ type Model struct {
 	// score: they correct it where features interact, which a weighted sum
 	// cannot express. Empty in a purely linear model.
 	Trees []ltr.Tree `json:"trees,omitempty"`
+	// SpreadFirst is how many of the first places of every list go to
+	// different files, each file's best chunk in score order, before the
+	// penalty orders the rest (a question spreads its whole list: see
+	// OrderTop). An agent reads a file once it has one of its chunks, so
+	// the first few places are worth most as different files; further down,
+	// a strong file's second chunk may be the very function asked for.
+	SpreadFirst int `json:"spread_first,omitempty"`
 	// Provenance records how the model was produced (command, data, figures).
 	Provenance string `json:"provenance,omitempty"`
 }
@@ -199,7 +206,8 @@ func (m *Model) Order(feats []Features, keyOf func(i int) (file, mirrorKey strin
 // file. So a question's list takes each file's best chunk in score order
 // first, and only then the files' further chunks (penalised as usual). A
 // description of behaviour or a name asks for one piece of code, whose
-// file's second chunk may well be it; it keeps the fitted penalty alone.
+// file's second chunk may well be it: only its first SpreadFirst places go
+// to different files, and the fitted penalty orders the rest.
 func (m *Model) OrderTop(feats []Features, keyOf func(i int) (file, mirrorKey string), k int, question bool) []Ranked {
 	n := len(feats)
 	base := make([]float64, n)
@@ -226,11 +234,15 @@ func (m *Model) OrderTop(feats []Features, keyOf func(i int) (file, mirrorKey st
 		perFile[file]++
 		out = append(out, Ranked{Index: i, Score: score})
 	}
-	remaining := idx
+	spread := min(m.SpreadFirst, k)
 	if question {
+		spread = k
+	}
+	remaining := idx
+	if spread > 0 {
 		rest := make([]int, 0, n)
 		for j, i := range idx {
-			if len(out) >= k {
+			if len(out) >= spread {
 				rest = append(rest, idx[j:]...)
 				break
 			}

@@ -171,8 +171,9 @@ func TestOrderDiversifiesFilesAndCollapsesMirrors(t *testing.T) {
 }
 
 // A question's list takes every file's best chunk before any file's
-// second; any other query keeps the fitted penalty alone, under which a
-// strong file's second chunk can rank before a weak file's first.
+// second; any other query only its first SpreadFirst places, and the
+// fitted penalty orders the rest, under which a strong file's second chunk
+// can rank before a weak file's first.
 func TestOrderSpreadsAQuestionOverFiles(t *testing.T) {
 	// a.ts holds the three best chunks (1.0, 0.95, 0.9), b.ts one of 0.5,
 	// c.ts one of 0.4; deno/a.ts mirrors a.ts's best.
@@ -186,19 +187,27 @@ func TestOrderSpreadsAQuestionOverFiles(t *testing.T) {
 	keyOf := func(i int) (string, string) { return files[i], keys[i] }
 	m := unitModel(map[int]float64{FBM25: 1}, 0.25)
 	tests := []struct {
-		name     string
-		question bool
-		k        int
-		want     []int
+		name        string
+		question    bool
+		spreadFirst int
+		k           int
+		want        []int
 	}{
 		// 0.95-0.25 = 0.7 beats b.ts's 0.5; 0.9-0.5 = 0.4 ties c.ts and
 		// ranks first as the better candidate; the mirror goes last.
-		{"description", false, 6, []int{0, 1, 3, 2, 4, 5}},
-		{"question", true, 6, []int{0, 3, 4, 1, 2, 5}},
-		{"question, top 2", true, 2, []int{0, 3}},
-		{"description, top 2", false, 2, []int{0, 1}},
+		{"description", false, 0, 6, []int{0, 1, 3, 2, 4, 5}},
+		{"question", true, 0, 6, []int{0, 3, 4, 1, 2, 5}},
+		{"question, top 2", true, 0, 2, []int{0, 3}},
+		{"description, top 2", false, 0, 2, []int{0, 1}},
+		// The first two places go to a.ts and b.ts; then a.ts's second
+		// chunk (0.7) before its third, which ties c.ts as above.
+		{"description, first 2 spread", false, 2, 6, []int{0, 3, 1, 2, 4, 5}},
+		{"description, first 2 spread, top 1", false, 2, 1, []int{0}},
+		{"question, first 2 spread", true, 2, 6, []int{0, 3, 4, 1, 2, 5}},
 	}
 	for _, tt := range tests {
+		m := *m
+		m.SpreadFirst = tt.spreadFirst
 		var got []int
 		for _, o := range m.OrderTop(feats, keyOf, tt.k, tt.question) {
 			got = append(got, o.Index)
@@ -445,6 +454,29 @@ func TestSelectCoverage(t *testing.T) {
 	for _, tt := range tests {
 		if got := Select(tt.ranked, tt.prm); len(got) != tt.want {
 			t.Errorf("%s: %d results, want %d", tt.name, len(got), tt.want)
+		}
+	}
+}
+
+// A chunk of a generated file (its header says a tool wrote it) is
+// auxiliary code like an example's, unless the query asks for generated
+// code.
+func TestGeneratedChunksAreAux(t *testing.T) {
+	st := chunkindex.TermStats{Chunks: 100, DocFreq: map[string]int{"element": 10, "nest": 5, "invalid": 20, "generat": 3}}
+	cands := []Result{
+		{Chunk: chunk.Chunk{ID: "a", RelativePath: "compiler/errors.js", Name: "element_invalid_nesting", NodeKind: "function", StartLine: 1, EndLine: 3,
+			Modifiers: []string{"exported", chunk.GeneratedModifier}, FullSource: "export function element_invalid_nesting(node) {}"}, FirstStage: 1},
+		{Chunk: chunk.Chunk{ID: "b", RelativePath: "compiler/validate.js", Name: "validate_nesting", NodeKind: "function", StartLine: 1, EndLine: 9,
+			Modifiers: []string{"exported"}, FullSource: "export function validate_nesting(element) {}"}, FirstStage: 0.5},
+	}
+	for _, tt := range []struct {
+		query   string
+		wantAux float64
+	}{{"invalid element nesting", 1}, {"generated invalid element nesting", 0}} {
+		qi := newQueryInfo(tt.query, st)
+		fs := featurize(&qi, cands, map[string]int{}, 100)
+		if fs[0][FAux] != tt.wantAux || fs[1][FAux] != 0 {
+			t.Errorf("%q: aux of the generated chunk %v (want %v), of the written one %v (want 0)", tt.query, fs[0][FAux], tt.wantAux, fs[1][FAux])
 		}
 	}
 }

@@ -23,10 +23,12 @@ import (
 	"github.com/scry-dev/scry/internal/sqlitedb"
 )
 
-// SchemaVersion is stored in meta.schema_version. Bump it whenever the schema
-// or the terms normalisation changes: an index of any other version is
-// dropped and rebuilt on Open, since it is only a cache of the workspace.
-const SchemaVersion = 11
+// SchemaVersion is stored in meta.schema_version. Bump it whenever the schema,
+// the terms normalisation or what the chunker records changes (12: chunks of
+// generated files carry the "generated" modifier): an index of any other
+// version is dropped and rebuilt on Open, since it is only a cache of the
+// workspace.
+const SchemaVersion = 12
 
 // applicationID marks the file as a scry index (PRAGMA application_id, "scry"),
 // so that Open never drops the tables of some other application's database
