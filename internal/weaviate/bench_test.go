@@ -104,7 +104,7 @@ func BenchmarkScale(b *testing.B) {
 		{"lodash-es", "debounce a function call"},
 		{"effect", "retry an effect with a schedule"},
 		{"fp-ts", "sequence an array of options"},
-		{"mongoose", "define a schema with validation"},
+		{"commander", "parse the options of a command line"},
 	}
 	var pairs []struct{ repo, query string }
 	var repos []string
