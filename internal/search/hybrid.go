@@ -95,7 +95,7 @@ func FuseRRF(lexical, vectors []string, k int) []Fused {
 // k-NN candidates fused by reciprocal rank. A query that cannot be
 // embedded degrades to lexical candidates (reported to h.OnError).
 func (p *Pipeline) Retrieve(ctx context.Context, h *Hybrid, req Request, n int) ([]Result, error) {
-	lex, vec, err := p.bothSides(ctx, h, req, n, n)
+	lex, vec, _, err := p.bothSides(ctx, h, req, n, n)
 	if err != nil || vec == nil {
 		return lex, err
 	}
@@ -164,7 +164,7 @@ const DefaultNeighbours = 40
 // cannot be embedded degrades to lexical candidates (reported to
 // h.OnError); a nil h gives the lexical candidates.
 func (p *Pipeline) Join(ctx context.Context, h *Hybrid, req Request, n int) ([]Result, error) {
-	lex, vec, err := p.bothSides(ctx, h, req, n, max(n, DefaultNeighbours))
+	lex, vec, q, err := p.bothSides(ctx, h, req, n, max(n, DefaultNeighbours))
 	if err != nil || vec == nil {
 		return lex, err
 	}
@@ -183,6 +183,9 @@ func (p *Pipeline) Join(ctx context.Context, h *Hybrid, req Request, n int) ([]R
 		if len(missing) < DefaultNeighbours {
 			missing, missingAt = append(missing, hit.ID), append(missingAt, i)
 		}
+	}
+	if err := h.fillSimilarities(q, lex); err != nil {
+		return nil, err
 	}
 	if len(missing) == 0 {
 		return lex, nil
@@ -206,28 +209,58 @@ func (p *Pipeline) Join(ctx context.Context, h *Hybrid, req Request, n int) ([]R
 // side, the query's k nearest neighbours. vec is nil without a vector
 // side, or when the query could not be embedded or searched (reported to
 // h.OnError): the caller then goes on with the lexical candidates alone.
-func (p *Pipeline) bothSides(ctx context.Context, h *Hybrid, req Request, n, k int) (lex []Result, vec []vector.Hit, err error) {
+// q is the query's vector.
+func (p *Pipeline) bothSides(ctx context.Context, h *Hybrid, req Request, n, k int) (lex []Result, vec []vector.Hit, q []float32, err error) {
 	if lex, err = p.candidates(ctx, req, n); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if h == nil || h.Embedder == nil || (h.Index == nil && h.Remote == nil) {
-		return lex, nil, nil
+		return lex, nil, nil, nil
 	}
-	if vec, err = h.vectorCandidates(ctx, p.Store, req, k); err != nil {
+	if vec, q, err = h.vectorCandidates(ctx, p.Store, req, k); err != nil {
 		if h.OnError != nil {
 			h.OnError(err)
 		}
-		return lex, nil, nil
+		return lex, nil, nil, nil
 	}
-	return lex, vec, nil
+	return lex, vec, q, nil
+}
+
+// fillSimilarities gives the lexical candidates that are not among the
+// query's nearest neighbours their cosine to the query from the local
+// vector index: the ranker's semantic features read every candidate's
+// similarity, and a candidate a little below the neighbours is not
+// unrelated (left at 0, it ranked below every neighbour, and fix commits,
+// whose answers are rarely among a subject line's neighbours, lost symbol
+// Hit@5). A shared index's neighbours come without similarities; so do
+// its other candidates.
+func (h *Hybrid) fillSimilarities(q []float32, cands []Result) error {
+	if h.Index == nil || q == nil {
+		return nil
+	}
+	var ids []string
+	var at []int
+	for i, r := range cands {
+		if r.VectorRank == 0 {
+			ids, at = append(ids, r.Chunk.ID), append(at, i)
+		}
+	}
+	sims, err := h.Index.Similarities(q, ids)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	for k, i := range at {
+		cands[i].Similarity = float64(sims[k])
+	}
+	return nil
 }
 
 // vectorCandidates embeds the query and returns its n nearest chunks, best
 // first, restricted by the request's filters (computed by SQL first). A
 // shared index's neighbours come without their similarity (0).
-func (h *Hybrid) vectorCandidates(ctx context.Context, st Reader, req Request, n int) ([]vector.Hit, error) {
+func (h *Hybrid) vectorCandidates(ctx context.Context, st Reader, req Request, n int) ([]vector.Hit, []float32, error) {
 	if h.Index != nil && (h.Index.Model() != h.Embedder.ModelID() || h.Index.Dim() != h.Embedder.Dim()) {
-		return nil, fmt.Errorf("search: vector index is for %s, embedder is %s", h.Index.Model(), h.Embedder.ModelID())
+		return nil, nil, fmt.Errorf("search: vector index is for %s, embedder is %s", h.Index.Model(), h.Embedder.ModelID())
 	}
 	langs := make([]string, len(req.Languages))
 	for i, l := range req.Languages {
@@ -239,29 +272,29 @@ func (h *Hybrid) vectorCandidates(ctx context.Context, st Reader, req Request, n
 	if h.Index == nil {
 		q, err := h.Embedder.EmbedQuery(ctx, req.Query)
 		if err != nil {
-			return nil, fmt.Errorf("search: embed query: %w", err)
+			return nil, nil, fmt.Errorf("search: embed query: %w", err)
 		}
 		ids, err := h.Remote.Nearest(ctx, q, h.Embedder.ModelID(), n, req.Paths, langs)
 		if err != nil {
-			return nil, fmt.Errorf("search: %w", err)
+			return nil, nil, fmt.Errorf("search: %w", err)
 		}
 		hits := make([]vector.Hit, len(ids))
 		for i, id := range ids {
 			hits[i] = vector.Hit{ID: id}
 		}
-		return hits, nil
+		return hits, q, nil
 	}
 	allow, err := st.ChunkIDsFiltered(req.Paths, langs, nil)
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, nil, fmt.Errorf("search: %w", err)
 	}
 	q, err := h.Embedder.EmbedQuery(ctx, req.Query)
 	if err != nil {
-		return nil, fmt.Errorf("search: embed query: %w", err)
+		return nil, nil, fmt.Errorf("search: embed query: %w", err)
 	}
 	hits, err := h.Index.Search(vector.Query{Vector: q, K: n, Allow: allow})
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, nil, fmt.Errorf("search: %w", err)
 	}
-	return hits, nil
+	return hits, q, nil
 }

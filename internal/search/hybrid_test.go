@@ -198,6 +198,24 @@ func TestHybridJoin(t *testing.T) {
 	if got[len(lex)].Chunk.ID != target.ChunkID || got[len(lex)].VectorRank != 1 {
 		t.Fatalf("the nearest neighbour %s is not the first joined: %+v", target.ChunkID, got[len(lex)])
 	}
+	// Every candidate, neighbour or not, carries its cosine to the query
+	// from the vector index, for the ranker's semantic features.
+	outside := 0
+	for _, r := range got {
+		want, err := ix.Similarities(target.Data, []string{r.Chunk.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(r.Similarity-float64(want[0])) > 1e-6 || r.Similarity == 0 {
+			t.Errorf("%s (vector rank %d): similarity %v, want %v", r.Chunk.Name, r.VectorRank, r.Similarity, want[0])
+		}
+		if r.VectorRank == 0 {
+			outside++
+		}
+	}
+	if outside == 0 {
+		t.Fatalf("every lexical candidate is a neighbour: the fixture no longer tests candidates outside them")
+	}
 
 	// A query that cannot be embedded gives the lexical candidates.
 	var reported error

@@ -180,6 +180,26 @@ func (ix *Index) Has(id string) bool {
 	return ok
 }
 
+// Similarities returns the cosine of q with the vector of each id, in the
+// order of ids; an id the index does not hold gets 0. It is what a search
+// says of chunks that are not among its nearest: the ranker reads every
+// candidate's similarity, not only the neighbours'.
+func (ix *Index) Similarities(q []float32, ids []string) ([]float32, error) {
+	if len(q) != ix.dim {
+		return nil, fmt.Errorf("vector: %s: query has dimension %d, index has %d", ix.model, len(q), ix.dim)
+	}
+	qv := Normalize(q)
+	out := make([]float32, len(ids))
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	for k, id := range ids {
+		if i, ok := ix.pos[id]; ok {
+			out[k] = vek32.Dot(qv, ix.data[i*ix.dim:(i+1)*ix.dim])
+		}
+	}
+	return out, nil
+}
+
 // Upsert adds vectors or replaces those already present. Each is stored
 // normalised; a zero vector is stored as zeros (it matches nothing).
 func (ix *Index) Upsert(vecs []store.Vector) error {

@@ -317,3 +317,35 @@ func TestModelIsolation(t *testing.T) {
 		t.Fatalf("C: %d vectors", c.Len())
 	}
 }
+
+// Similarities gives any chunk's cosine to the query, the same as a
+// search's score for it, whether or not it is among the nearest; a chunk
+// the index does not hold gets 0, and a query of another dimension is an
+// error.
+func TestSimilarities(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	vecs := randomUnit(rng, 200, 32)
+	ix := build(t, vecs, Options{QuantizeAbove: -1})
+	q := randomUnit(rng, 1, 32)[0]
+	for i := range q {
+		q[i] *= 3 // an unnormalised query scores the same
+	}
+	all := bruteForce(vecs, q, len(vecs), nil)
+	ids := []string{"absent"}
+	want := []float32{0}
+	for _, h := range all {
+		ids, want = append(ids, h.ID), append(want, h.Score)
+	}
+	got, err := ix.Similarities(q, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range ids {
+		if math.Abs(float64(got[i]-want[i])) > 1e-5 {
+			t.Errorf("%s: similarity %v, want %v", ids[i], got[i], want[i])
+		}
+	}
+	if _, err := ix.Similarities(q[:16], ids); err == nil {
+		t.Error("a query of dimension 16 against an index of 32 was answered")
+	}
+}
