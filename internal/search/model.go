@@ -246,7 +246,10 @@ func (m *Model) OrderTop(feats []Features, keyOf func(i int) (file, mirrorKey st
 				rest = append(rest, idx[j:]...)
 				break
 			}
-			if file, _ := keyOf(i); perFile[file] > 0 {
+			// Every definition of a name asked for keeps its place: a
+			// class and the type it merges with, or overloads, are
+			// one answer, however many of them a file holds.
+			if file, _ := keyOf(i); perFile[file] > 0 && !isDefinition(&feats[i]) {
 				rest = append(rest, i)
 				continue
 			}

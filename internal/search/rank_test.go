@@ -480,3 +480,30 @@ func TestGeneratedChunksAreAux(t *testing.T) {
 		}
 	}
 }
+
+// The spread never separates the definitions of a name asked for: a
+// class and the type of the same name in one file keep their places
+// before another file's chunk, though the first places go to different
+// files otherwise.
+func TestSpreadKeepsDefinitionsTogether(t *testing.T) {
+	// router.ts defines RouterCore twice (2.0, 1.8); load.ts has a chunk of
+	// 1.9 that only uses it.
+	files := []string{"router.ts", "router.ts", "load.ts"}
+	feats := make([]Features, len(files))
+	for i, s := range []float64{2.0, 1.8, 1.9} {
+		feats[i][FBM25] = s
+	}
+	feats[0][FWholeName], feats[1][FWholeName] = 1, 1
+	m := unitModel(map[int]float64{FBM25: 1}, 0.25)
+	m.SpreadFirst = 3
+	keyOf := func(i int) (string, string) { return files[i], "" }
+	for _, question := range []bool{false, true} {
+		var got []int
+		for _, o := range m.Order(feats, keyOf, question) {
+			got = append(got, o.Index)
+		}
+		if want := []int{0, 1, 2}; fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("question %v: order %v, want %v", question, got, want)
+		}
+	}
+}
