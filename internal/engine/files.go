@@ -42,10 +42,11 @@ func (e *Engine) ConfinePaths(paths []string) ([]string, error) {
 }
 
 // Vectors is how many vectors the in-memory index holds (0 without an
-// embedder).
-func (e *Engine) Vectors() int {
-	if e.neural == nil || e.neural.Index == nil {
-		return 0
+// embedder); it loads them if no question has yet.
+func (e *Engine) Vectors() (int, error) {
+	ix, err := e.neural.vectors()
+	if ix == nil {
+		return 0, err
 	}
-	return e.neural.Index.Len()
+	return ix.Len(), nil
 }

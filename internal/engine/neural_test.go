@@ -44,8 +44,8 @@ func TestHybridSearchWithLocalModel(t *testing.T) {
 	}
 	defer e.Close()
 	_, chunks, _ := e.Store().Stats()
-	if got := e.Vectors(); got == 0 || got != chunks {
-		t.Fatalf("vector index holds %d vectors for %d chunks", got, chunks)
+	if got, err := e.Vectors(); err != nil || got == 0 || got != chunks {
+		t.Fatalf("vector index holds %d vectors for %d chunks (%v)", got, chunks, err)
 	}
 	zero := 0.0
 	ans, err := e.Search(ctx, engine.Query{Text: "validate a signed token", Threshold: &zero, CallDepth: 1})
@@ -62,7 +62,7 @@ func TestHybridSearchWithLocalModel(t *testing.T) {
 	if _, err := e.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got := e.Vectors(); got != chunks {
-		t.Fatalf("after re-sync the index holds %d vectors for %d chunks", got, chunks)
+	if got, err := e.Vectors(); err != nil || got != chunks {
+		t.Fatalf("after re-sync the index holds %d vectors for %d chunks (%v)", got, chunks, err)
 	}
 }

@@ -1,0 +1,53 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/config"
+)
+
+// The in-memory vector index is read from the index on the first question
+// that searches by meaning, not when the workspace opens; once loaded, it
+// takes in the vectors of every later sync.
+func TestVectorsLoadOnFirstSearch(t *testing.T) {
+	root := t.TempDir()
+	abs := filepath.Join(root, "a.ts")
+	if err := os.WriteFile(abs, []byte("export function validateToken(token: string): boolean {\n  return token.length > 0\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	e, err := Open(ctx, Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: func(string) string { return "" },
+		Configure: func(cfg *config.Config) error { cfg.Embedding.Provider = "builtin"; return nil },
+		Models:    true, Sync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if e.neural.ix != nil {
+		t.Fatal("the vectors were loaded when the workspace opened")
+	}
+	if _, err := e.Search(ctx, Query{Text: "check a token", CallDepth: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if e.neural.ix == nil {
+		t.Fatal("a search did not load the vectors")
+	}
+	_, chunks, _ := e.store.Stats()
+	if got, err := e.Vectors(); err != nil || got != chunks {
+		t.Fatalf("%d vectors for %d chunks (%v)", got, chunks, err)
+	}
+	// A later sync's vectors join the loaded index.
+	if err := os.WriteFile(filepath.Join(root, "b.ts"), []byte("export function hashPassword(p: string): string {\n  return p\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, after, _ := e.store.Stats()
+	if got, err := e.Vectors(); err != nil || after <= chunks || got != after {
+		t.Fatalf("after a sync: %d vectors for %d chunks (%d before; %v)", got, after, chunks, err)
+	}
+}
