@@ -336,6 +336,7 @@ func (e *Engine) Rebuild(ctx context.Context) error {
 		return fmt.Errorf("rebuild %s: %w", textfmt.Name(path), err)
 	}
 	e.store = st
+	e.neural.useStore(st)
 	e.cfgMu.RLock()
 	e.indexer = index.New(e.root, st, e.indexOpts)
 	e.cfgMu.RUnlock()

@@ -103,6 +103,20 @@ func (n *neural) vectors() (*vector.Index, error) {
 	return ix, nil
 }
 
+// useStore points the vectors at a rebuilt local index: the vectors in
+// memory are those of the old one, so they are dropped and the next
+// question that needs them loads the new index's.
+func (n *neural) useStore(st *store.Store) {
+	if n == nil {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.st != nil {
+		n.st, n.ix = st, nil
+	}
+}
+
 // SharedHybrid is the vector side over the shared index's reader: query
 // vectors from the embedder, neighbours from the cluster. nil without an
 // embedder.

@@ -19,13 +19,7 @@ func TestVectorsLoadOnFirstSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	e, err := Open(ctx, Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: func(string) string { return "" },
-		Configure: func(cfg *config.Config) error { cfg.Embedding.Provider = "builtin"; return nil },
-		Models:    true, Sync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openBuiltin(t, root)
 	if e.neural.ix != nil {
 		t.Fatal("the vectors were loaded when the workspace opened")
 	}
@@ -50,4 +44,27 @@ func TestVectorsLoadOnFirstSearch(t *testing.T) {
 	if got, err := e.Vectors(); err != nil || after <= chunks || got != after {
 		t.Fatalf("after a sync: %d vectors for %d chunks (%d before; %v)", got, after, chunks, err)
 	}
+	// An index rebuilt before any question needed the vectors has them
+	// read from the new index, not the closed one.
+	fresh := openBuiltin(t, root)
+	if err := fresh.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := fresh.Vectors(); err != nil || got != after {
+		t.Fatalf("after a rebuild: %d vectors for %d chunks (%v)", got, after, err)
+	}
+}
+
+// openBuiltin opens the workspace at root, synced, with the built-in
+// embedder.
+func openBuiltin(t *testing.T, root string) *Engine {
+	t.Helper()
+	e, err := Open(context.Background(), Options{Root: root, IndexPath: filepath.Join(t.TempDir(), "index.db"), Getenv: func(string) string { return "" },
+		Configure: func(cfg *config.Config) error { cfg.Embedding.Provider = "builtin"; return nil },
+		Models:    true, Sync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
 }
