@@ -2,11 +2,11 @@ package engine
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/scry-dev/scry/internal/config"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // The in-memory vector index is read from the index on the first question
@@ -14,10 +14,7 @@ import (
 // takes in the vectors of every later sync.
 func TestVectorsLoadOnFirstSearch(t *testing.T) {
 	root := t.TempDir()
-	abs := filepath.Join(root, "a.ts")
-	if err := os.WriteFile(abs, []byte("export function validateToken(token: string): boolean {\n  return token.length > 0\n}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteTree(t, root, map[string]string{"a.ts": "export function validateToken(token: string): boolean {\n  return token.length > 0\n}\n"})
 	ctx := context.Background()
 	e := openBuiltin(t, root)
 	if e.neural.ix != nil {
@@ -34,9 +31,7 @@ func TestVectorsLoadOnFirstSearch(t *testing.T) {
 		t.Fatalf("%d vectors for %d chunks (%v)", got, chunks, err)
 	}
 	// A later sync's vectors join the loaded index.
-	if err := os.WriteFile(filepath.Join(root, "b.ts"), []byte("export function hashPassword(p: string): string {\n  return p\n}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteTree(t, root, map[string]string{"b.ts": "export function hashPassword(p: string): string {\n  return p\n}\n"})
 	if _, err := e.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
