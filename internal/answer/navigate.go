@@ -127,12 +127,9 @@ func (x Local) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
 // find "caf" inside "café".
 const identChars = `\p{L}\p{N}\p{M}\p{Pc}$`
 
-func clip(s string) string {
-	if len(s) > 200 {
-		return s[:200] + "…"
-	}
-	return s
-}
+// clip bounds a reference's line of source in an answer, cutting between
+// characters.
+func clip(s string) string { return textfmt.Clip(s, 200) }
 
 // textImplementations lists classes and interfaces whose heritage clause
 // names the declaration (syntactic).

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/scry-dev/scry/internal/ident"
+	"github.com/scry-dev/scry/internal/textfmt"
 	"github.com/scry-dev/scry/internal/tsls"
 )
 
@@ -162,9 +163,7 @@ func (r *req) references(tg *target) (*References, error) {
 		}
 		row, col := txt.RowCol(off)
 		line := strings.TrimSpace(txt.LineText(row))
-		if len(line) > 200 {
-			line = line[:200] + "…"
-		}
+		line = textfmt.Clip(line, 200)
 		rel := r.rel(path)
 		out.Sites = append(out.Sites, Site{File: rel, Line: row, Column: col + 1, Text: line})
 		if !files[rel] {
