@@ -40,13 +40,3 @@ func (e *Engine) ConfinePaths(paths []string) ([]string, error) {
 	}
 	return out, nil
 }
-
-// Vectors is how many vectors the in-memory index holds (0 without an
-// embedder); it loads them if no question has yet.
-func (e *Engine) Vectors() (int, error) {
-	ix, err := e.neural.vectors()
-	if ix == nil {
-		return 0, err
-	}
-	return ix.Len(), nil
-}
