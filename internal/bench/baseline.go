@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"math"
 	"sort"
 	"strings"
@@ -137,26 +138,32 @@ func (g *Grep) Rank(query string, k int) []string {
 			s.occ += int(p.count)
 		}
 	}
+	// More distinct query words first, then more occurrences.
+	return topFiles(g.files, scores, k, func(a, b *score) int {
+		return cmp.Or(cmp.Compare(b.words, a.words), cmp.Compare(b.occ, a.occ))
+	})
+}
+
+// topFiles ranks the files that scores holds, as both baselines do: best
+// first by order (negative: a before b), ties by path; it returns the
+// names of at most k of them (k <= 0: all).
+func topFiles[S any](files []string, scores map[int32]S, k int, order func(a, b S) int) []string {
 	ids := make([]int32, 0, len(scores))
 	for f := range scores {
 		ids = append(ids, f)
 	}
 	sort.Slice(ids, func(i, j int) bool {
-		a, b := scores[ids[i]], scores[ids[j]]
-		if a.words != b.words {
-			return a.words > b.words
+		if c := order(scores[ids[i]], scores[ids[j]]); c != 0 {
+			return c < 0
 		}
-		if a.occ != b.occ {
-			return a.occ > b.occ
-		}
-		return g.files[ids[i]] < g.files[ids[j]]
+		return files[ids[i]] < files[ids[j]]
 	})
 	if k > 0 && len(ids) > k {
 		ids = ids[:k]
 	}
 	out := make([]string, len(ids))
 	for i, id := range ids {
-		out[i] = g.files[id]
+		out[i] = files[id]
 	}
 	return out
 }
@@ -202,26 +209,8 @@ func NewBM25(files []string, contents [][]byte) *BM25 {
 
 // Rank returns at most k files, best first (ties by path).
 func (b *BM25) Rank(query string, k int) []string {
-	scores := b.scores(query)
-	ids := make([]int32, 0, len(scores))
-	for f := range scores {
-		ids = append(ids, f)
-	}
-	sort.Slice(ids, func(i, j int) bool {
-		a, c := scores[ids[i]], scores[ids[j]]
-		if a != c {
-			return a > c
-		}
-		return b.files[ids[i]] < b.files[ids[j]]
-	})
-	if k > 0 && len(ids) > k {
-		ids = ids[:k]
-	}
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		out[i] = b.files[id]
-	}
-	return out
+	// Higher scores first (BM25's are finite, so cmp.Compare's order is >'s).
+	return topFiles(b.files, b.scores(query), k, func(x, y float64) int { return cmp.Compare(y, x) })
 }
 
 // scores returns the BM25 score of every file matching a query term, with

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"time"
 
@@ -319,25 +318,9 @@ func RunQuality(ctx context.Context, opt QualityOptions) (*QualityReport, error)
 	ev := &evaluator{store: st, grep: grep, bm25: bm, prm: opt.Params, ftok: ftok, hybrid: hybrid, dump: opt.Dump, dumpSplit: opt.DumpSplit, dumpHybrid: opt.DumpHybrid}
 	results := make([]QueryResult, len(c.Queries))
 	errs := make([]error, len(c.Queries))
-	next := make(chan int)
-	var wq sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wq.Add(1)
-		go func() {
-			defer wq.Done()
-			for i := range next {
-				results[i], errs[i] = ev.evaluate(ctx, c.Queries[i])
-			}
-		}()
-	}
-	for i := range c.Queries {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
-	wq.Wait()
+	onAllCPUs(ctx, len(c.Queries), func(i int) {
+		results[i], errs[i] = ev.evaluate(ctx, c.Queries[i])
+	})
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

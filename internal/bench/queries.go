@@ -2,16 +2,15 @@ package bench
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"hash/fnv"
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/scry-dev/scry/internal/jsdoc"
 	"github.com/scry-dev/scry/internal/parse"
@@ -72,22 +71,9 @@ type parsedFile struct {
 // extract reads and parses every file on all CPUs and collects candidates.
 func extract(files []CorpusFile) ([]*parsedFile, error) {
 	out := make([]*parsedFile, len(files))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i] = extractFile(i, files[i])
-			}
-		}()
-	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	onAllCPUs(context.Background(), len(files), func(i int) {
+		out[i] = extractFile(i, files[i])
+	})
 	for _, f := range out {
 		if f.err != nil {
 			return nil, f.err
