@@ -1,6 +1,7 @@
 package embed
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -67,10 +68,7 @@ type embeddingResponse struct {
 // cfg.Model. Unless the model's dimension is known or configured, one short
 // request finds it, which also checks the URL and key.
 func NewOpenAI(ctx context.Context, cfg Config) (*OpenAI, error) {
-	url := strings.TrimRight(cfg.URL, "/")
-	if url == "" {
-		url = DefaultOpenAIURL
-	}
+	url := cmp.Or(strings.TrimRight(cfg.URL, "/"), DefaultOpenAIURL)
 	model := cfg.Model
 	if model == "" {
 		if url != DefaultOpenAIURL {

@@ -1,6 +1,7 @@
 package embed
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -64,14 +65,8 @@ func NewVoyage(ctx context.Context, cfg Config) (*Voyage, error) {
 	if cfg.Key == "" {
 		return nil, fmt.Errorf("embed: voyage: no API key (set %s or %s)", EnvVoyageKey, EnvEmbedKey)
 	}
-	url := strings.TrimRight(cfg.URL, "/")
-	if url == "" {
-		url = DefaultVoyageURL
-	}
-	model := cfg.Model
-	if model == "" {
-		model = DefaultVoyageModel
-	}
+	url := cmp.Or(strings.TrimRight(cfg.URL, "/"), DefaultVoyageURL)
+	model := cmp.Or(cfg.Model, DefaultVoyageModel)
 	if cfg.Dimensions != 0 && !slices.Contains(voyageDims, cfg.Dimensions) {
 		return nil, fmt.Errorf("embed: voyage: output dimension %d: want one of %v", cfg.Dimensions, voyageDims)
 	}

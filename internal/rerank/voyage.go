@@ -1,6 +1,7 @@
 package rerank
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,14 +30,8 @@ func NewVoyage(cfg Config) (*Voyage, error) {
 	if cfg.Key == "" {
 		return nil, errors.New("rerank: voyage: no API key (set VOYAGE_API_KEY or " + EnvRerankKey + ")")
 	}
-	url := strings.TrimRight(cfg.URL, "/")
-	if url == "" {
-		url = DefaultVoyageURL
-	}
-	model := cfg.Model
-	if model == "" {
-		model = DefaultVoyageModel
-	}
+	url := cmp.Or(strings.TrimRight(cfg.URL, "/"), DefaultVoyageURL)
+	model := cmp.Or(cfg.Model, DefaultVoyageModel)
 	batch := cfg.BatchSize
 	if batch <= 0 || batch > voyageMaxDocs {
 		batch = voyageMaxDocs
