@@ -273,82 +273,87 @@ func RunLocalize(ctx context.Context, opt RunOptions) ([]LocResult, error) {
 	}
 	var out []LocResult
 	for _, repo := range repos {
-		ins := byRepo[repo]
-		sort.SliceStable(ins, func(i, j int) bool { return ins[i].Date < ins[j].Date })
-		gitDir, err := MirrorDir(opt.Mirrors, repo)
+		rs, err := localizeRepo(ctx, opt, log, repo, byRepo[repo])
+		out = append(out, rs...)
 		if err != nil {
 			return out, err
 		}
-		slug := strings.ReplaceAll(repo, "/", "+")
-		// The tree's directory name holds no digits and no commit: a
-		// ranker must not depend on the root's name.
-		tree, err := NewTree(gitDir, filepath.Join(opt.Work, slug, "tree"))
-		if err != nil {
+	}
+	return out, nil
+}
+
+// localizeRepo answers one repository's instances in date order on a
+// fresh index of its tree, which moves forward commit by commit. It returns
+// the results up to the first error and closes the index, however it ends.
+func localizeRepo(ctx context.Context, opt RunOptions, log logger, repo string, ins []*Instance) ([]LocResult, error) {
+	sort.SliceStable(ins, func(i, j int) bool { return ins[i].Date < ins[j].Date })
+	gitDir, err := MirrorDir(opt.Mirrors, repo)
+	if err != nil {
+		return nil, err
+	}
+	slug := strings.ReplaceAll(repo, "/", "+")
+	// The tree's directory name holds no digits and no commit: a
+	// ranker must not depend on the root's name.
+	tree, err := NewTree(gitDir, filepath.Join(opt.Work, slug, "tree"))
+	if err != nil {
+		return nil, err
+	}
+	dbPath := filepath.Join(opt.Work, slug, "index.db")
+	for _, p := range []string{dbPath, dbPath + "-wal", dbPath + "-shm"} {
+		os.Remove(p)
+	}
+	st, err := store.Open(dbPath)
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	defer st.Close()
+	root, err := workspace.NewRoot(tree.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	ix := index.New(root, st, index.Options{Workspace: workspace.Options{MaxFileSize: BenchMaxFileSize}})
+	cur := ""
+	var grep *Grep
+	var bm *BM25
+	var hybrid *search.Hybrid
+	lines := map[string]int{}
+	var out []LocResult
+	for _, in := range ins {
+		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		dbPath := filepath.Join(opt.Work, slug, "index.db")
-		for _, p := range []string{dbPath, dbPath + "-wal", dbPath + "-shm"} {
-			os.Remove(p)
-		}
-		st, err := store.Open(dbPath)
-		if err != nil {
-			return out, fmt.Errorf("bench: %w", err)
-		}
-		root, err := workspace.NewRoot(tree.Dir)
-		if err != nil {
-			st.Close()
-			return out, fmt.Errorf("bench: %w", err)
-		}
-		ix := index.New(root, st, index.Options{Workspace: workspace.Options{MaxFileSize: BenchMaxFileSize}})
-		cur := ""
-		var grep *Grep
-		var bm *BM25
-		var hybrid *search.Hybrid
-		lines := map[string]int{}
-		for _, in := range ins {
-			if err := ctx.Err(); err != nil {
-				st.Close()
+		if in.BaseCommit != cur {
+			t0 := time.Now()
+			missing, err := tree.Checkout(ctx, in.BaseCommit)
+			if err != nil {
 				return out, err
 			}
-			if in.BaseCommit != cur {
-				t0 := time.Now()
-				missing, err := tree.Checkout(ctx, in.BaseCommit)
-				if err != nil {
-					st.Close()
-					return out, err
-				}
-				sum, err := ix.Sync(ctx)
-				if err != nil {
-					st.Close()
-					return out, fmt.Errorf("bench: index %s at %s: %w", repo, in.BaseCommit, err)
-				}
-				files, contents, err := tree.Files()
-				if err != nil {
-					st.Close()
-					return out, err
-				}
-				grep, bm = NewGrep(files, contents), NewBM25(files, contents)
-				clear(lines)
-				for i, f := range files {
-					lines[f] = countLines(contents[i])
-				}
-				cur = in.BaseCommit
-				if opt.Embedder != nil {
-					if hybrid, err = syncVectors(ctx, st, opt.Embedder); err != nil {
-						st.Close()
-						return out, err
-					}
-				}
-				log.printf("%s %.12s: %d files re-indexed, %d missing blobs, %.1fs", repo, cur, sum.Indexed, len(missing), time.Since(t0).Seconds())
-			}
-			r, err := evaluateInstance(ctx, st, in, grep, bm, lines, opt, hybrid)
+			sum, err := ix.Sync(ctx)
 			if err != nil {
-				st.Close()
-				return out, fmt.Errorf("bench: %s: %w", in.ID, err)
+				return out, fmt.Errorf("bench: index %s at %s: %w", repo, in.BaseCommit, err)
 			}
-			out = append(out, r)
+			files, contents, err := tree.Files()
+			if err != nil {
+				return out, err
+			}
+			grep, bm = NewGrep(files, contents), NewBM25(files, contents)
+			clear(lines)
+			for i, f := range files {
+				lines[f] = countLines(contents[i])
+			}
+			cur = in.BaseCommit
+			if opt.Embedder != nil {
+				if hybrid, err = syncVectors(ctx, st, opt.Embedder); err != nil {
+					return out, err
+				}
+			}
+			log.printf("%s %.12s: %d files re-indexed, %d missing blobs, %.1fs", repo, cur, sum.Indexed, len(missing), time.Since(t0).Seconds())
 		}
-		st.Close()
+		r, err := evaluateInstance(ctx, st, in, grep, bm, lines, opt, hybrid)
+		if err != nil {
+			return out, fmt.Errorf("bench: %s: %w", in.ID, err)
+		}
+		out = append(out, r)
 	}
 	return out, nil
 }
@@ -492,11 +497,7 @@ func goldAmong(in *Instance, rs []search.Result) bool {
 func AnswerOf(in *Instance, results []search.Result, leads []search.Lead) LocAnswer {
 	a := LocAnswer{Results: len(results), Leads: len(leads)}
 	for _, r := range results {
-		t := r.Tokens
-		if t == 0 {
-			t = tokens.Count(r.Chunk.FullSource)
-		}
-		a.Tokens += t
+		a.Tokens += resultTokens(r)
 		sc := ScoreList(in, []LocSpan{{r.Chunk.RelativePath, r.Chunk.StartLine, r.Chunk.EndLine}})
 		a.GoldFile = a.GoldFile || sc.FileRank == 1
 		a.GoldSymbol = a.GoldSymbol || sc.SymbolRank == 1
@@ -507,6 +508,15 @@ func AnswerOf(in *Instance, results []search.Result, leads []search.Lead) LocAns
 		a.GoldFileOrLead = a.GoldFileOrLead || sc.FileRank == 1
 	}
 	return a
+}
+
+// resultTokens is what a result of an answer costs in tokens: as the
+// answer counted it, or its source's count where it left that out.
+func resultTokens(r search.Result) int {
+	if r.Tokens != 0 {
+		return r.Tokens
+	}
+	return tokens.Count(r.Chunk.FullSource)
 }
 
 // DumpCandidate is one candidate in a feature dump.

@@ -16,7 +16,6 @@ import (
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
-	"github.com/scry-dev/scry/internal/tokens"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -204,35 +203,45 @@ func RunQuestions(ctx context.Context, opt QuestionOptions) ([]QuestionResult, e
 		if len(ins) == 0 {
 			continue
 		}
-		t0 := time.Now()
-		st, tree, err := questionIndex(ctx, opt, repo)
+		rs, err := answerRepo(ctx, opt, log, m, repo, ins)
+		out = append(out, rs...)
 		if err != nil {
 			return out, err
 		}
-		files, contents, err := tree.Files()
+	}
+	return out, nil
+}
+
+// answerRepo indexes one repository's benchmark root at its revision and
+// answers its questions (ins, not empty) with the model m. It returns the
+// answers up to the first error and closes the index, however it ends.
+func answerRepo(ctx context.Context, opt QuestionOptions, log logger, m *search.Model, repo QuestionRepo, ins []*Instance) ([]QuestionResult, error) {
+	t0 := time.Now()
+	st, tree, err := questionIndex(ctx, opt, repo)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	files, contents, err := tree.Files()
+	if err != nil {
+		return nil, err
+	}
+	files, contents = underRoot(files, contents, ins[0].Root)
+	grep := NewGrep(files, contents)
+	var hybrid *search.Hybrid
+	if opt.Embedder != nil {
+		if hybrid, err = syncVectors(ctx, st, opt.Embedder); err != nil {
+			return nil, err
+		}
+	}
+	log.printf("%s %.12s: %d files under %s indexed in %.1fs", repo.Repo, repo.Revision, len(files), ins[0].Root, time.Since(t0).Seconds())
+	var out []QuestionResult
+	for _, in := range ins {
+		r, err := answerQuestion(ctx, st, in, grep, m, hybrid, opt)
 		if err != nil {
-			st.Close()
-			return out, err
+			return out, fmt.Errorf("bench: %s: %w", in.ID, err)
 		}
-		files, contents = underRoot(files, contents, ins[0].Root)
-		grep := NewGrep(files, contents)
-		var hybrid *search.Hybrid
-		if opt.Embedder != nil {
-			if hybrid, err = syncVectors(ctx, st, opt.Embedder); err != nil {
-				st.Close()
-				return out, err
-			}
-		}
-		log.printf("%s %.12s: %d files under %s indexed in %.1fs", repo.Repo, repo.Revision, len(files), ins[0].Root, time.Since(t0).Seconds())
-		for _, in := range ins {
-			r, err := answerQuestion(ctx, st, in, grep, m, hybrid, opt)
-			if err != nil {
-				st.Close()
-				return out, fmt.Errorf("bench: %s: %w", in.ID, err)
-			}
-			out = append(out, r)
-		}
-		st.Close()
+		out = append(out, r)
 	}
 	return out, nil
 }
@@ -354,11 +363,7 @@ func QuestionAnswerOf(in *Instance, results []search.Result, leads []search.Lead
 	}
 	a := QuestionAnswer{Results: len(results), Leads: len(leads)}
 	for _, r := range results {
-		t := r.Tokens
-		if t == 0 {
-			t = tokens.Count(r.Chunk.FullSource)
-		}
-		a.Tokens += t
+		a.Tokens += resultTokens(r)
 		a.RelevantInResults = a.RelevantInResults || relevant[r.Chunk.RelativePath]
 		a.TargetInResults = a.TargetInResults || target[r.Chunk.RelativePath]
 	}
