@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"fmt"
 	"hash/fnv"
 	"math"
 	"net/http/httptest"
@@ -94,6 +95,58 @@ func TestEmbedderSimilarityRanks(t *testing.T) {
 			t.Fatalf("the lexical pipeline found countZebras: the test proves nothing")
 		}
 	}
+}
+
+// The symbols that join the candidates after the vector side (a top
+// file's other definitions, the chunks a query names) carry their cosine
+// to the query as the first stage's candidates do: left at 0, the semantic
+// features would read them as unrelated to it. groomStripes shares no term
+// with the query, joins as a symbol of the query's file, and is far from
+// the query's 300 nearest neighbours (350 fillers about the same concept
+// come first); its vector still says it shares a word with the query.
+func TestLateCandidatesCarrySimilarity(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"src/zoo.ts": "export function countZebras(herd: string[]): number {\n  return herd.filter((a) => a === 'zebra').length;\n}\n" +
+			"export function groomStripes(brushes: string[]): number {\n  let n = 0;\n  for (const b in brushes) n++;\n  return n;\n}\n",
+	}
+	for i := range 350 {
+		files[fmt.Sprintf("src/filler/f%d.ts", i)] = fmt.Sprintf("export function filler%d(): string {\n  return 'striped horse %d';\n}\n", i, i)
+	}
+	testkit.WriteTree(t, dir, files)
+	st := indexDir(t, dir)
+	srv := conceptServer(t)
+	defer srv.Close()
+	ctx := context.Background()
+	emb, err := embed.NewOpenAI(ctx, embed.Config{URL: srv.URL + "/v1", Model: "concepts"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := index.EmbedPending(ctx, st, emb, index.EmbedOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ix, _, err := vector.Load(st, emb.ModelID(), emb.Dim(), vector.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := search.Pipeline{Store: st, Hybrid: &search.Hybrid{Embedder: emb, Index: ix}}
+	got, err := pl.Gather(ctx, search.Request{Query: "count zebras in the herd"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range got.Results {
+		if r.Chunk.Name != "groomStripes" {
+			continue
+		}
+		if r.FirstStage != 0 || r.VectorRank != 0 {
+			t.Fatalf("groomStripes is a first-stage candidate (score %.3f, vector rank %d): the test proves nothing", r.FirstStage, r.VectorRank)
+		}
+		if r.Similarity <= 0 {
+			t.Fatalf("groomStripes joined with similarity %.3f, want its cosine to the query", r.Similarity)
+		}
+		return
+	}
+	t.Fatalf("groomStripes did not join the candidates as a symbol of the query's file")
 }
 
 // A question that is a bare name (or a path of names) puts the chunk that

@@ -164,9 +164,16 @@ const DefaultNeighbours = 40
 // cannot be embedded degrades to lexical candidates (reported to
 // h.OnError); a nil h gives the lexical candidates.
 func (p *Pipeline) Join(ctx context.Context, h *Hybrid, req Request, n int) ([]Result, error) {
+	cands, _, err := p.join(ctx, h, req, n)
+	return cands, err
+}
+
+// join is Join that also returns the query's vector (nil when the vector
+// side was not searched), for the candidates that join later.
+func (p *Pipeline) join(ctx context.Context, h *Hybrid, req Request, n int) ([]Result, []float32, error) {
 	lex, vec, q, err := p.bothSides(ctx, h, req, n, max(n, DefaultNeighbours))
 	if err != nil || vec == nil {
-		return lex, err
+		return lex, nil, err
 	}
 	at := make(map[string]int, len(lex))
 	for i, r := range lex {
@@ -185,14 +192,14 @@ func (p *Pipeline) Join(ctx context.Context, h *Hybrid, req Request, n int) ([]R
 		}
 	}
 	if err := h.fillSimilarities(q, lex); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(missing) == 0 {
-		return lex, nil
+		return lex, q, nil
 	}
 	more, err := p.Store.ChunksByIDs(missing)
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, nil, fmt.Errorf("search: %w", err)
 	}
 	for k, id := range missing {
 		c, ok := more[id]
@@ -202,7 +209,7 @@ func (p *Pipeline) Join(ctx context.Context, h *Hybrid, req Request, n int) ([]R
 		i := missingAt[k]
 		lex = append(lex, Result{Chunk: c, VectorRank: i + 1, Similarity: float64(vec[i].Score)})
 	}
-	return lex, nil
+	return lex, q, nil
 }
 
 // bothSides reads the n best lexical candidates and, when h has a vector
@@ -235,7 +242,7 @@ func (p *Pipeline) bothSides(ctx context.Context, h *Hybrid, req Request, n, k i
 // Hit@5). A shared index's neighbours come without similarities; so do
 // its other candidates.
 func (h *Hybrid) fillSimilarities(q []float32, cands []Result) error {
-	if h.Index == nil || q == nil {
+	if h == nil || h.Index == nil || q == nil {
 		return nil
 	}
 	var ids []string

@@ -60,10 +60,11 @@ func (p *Pipeline) gather(ctx context.Context, req Request) (Candidates, error) 
 	var cands []Result
 	var named []chunk.Chunk
 	var st chunkindex.TermStats
+	var qvec []float32 // the query's vector, when the vector side was searched
 	qterms := terms.Query(req.subject())
 	g, _ := errgroup.WithContext(ctx)
 	g.Go(func() (err error) {
-		cands, err = p.Join(ctx, p.Hybrid, req, n)
+		cands, qvec, err = p.join(ctx, p.Hybrid, req, n)
 		return err
 	})
 	g.Go(func() (err error) {
@@ -81,6 +82,7 @@ func (p *Pipeline) gather(ctx context.Context, req Request) (Candidates, error) 
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
+	joined := len(cands)
 	have := make(map[string]bool, len(cands))
 	for _, c := range cands {
 		have[c.Chunk.ID] = true
@@ -109,6 +111,12 @@ func (p *Pipeline) gather(ctx context.Context, req Request) (Candidates, error) 
 	}
 	more, err := p.nameCounts(uncounted(cands[len(base):], nameCount))
 	if err != nil {
+		return out, err
+	}
+	// The chunks the query names and the expanded symbols joined after
+	// the vector side: they get their cosine too, or the semantic
+	// features would read them as unrelated to the query.
+	if err := p.Hybrid.fillSimilarities(qvec, cands[joined:]); err != nil {
 		return out, err
 	}
 	maps.Copy(nameCount, more)
