@@ -46,21 +46,15 @@ func conceptServer(t *testing.T) *httptest.Server {
 	return testkit.EmbeddingServer(t, vec, nil)
 }
 
-// With an embedder configured, its similarity is a ranking signal: a
-// question that shares no word with its answer ranks the vector-nearest
-// chunk first.
-func TestEmbedderSimilarityRanks(t *testing.T) {
+// conceptPipeline indexes files in a new directory, embeds them with
+// conceptServer's vectors and returns a hybrid pipeline over them.
+func conceptPipeline(t *testing.T, files map[string]string) search.Pipeline {
+	t.Helper()
 	dir := t.TempDir()
-	files := map[string]string{
-		"src/herd.ts":  "export function countZebras(herd: string[]): number {\n  return herd.filter((a) => a === 'zebra').length;\n}\n",
-		"src/cart.ts":  "export function addItem(cart: string[], item: string): string[] {\n  return [...cart, item];\n}\n",
-		"src/token.ts": "export function validateToken(token: string): boolean {\n  return token.length > 0;\n}\n",
-		"src/clock.ts": "export function now(): number {\n  return Date.now();\n}\n",
-	}
 	testkit.WriteTree(t, dir, files)
 	st := indexDir(t, dir)
 	srv := conceptServer(t)
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	ctx := context.Background()
 	emb, err := embed.NewOpenAI(ctx, embed.Config{URL: srv.URL + "/v1", Model: "concepts"})
 	if err != nil {
@@ -73,8 +67,25 @@ func TestEmbedderSimilarityRanks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return search.Pipeline{Store: st, Hybrid: &search.Hybrid{Embedder: emb, Index: ix}}
+}
+
+// zooFiles: countZebras, the answer to a question that describes zebras
+// without naming them, and three functions about other things.
+var zooFiles = map[string]string{
+	"src/herd.ts":  "export function countZebras(herd: string[]): number {\n  return herd.filter((a) => a === 'zebra').length;\n}\n",
+	"src/cart.ts":  "export function addItem(cart: string[], item: string): string[] {\n  return [...cart, item];\n}\n",
+	"src/token.ts": "export function validateToken(token: string): boolean {\n  return token.length > 0;\n}\n",
+	"src/clock.ts": "export function now(): number {\n  return Date.now();\n}\n",
+}
+
+// With an embedder configured, its similarity is a ranking signal: a
+// question that shares no word with its answer ranks the vector-nearest
+// chunk first.
+func TestEmbedderSimilarityRanks(t *testing.T) {
+	pl := conceptPipeline(t, zooFiles)
+	ctx := context.Background()
 	q := "striped horse-like animals of the savanna"
-	pl := search.Pipeline{Store: st, Hybrid: &search.Hybrid{Embedder: emb, Index: ix}}
 	ranked, err := pl.Rank(ctx, search.Request{Query: q})
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +97,7 @@ func TestEmbedderSimilarityRanks(t *testing.T) {
 		t.Fatalf("the vector-nearest chunk is not first")
 	}
 	// Without the embedder the question finds nothing of the sort.
-	lexical, err := (&search.Pipeline{Store: st}).Rank(ctx, search.Request{Query: q})
+	lexical, err := (&search.Pipeline{Store: pl.Store}).Rank(ctx, search.Request{Query: q})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +116,6 @@ func TestEmbedderSimilarityRanks(t *testing.T) {
 // the query's 300 nearest neighbours (350 fillers about the same concept
 // come first); its vector still says it shares a word with the query.
 func TestLateCandidatesCarrySimilarity(t *testing.T) {
-	dir := t.TempDir()
 	files := map[string]string{
 		"src/zoo.ts": "export function countZebras(herd: string[]): number {\n  return herd.filter((a) => a === 'zebra').length;\n}\n" +
 			"export function groomStripes(brushes: string[]): number {\n  let n = 0;\n  for (const b in brushes) n++;\n  return n;\n}\n",
@@ -113,24 +123,8 @@ func TestLateCandidatesCarrySimilarity(t *testing.T) {
 	for i := range 350 {
 		files[fmt.Sprintf("src/filler/f%d.ts", i)] = fmt.Sprintf("export function filler%d(): string {\n  return 'striped horse %d';\n}\n", i, i)
 	}
-	testkit.WriteTree(t, dir, files)
-	st := indexDir(t, dir)
-	srv := conceptServer(t)
-	defer srv.Close()
-	ctx := context.Background()
-	emb, err := embed.NewOpenAI(ctx, embed.Config{URL: srv.URL + "/v1", Model: "concepts"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := index.EmbedPending(ctx, st, emb, index.EmbedOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	ix, _, err := vector.Load(st, emb.ModelID(), emb.Dim(), vector.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl := search.Pipeline{Store: st, Hybrid: &search.Hybrid{Embedder: emb, Index: ix}}
-	got, err := pl.Gather(ctx, search.Request{Query: "count zebras in the herd"})
+	pl := conceptPipeline(t, files)
+	got, err := pl.Gather(context.Background(), search.Request{Query: "count zebras in the herd"})
 	if err != nil {
 		t.Fatal(err)
 	}
