@@ -414,6 +414,9 @@ func Select(sorted []Result, prm Params) []Result {
 		if within(out, r) || containsAny(r, out) {
 			continue
 		}
+		if copiesShown(out, r) >= MaxCopies {
+			continue // a lead: the answer shows enough of its kind
+		}
 		if r.Tokens == 0 && r.Chunk.FullSource == "" {
 			break // read light, not for showing (see Pipeline.Answer)
 		}
@@ -428,6 +431,31 @@ func Select(sorted []Result, prm Params) []Result {
 		cov.add(r)
 	}
 	return out
+}
+
+// MaxCopies is how many chunks of one name and signature, each in another
+// file, an answer shows in full: the same method of nine database drivers
+// (typeorm's createTableSql, "protected createTableSql(table: Table,
+// createForeignKeys?: boolean): Query" in each) filled a whole answer with
+// near-identical code, leaving no room for the one file that answered the
+// question. The first two show the pattern and how it varies; the others
+// stay leads, one line each, where an agent sees them all.
+const MaxCopies = 2
+
+// copiesShown counts the results among shown with r's name and signature
+// in other files than r's.
+func copiesShown(shown []Result, r Result) int {
+	c := r.Chunk
+	if c.Name == "" || c.Signature == "" {
+		return 0
+	}
+	n := 0
+	for _, s := range shown {
+		if s.Chunk.Name == c.Name && s.Chunk.Signature == c.Signature && s.Chunk.RelativePath != c.RelativePath {
+			n++
+		}
+	}
+	return n
 }
 
 // coverage is the chance that the files an answer shows hold one that

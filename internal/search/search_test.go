@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -164,6 +165,42 @@ func TestSelectParentAndChildBecomeOne(t *testing.T) {
 	got = search.Select([]search.Result{parent, child}, search.Params{Threshold: 0.5, Budget: 8000})
 	if len(got) != 1 || got[0].Chunk.ID != "p" {
 		t.Fatalf("parent scored higher: got %v", ids(got))
+	}
+}
+
+// An answer shows at most search.MaxCopies chunks of one name and
+// signature from different files; the other copies stay leads, and what
+// differs in name, signature or file is shown as before.
+func TestSelectLimitsCopies(t *testing.T) {
+	method := func(file, name, sig string, score float64) search.Result {
+		return search.Result{Chunk: chunk.Chunk{ID: file + "#" + name, RelativePath: file, Name: name, Signature: sig,
+			StartLine: 10, EndLine: 20, FullSource: sig + " { return q }"}, Score: score}
+	}
+	const sig = "protected createTableSql(table: Table): Query"
+	ranked := []search.Result{
+		method("sap/SapQueryRunner.ts", "createTableSql", sig, 0.9),
+		method("postgres/PostgresQueryRunner.ts", "createTableSql", sig, 0.9),
+		method("mysql/MysqlQueryRunner.ts", "createTableSql", sig, 0.9),
+		method("naming/DefaultNamingStrategy.ts", "uniqueConstraintName", "uniqueConstraintName(table: Table): string", 0.8),
+		method("oracle/OracleQueryRunner.ts", "createTableSql", "protected createTableSql(table: Table, oracle: boolean): Query", 0.7),
+		method("spanner/SpannerQueryRunner.ts", "createTableSql", sig, 0.6),
+		method("sap/SapQueryRunner.ts", "dropTableSql", sig, 0.6),
+	}
+	results, leads := search.SelectAnswer(ranked, search.Params{Threshold: 0.5, Budget: 8000})
+	want := []string{
+		"sap/SapQueryRunner.ts#createTableSql", "postgres/PostgresQueryRunner.ts#createTableSql",
+		"naming/DefaultNamingStrategy.ts#uniqueConstraintName", "oracle/OracleQueryRunner.ts#createTableSql",
+		"sap/SapQueryRunner.ts#dropTableSql",
+	}
+	if got := ids(results); !slices.Equal(got, want) {
+		t.Errorf("results %v, want %v", got, want)
+	}
+	var leadIDs []string
+	for _, l := range leads {
+		leadIDs = append(leadIDs, l.Chunk.ID)
+	}
+	if want := []string{"mysql/MysqlQueryRunner.ts#createTableSql", "spanner/SpannerQueryRunner.ts#createTableSql"}; !slices.Equal(leadIDs, want) {
+		t.Errorf("leads %v, want %v", leadIDs, want)
 	}
 }
 
