@@ -58,6 +58,7 @@ const (
 	FTermFreq            // Σ idf·log(1+tf) of the query terms in the chunk's text, over the best candidate's: not divided by its length
 	FWholeName           // the whole query is the chunk's name or its path of names (a bare identifier asked for: "StateManager", "Router.navigate")
 	FTypesFile           // the chunk's file holds types by its name (types.ts, interfaces.ts, a types/ directory, a declaration file)
+	FCallback            // an anonymous function passed as an argument (`items.forEach() callback`, `describe('x') callback`); FCallable too
 	// Query descriptors: the same for every candidate of a query, so a
 	// linear score ignores them, but the trees use them to weigh the other
 	// features differently for a sentence of prose and for a terse subject
@@ -78,7 +79,7 @@ var FeatureNames = [NumFeatures]string{
 	"defines", "defines_code", "parent_named", "base_ident", "file_cov", "file_best", "file_count",
 	"test", "aux", "decl", "noncode", "statement", "callable", "typedecl", "container", "lines",
 	"exported", "depth", "rare", "file_sum", "stem_name", "expanded",
-	"semantic", "semantic_rel", "file_semantic", "term_freq", "whole_name", "types_file",
+	"semantic", "semantic_rel", "file_semantic", "term_freq", "whole_name", "types_file", "callback",
 	"query_terms", "query_prose", "query_code", "query_types",
 }
 
@@ -626,6 +627,9 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 			f[FStatement] = 1
 		case "function", "method", "constructor", "getter", "setter", "component", "callback":
 			f[FCallable] = 1
+			if c.NodeKind == "callback" {
+				f[FCallback] = 1
+			}
 		case "interface", "type", "enum":
 			f[FTypeDecl] = 1
 		case "class", "namespace", "module":

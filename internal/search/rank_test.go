@@ -112,6 +112,7 @@ func TestFeaturize(t *testing.T) {
 		{"test file demoted", test[FTest] == 1 && def[FTest] == 0},
 		{"import is non-code", imp[FNonCode] == 1 && def[FNonCode] == 0},
 		{"callable", def[FCallable] == 1},
+		{"a callback is callable and a callback; a named function only callable", test[FCallable] == 1 && test[FCallback] == 1 && def[FCallback] == 0},
 		{"coverage in [0,1] and full for the definition", def[FCovAll] > 0.99 && def[FCovAll] <= 1},
 		{"rare name", def[FRare] > 0.8},
 		{"rank feature decreasing", def[FBM25Rank] > test[FBM25Rank] && test[FBM25Rank] > imp[FBM25Rank]},
