@@ -235,7 +235,10 @@ func (p *Pipeline) Search(ctx context.Context, req Request) (Response, error) {
 func (p *Pipeline) Answer(ranked []Result, prm Params) ([]Result, []Lead, error) {
 	// Below the threshold, only the candidates coverage can take are read:
 	// those up to where it is reached if each fits the budget, and spare
-	// ones for those that do not (Select stops at the first unread one).
+	// ones for those that do not, or that Select leaves as leads for being
+	// a third copy of one name and signature (MaxCopies): Select stops at
+	// the first unread one, so more than spare such skips below the
+	// threshold end an answer a little early.
 	const spare = 8
 	n, extra := 0, 0
 	cov := newCoverage()
