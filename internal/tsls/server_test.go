@@ -14,14 +14,6 @@ import (
 	"github.com/scry-dev/scry/internal/tsls/tslstest"
 )
 
-// copyTree copies a fixture so tests may edit it.
-func copyTree(t *testing.T, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	testkit.CopyTree(t, src, dst)
-	return dst
-}
-
 func start(t *testing.T, root string, opts tsls.Options) *tsls.Server {
 	t.Helper()
 	opts.Root = root
@@ -210,7 +202,8 @@ func TestServerRequests(t *testing.T) {
 // TestServerSeesDiskEdits: an edit on disk is reflected in the next answer —
 // automatically for the request's own file, through FilesChanged for others.
 func TestServerSeesDiskEdits(t *testing.T) {
-	root := copyTree(t, "testdata/proj")
+	root := t.TempDir()
+	testkit.CopyTree(t, "testdata/proj", root)
 	srv := start(t, root, tsls.Options{WarmFile: "src/main.ts"})
 	ctx := context.Background()
 	greet := filepath.Join(root, "src", "greet.ts")
