@@ -55,15 +55,12 @@ type Durations struct {
 	Max    float64   `json:"max_ms"`
 }
 
+// durationsOf summarises ms; the 100th percentile is the slowest run (0
+// when there is none).
 func durationsOf(ms []float64) Durations {
 	s := append([]float64(nil), ms...)
 	sort.Float64s(s)
-	d := Durations{Runs: ms}
-	if len(s) > 0 {
-		d.Median = percentile(s, 50)
-		d.Max = s[len(s)-1]
-	}
-	return d
+	return Durations{Runs: ms, Median: percentile(s, 50), Max: percentile(s, 100)}
 }
 
 // Latency summarises query latencies in milliseconds.
@@ -84,11 +81,7 @@ type Latency struct {
 func latencyOf(ms []float64) Latency {
 	s := append([]float64(nil), ms...)
 	sort.Float64s(s)
-	l := Latency{N: len(s), P50: percentile(s, 50), P95: percentile(s, 95), Mean: mean(s)}
-	if len(s) > 0 {
-		l.Max = s[len(s)-1]
-	}
-	return l
+	return Latency{N: len(s), P50: percentile(s, 50), P95: percentile(s, 95), Mean: mean(s), Max: percentile(s, 100)}
 }
 
 // ColdIndex is the first full index of the corpus.
