@@ -75,6 +75,22 @@ func serveRerank(t *testing.T, path string, handler func(w http.ResponseWriter, 
 	return srv, hs.URL
 }
 
+// relevanceScore is one result of the Cohere-style and Voyage answers.
+type relevanceScore struct {
+	Index          int     `json:"index"`
+	RelevanceScore float64 `json:"relevance_score"`
+}
+
+// relevanceScores scores each of docs, listed last document first so that
+// the client must place each score by its index.
+func relevanceScores(docs []any, score func(doc string) float64) []relevanceScore {
+	var out []relevanceScore
+	for i := len(docs) - 1; i >= 0; i-- {
+		out = append(out, relevanceScore{Index: i, RelevanceScore: score(docs[i].(string))})
+	}
+	return out
+}
+
 // cohereStyle answers as Cohere, Jina, vLLM and llama.cpp do: results
 // sorted by score, each with index and relevance_score.
 func cohereStyle(t *testing.T, logits bool) func(w http.ResponseWriter, body map[string]any, n int) {
@@ -83,18 +99,11 @@ func cohereStyle(t *testing.T, logits bool) func(w http.ResponseWriter, body map
 		if !ok || body["query"] == nil || body["top_n"] != float64(len(docs)) {
 			t.Errorf("request %v", body)
 		}
-		type res struct {
-			Index          int     `json:"index"`
-			RelevanceScore float64 `json:"relevance_score"`
+		score := scoreOf
+		if logits {
+			score = func(doc string) float64 { return scoreOf(doc)*10 - 5 } // llama.cpp returns raw logits
 		}
-		var out []res
-		for i := len(docs) - 1; i >= 0; i-- {
-			s := scoreOf(docs[i].(string))
-			if logits {
-				s = s*10 - 5 // llama.cpp returns raw logits
-			}
-			out = append(out, res{Index: i, RelevanceScore: s})
-		}
+		out := relevanceScores(docs, score)
 		json.NewEncoder(w).Encode(map[string]any{"id": "x", "model": body["model"], "results": out,
 			"usage": map[string]int{"total_tokens": 10}})
 	}
@@ -211,14 +220,7 @@ func TestVoyageRerankShape(t *testing.T) {
 		if body["model"] != "rerank-2.5" || body["top_k"] != float64(len(docs)) || body["truncation"] != true || body["query"] != "q" {
 			t.Errorf("request %v", body)
 		}
-		type res struct {
-			RelevanceScore float64 `json:"relevance_score"`
-			Index          int     `json:"index"`
-		}
-		var out []res
-		for i := len(docs) - 1; i >= 0; i-- {
-			out = append(out, res{RelevanceScore: scoreOf(docs[i].(string)), Index: i})
-		}
+		out := relevanceScores(docs, scoreOf)
 		json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": out, "model": "rerank-2.5",
 			"usage": map[string]int{"total_tokens": 26}})
 	})
