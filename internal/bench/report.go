@@ -109,7 +109,7 @@ func (r *QualityReport) WriteFiles(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
-	if err := writeJSON(filepath.Join(dir, "report.json"), r); err != nil {
+	if err := WriteJSON(filepath.Join(dir, "report.json"), r); err != nil {
 		return err
 	}
 	var md strings.Builder
@@ -139,7 +139,9 @@ func (r *QualityReport) WriteFiles(dir string) error {
 	return f.Close()
 }
 
-func writeJSON(path string, v any) error {
+// WriteJSON writes v to path as indented JSON ending in a newline: the
+// form of every report and model file the benchmarks write.
+func WriteJSON(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)

@@ -681,7 +681,7 @@ func (r *SpeedReport) WriteFiles(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
-	if err := writeJSON(filepath.Join(dir, "report.json"), r); err != nil {
+	if err := WriteJSON(filepath.Join(dir, "report.json"), r); err != nil {
 		return err
 	}
 	f, err := os.Create(filepath.Join(dir, "report.md"))

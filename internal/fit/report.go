@@ -2,11 +2,9 @@ package fit
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"os"
 
 	"github.com/scry-dev/scry/internal/bench"
 	"github.com/scry-dev/scry/internal/ltr"
@@ -282,14 +280,7 @@ func (r *Report) WriteModel(path, command string) error {
 		m.Provenance += fmt.Sprintf("; agent questions (n=%d, fitted on; leave one repository out): NDCG@10 %.3f, relevant file in full results %.3f, leads only %.3f",
 			q.Answer.N, q.Overall[bench.QScry], q.Answer.RelevantInResults, q.Answer.LeadsOnly)
 	}
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return fmt.Errorf("bench: fit: %w", err)
-	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("bench: fit: %w", err)
-	}
-	return nil
+	return bench.WriteJSON(path, m)
 }
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
