@@ -67,36 +67,25 @@ func TestAnswersConfinedToRoot(t *testing.T) {
 			}
 		}
 	}
-	locURIs := func(locs []tsls.Location) []string {
+	// locURIs takes a location request's answer whole, so that each
+	// request below is one line.
+	locURIs := func(locs []tsls.Location, err error) []string {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
 		return each(locs, func(l tsls.Location) string { return l.URI })
 	}
 
 	sharedPos := at(t, api, "shared", 0)
-	refs, err := srv.References(ctx, api, sharedPos, true)
-	if err != nil {
-		t.Fatal(err)
+	check("references(shared)", locURIs(srv.References(ctx, api, sharedPos, true)), true)
+	outside := locURIs(srv.Definition(ctx, use, at(t, use, "outsideHelper()", 0)))
+	check("definition(outsideHelper)", outside, false)
+	if len(outside) != 0 {
+		t.Errorf("definition of an outside function: %q, want nothing", outside)
 	}
-	check("references(shared)", locURIs(refs), true)
-
-	defs, err := srv.Definition(ctx, use, at(t, use, "outsideHelper()", 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	check("definition(outsideHelper)", locURIs(defs), false)
-	if len(defs) != 0 {
-		t.Errorf("definition of an outside function: %+v, want nothing", defs)
-	}
-	defs, err = srv.Definition(ctx, use, at(t, use, "Array", 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	check("definition(Array)", locURIs(defs), true)
-
-	impls, err := srv.Implementation(ctx, api, at(t, api, "Base", 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	check("implementation(Base)", locURIs(impls), false)
+	check("definition(Array)", locURIs(srv.Definition(ctx, use, at(t, use, "Array", 0))), true)
+	check("implementation(Base)", locURIs(srv.Implementation(ctx, api, at(t, api, "Base", 0))), false)
 
 	in, err := srv.IncomingCalls(ctx, hierarchyItem(t, srv, api, sharedPos, "shared"))
 	if err != nil {
