@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -42,9 +41,7 @@ func TestSourceSwappedForFIFOUnderServe(t *testing.T) {
 	if err := os.Remove(pipe); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.FIFO(t, pipe)
 	// The watcher would notice; syncing here makes the order certain.
 	if _, err := e.Sync(ctx); err != nil {
 		t.Fatal(err)

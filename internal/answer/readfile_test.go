@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/scry-dev/scry/internal/engine"
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -28,9 +29,7 @@ func TestFileToolsRefuseSpecialFiles(t *testing.T) {
 	ctx := context.Background()
 	e := openIndexed(t, root, engine.Options{})
 	dir := root
-	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.ts"), 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	testkit.FIFO(t, filepath.Join(dir, "pipe.ts"))
 	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero.ts")); err != nil {
 		t.Fatal(err)
 	}

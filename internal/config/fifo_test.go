@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/workspace"
 )
 
@@ -18,9 +19,7 @@ import (
 func TestConfigFileFIFO(t *testing.T) {
 	root := t.TempDir()
 	path := filepath.Join(root, FileName)
-	if err := syscall.Mkfifo(path, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	testkit.FIFO(t, path)
 	defer func() {
 		// Release a read still blocked (without the fix).
 		if f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -23,9 +22,7 @@ func fifoProject(t *testing.T, files map[string]string, fifos ...string) string 
 	t.Helper()
 	root := testkit.Tree(t, files)
 	for _, f := range fifos {
-		if err := syscall.Mkfifo(filepath.Join(root, filepath.FromSlash(f)), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testkit.FIFO(t, filepath.Join(root, filepath.FromSlash(f)))
 	}
 	return root
 }
@@ -54,9 +51,7 @@ func startSwapping(t *testing.T, ctx context.Context, root, a, swapped string) (
 	if err := os.Remove(swapped); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(swapped, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.FIFO(t, swapped)
 	return srv, at
 }
 

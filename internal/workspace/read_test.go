@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -31,13 +30,6 @@ func returns(t *testing.T, what string, f func()) {
 	}
 }
 
-func mkfifo(t *testing.T, path string) {
-	t.Helper()
-	if err := syscall.Mkfifo(path, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-}
-
 func TestReadFileRefuses(t *testing.T) {
 	outside := t.TempDir()
 	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("root:x:0:0"), 0o644); err != nil {
@@ -54,7 +46,7 @@ func TestReadFileRefuses(t *testing.T) {
 	if err := os.Truncate(filepath.Join(dir, "big.ts"), 3<<30); err != nil { // sparse: costs no disk
 		t.Fatal(err)
 	}
-	mkfifo(t, filepath.Join(dir, "fifo.ts"))
+	testkit.FIFO(t, filepath.Join(dir, "fifo.ts"))
 	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero.ts")); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +124,7 @@ func TestReadFileReplacedBeforeOpen(t *testing.T) {
 		replace func(t *testing.T, path string)
 		want    error
 	}{
-		{"fifo", func(t *testing.T, path string) { mkfifo(t, path) }, ErrNotRegular},
+		{"fifo", func(t *testing.T, path string) { testkit.FIFO(t, path) }, ErrNotRegular},
 		{"symlink outside", func(t *testing.T, path string) {
 			if err := os.Symlink(secret, path); err != nil {
 				t.Fatal(err)
@@ -207,7 +199,7 @@ func TestManyReadsOfAFIFO(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(r.Dir(), "p.ts")
-	mkfifo(t, path)
+	testkit.FIFO(t, path)
 	returns(t, "10,000 reads of a FIFO", func() {
 		var wg sync.WaitGroup
 		errs := make(chan error, 10000)
@@ -235,8 +227,8 @@ func TestManyReadsOfAFIFO(t *testing.T) {
 // used to open and wait on) is not read.
 func TestDiscoverSpecialFiles(t *testing.T) {
 	root := testkit.Tree(t, map[string]string{"ok.ts": "export {}\n", ".git/info/": ""})
-	mkfifo(t, filepath.Join(root, "pipe.ts"))
-	mkfifo(t, filepath.Join(root, ".git", "info", "exclude"))
+	testkit.FIFO(t, filepath.Join(root, "pipe.ts"))
+	testkit.FIFO(t, filepath.Join(root, ".git", "info", "exclude"))
 	symlink(t, root, "/dev/zero", "zero.ts")
 	var res Result
 	returns(t, "discovery", func() { res = mustDiscover(t, root, Options{}) })
