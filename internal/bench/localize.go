@@ -418,22 +418,16 @@ func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *
 	res.V1Answer = AnswerOf(in, search.Select(v1, opt.Params), nil)
 
 	p := &search.Pipeline{Store: st, Model: opt.Model}
-	req := search.Request{Query: in.Query, Params: opt.Params}
-	cands, err := p.Gather(ctx, req)
-	if err != nil {
-		return res, err
-	}
 	m := opt.Model
 	if m == nil {
 		m = search.DefaultModel
 	}
-	ranked := search.ApplyModel(m, cands)
-	res.Scores[LocScry] = ScoreList(in, locSpans(ranked))
-	results, leads, err := p.Answer(ranked, opt.Params)
+	a, err := ask(ctx, p, m, in.Query, opt.Params)
 	if err != nil {
 		return res, err
 	}
-	res.Answer = AnswerOf(in, results, leads)
+	res.Scores[LocScry] = ScoreList(in, locSpans(a.ranked))
+	res.Answer = AnswerOf(in, a.results, a.leads)
 	var hp *search.Pipeline
 	var hc search.Candidates
 	if hybrid != nil {
@@ -442,26 +436,23 @@ func evaluateInstance(ctx context.Context, st *store.Store, in *Instance, grep *
 			return res, err
 		}
 		res.Scores[LocVector] = ScoreList(in, locSpans(vec))
-		fused, err := p.Retrieve(ctx, hybrid, req, 40)
+		fused, err := p.Retrieve(ctx, hybrid, search.Request{Query: in.Query, Params: opt.Params}, 40)
 		if err != nil {
 			return res, err
 		}
 		res.Scores[LocFused] = ScoreList(in, locSpans(fused))
 		hp = &search.Pipeline{Store: st, Model: opt.Model, Hybrid: hybrid}
-		hc, err = hp.Gather(ctx, req)
+		h, err := ask(ctx, hp, m, in.Query, opt.Params)
 		if err != nil {
 			return res, err
 		}
-		hr := search.ApplyModel(m, hc)
-		res.Scores[LocHybrid] = ScoreList(in, locSpans(hr))
-		results, leads, err := hp.Answer(hr, opt.Params)
-		if err != nil {
-			return res, err
-		}
-		res.HybridAnswer = AnswerOf(in, results, leads)
+		hc = h.cands
+		res.Scores[LocHybrid] = ScoreList(in, locSpans(h.ranked))
+		res.HybridAnswer = AnswerOf(in, h.results, h.leads)
 		res.HybridInCandidates = goldAmong(in, hc.Results)
 	}
-	res.InCandidates = goldAmong(in, cands.Results)
+	res.InCandidates = goldAmong(in, a.cands.Results)
+	cands := a.cands
 	if hybrid != nil && opt.DumpHybrid {
 		p, cands = hp, hc
 	}

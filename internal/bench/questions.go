@@ -301,16 +301,11 @@ func underRoot(files []string, contents [][]byte, root string) ([]string, [][]by
 // askPipeline asks one question of a pipeline: its candidates, the ranked
 // list's NDCG@10 and the default answer.
 func askPipeline(ctx context.Context, p *search.Pipeline, m *search.Model, in *Instance, params search.Params) (search.Candidates, float64, QuestionAnswer, error) {
-	cands, err := p.Gather(ctx, search.Request{Query: in.Query, Params: params})
+	a, err := ask(ctx, p, m, in.Query, params)
 	if err != nil {
 		return search.Candidates{}, 0, QuestionAnswer{}, err
 	}
-	ranked := search.ApplyModel(m, cands)
-	results, leads, err := p.Answer(ranked, params)
-	if err != nil {
-		return search.Candidates{}, 0, QuestionAnswer{}, err
-	}
-	return cands, NDCG10(in.GoldFiles, resultFiles(ranked)), QuestionAnswerOf(in, results, leads), nil
+	return a.cands, NDCG10(in.GoldFiles, resultFiles(a.ranked)), QuestionAnswerOf(in, a.results, a.leads), nil
 }
 
 func answerQuestion(ctx context.Context, st *store.Store, in *Instance, grep *Grep, m *search.Model, hybrid *search.Hybrid, opt QuestionOptions) (QuestionResult, error) {
