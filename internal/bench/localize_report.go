@@ -53,10 +53,7 @@ func SummarizeLoc(scores []LocScore) LocMetrics {
 		m.Files5 += float64(s.Files5)
 		m.Lines5 += float64(s.Lines5)
 	}
-	n := float64(len(scores))
-	for _, p := range []*float64{&m.F1, &m.F5, &m.F10, &m.FMRR, &m.S1, &m.S5, &m.S10, &m.SMRR, &m.Files5, &m.Lines5} {
-		*p /= n
-	}
+	meansOver(len(scores), &m.F1, &m.F5, &m.F10, &m.FMRR, &m.S1, &m.S5, &m.S10, &m.SMRR, &m.Files5, &m.Lines5)
 	return m
 }
 
@@ -79,28 +76,16 @@ func SummarizeAnswers(as []LocAnswer) AnswerMetrics {
 		return m
 	}
 	toks := make([]int, 0, len(as))
-	b := func(x bool) float64 {
-		if x {
-			return 1
-		}
-		return 0
-	}
 	for _, a := range as {
-		m.GoldFile += b(a.GoldFile)
-		m.GoldFileOrLead += b(a.GoldFileOrLead)
-		m.GoldSymbol += b(a.GoldSymbol)
-		m.NoResults += b(a.Results == 0)
-		m.Empty += b(a.Results == 0 && a.Leads == 0)
+		m.GoldFile += b2f(a.GoldFile)
+		m.GoldFileOrLead += b2f(a.GoldFileOrLead)
+		m.GoldSymbol += b2f(a.GoldSymbol)
+		m.NoResults += b2f(a.Results == 0)
+		m.Empty += b2f(a.Results == 0 && a.Leads == 0)
 		m.MeanResults += float64(a.Results)
 		toks = append(toks, a.Tokens)
 	}
-	n := float64(len(as))
-	m.GoldFile /= n
-	m.GoldFileOrLead /= n
-	m.GoldSymbol /= n
-	m.NoResults /= n
-	m.Empty /= n
-	m.MeanResults /= n
+	meansOver(len(as), &m.GoldFile, &m.GoldFileOrLead, &m.GoldSymbol, &m.NoResults, &m.Empty, &m.MeanResults)
 	sort.Ints(toks)
 	m.MedianTokens = toks[len(toks)/2]
 	return m

@@ -35,12 +35,15 @@ func Summarize(ranks []int) Metrics {
 		m.Hit10++
 		m.MRR += 1 / float64(r)
 	}
-	n := float64(len(ranks))
-	m.Hit1 /= n
-	m.Hit5 /= n
-	m.Hit10 /= n
-	m.MRR /= n
+	meansOver(len(ranks), &m.Hit1, &m.Hit5, &m.Hit10, &m.MRR)
 	return m
+}
+
+// meansOver turns each of sums, a sum over n items, into its mean.
+func meansOver(n int, sums ...*float64) {
+	for _, s := range sums {
+		*s /= float64(n)
+	}
 }
 
 // RankOf returns the 1-based position of the first element of list within

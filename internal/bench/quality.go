@@ -721,13 +721,7 @@ func selectionOf(qs []QueryResult) SelectionMetrics {
 		s.MeanResults += float64(q.Selected)
 		s.MeanTokens += float64(q.SelectedTokens)
 	}
-	n := float64(len(qs))
-	s.AnswerSelected /= n
-	s.FileSelected /= n
-	s.Empty /= n
-	s.CandidateRecall /= n
-	s.MeanResults /= n
-	s.MeanTokens /= n
+	meansOver(len(qs), &s.AnswerSelected, &s.FileSelected, &s.Empty, &s.CandidateRecall, &s.MeanResults, &s.MeanTokens)
 	return s
 }
 

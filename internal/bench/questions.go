@@ -409,11 +409,7 @@ func summarizeQuestionAnswers(as []QuestionAnswer) QuestionAnswerMetrics {
 		res = append(res, a.Results)
 		toks = append(toks, a.Tokens)
 	}
-	n := float64(len(as))
-	m.RelevantInResults /= n
-	m.TargetInResults /= n
-	m.LeadsOnly /= n
-	m.RelevantInAnswer /= n
+	meansOver(len(as), &m.RelevantInResults, &m.TargetInResults, &m.LeadsOnly, &m.RelevantInAnswer)
 	sort.Ints(res)
 	sort.Ints(toks)
 	m.MedianResults, m.MedianTokens = res[len(res)/2], toks[len(toks)/2]
