@@ -43,6 +43,7 @@ func run() error {
 	flag.Float64Var(&cfg.Scale, "scale", cfg.Scale, "inverse softmax temperature")
 	flag.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "random seed")
 	flag.Float64Var(&cfg.Dropout, "dropout", cfg.Dropout, "probability of dropping a term of a training text")
+	flag.BoolVar(&cfg.SamePackage, "same-package", cfg.SamePackage, "fill each batch from as few packages as possible (harder in-batch negatives)")
 	flag.IntVar(&cfg.EvalEvery, "eval-every", cfg.EvalEvery, "validate every N epochs (0: at the end only)")
 	flag.Parse()
 	if flag.NArg() > 0 {
@@ -99,6 +100,7 @@ func run() error {
 	fmt.Printf("  untrained model       %s\n", rep.Initial)
 	fmt.Printf("  trained (float32)     %s\n", rep.Final)
 	fmt.Printf("  trained (int8, shipped) %s\n", quant)
+	fmt.Printf("  trained (float32), each query against its own package's codes only: %s\n", rep.FinalWithin)
 	fmt.Printf("model %s: %.1f MB; training %s, total %s\n", m.ID(), float64(len(data))/(1<<20),
 		rep.Duration.Round(time.Second), time.Since(start).Round(time.Second))
 	if *out != "" {

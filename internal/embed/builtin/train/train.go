@@ -48,6 +48,12 @@ type Config struct {
 	// MaxEval caps the validation pairs scored during training (0: all);
 	// the final report always uses all of them.
 	MaxEval int
+	// SamePackage fills each batch from as few packages as it can (the
+	// packages in a new random order every epoch, each one's pairs
+	// shuffled), so that a pair's in-batch negatives are mostly code of the
+	// same package: the model must tell apart the functions of one
+	// codebase, which is what a search within a repository asks of it.
+	SamePackage bool
 }
 
 // DefaultConfig is what `make model` trains. Validation on the held-out
@@ -61,6 +67,7 @@ func DefaultConfig() Config {
 // Example is a tokenised pair.
 type Example struct {
 	Query, Doc []builtin.Item
+	Group      int // the package the pair comes from, numbered by Examples
 }
 
 // Report is what a training run measured.
@@ -71,7 +78,12 @@ type Report struct {
 	Losses     []float64 // mean loss per epoch
 	Initial    Metrics   // validation before the first step
 	Final      Metrics   // validation after the last
-	Duration   time.Duration
+	// FinalWithin is the final validation with each query ranking only
+	// the codes of its own package (packages with at least
+	// minWithinPairs validation pairs): the search inside one codebase
+	// that scry does.
+	FinalWithin Metrics
+	Duration    time.Duration
 }
 
 // Metrics are retrieval figures: each query ranks every document of the
@@ -198,8 +210,14 @@ func (t *Trainer) dropout(items []builtin.Item) []builtin.Item {
 // Examples tokenises pairs with the trainer's vocabulary.
 func (t *Trainer) Examples(pairs []Pair) []Example {
 	out := make([]Example, len(pairs))
+	groups := map[string]int{}
 	for i, p := range pairs {
-		out[i] = Example{Query: t.Tok.Items(p.Query), Doc: t.Tok.Items(p.Doc)}
+		g, ok := groups[p.Package]
+		if !ok {
+			g = len(groups)
+			groups[p.Package] = g
+		}
+		out[i] = Example{Query: t.Tok.Items(p.Query), Doc: t.Tok.Items(p.Doc), Group: g}
 	}
 	return out
 }
@@ -382,6 +400,9 @@ func (t *Trainer) Fit(train, val []Example, log io.Writer) Report {
 	batch := make([]Example, 0, t.cfg.Batch)
 	for ep := 1; ep <= t.cfg.Epochs; ep++ {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		if t.cfg.SamePackage {
+			groupBatches(order, train, rng)
+		}
 		var sum float64
 		steps := 0
 		for lo := 0; lo+t.cfg.Batch <= len(order); lo += t.cfg.Batch {
@@ -401,6 +422,7 @@ func (t *Trainer) Fit(train, val []Example, log io.Writer) Report {
 		fmt.Fprintln(log, line)
 	}
 	rep.Final = t.Evaluate(val)
+	rep.FinalWithin = t.EvaluateWithin(val)
 	rep.Duration = time.Since(start)
 	fmt.Fprintf(log, "final: validation %s\n", rep.Final)
 	return rep
@@ -416,6 +438,62 @@ func (t *Trainer) Evaluate(val []Example) Metrics {
 		ds[i] = t.Embed(ex.Doc, builtin.Doc)
 	}
 	return Retrieval(qs, ds)
+}
+
+// minWithinPairs is the fewest validation pairs a package needs to count in
+// the within-package figures: with fewer, ranking its own codes is trivial.
+const minWithinPairs = 10
+
+// EvaluateWithin ranks, for every validation query, only the validation
+// codes of its own package.
+func (t *Trainer) EvaluateWithin(val []Example) Metrics {
+	byGroup := map[int][]Example{}
+	for _, ex := range val {
+		byGroup[ex.Group] = append(byGroup[ex.Group], ex)
+	}
+	var all Metrics
+	groups := make([]int, 0, len(byGroup))
+	for g := range byGroup {
+		groups = append(groups, g)
+	}
+	sort.Ints(groups)
+	for _, g := range groups {
+		exs := byGroup[g]
+		if len(exs) < minWithinPairs {
+			continue
+		}
+		qs := make([][]float32, len(exs))
+		ds := make([][]float32, len(exs))
+		for i, ex := range exs {
+			qs[i] = t.Embed(ex.Query, builtin.Query)
+			ds[i] = t.Embed(ex.Doc, builtin.Doc)
+		}
+		m := Retrieval(qs, ds)
+		n := float64(m.N)
+		all.N += m.N
+		all.Hit1 += m.Hit1 * n
+		all.Hit10 += m.Hit10 * n
+		all.MRR += m.MRR * n
+	}
+	if all.N > 0 {
+		all.finish()
+	}
+	return all
+}
+
+// groupBatches reorders a shuffled order so that each package's pairs
+// stand together, the packages in a random order: consecutive batches then
+// draw from one or a few packages. Within a package the shuffled order is
+// kept.
+func groupBatches(order []int, train []Example, rng *rand.Rand) {
+	groups := 0
+	for _, ex := range train {
+		groups = max(groups, ex.Group+1)
+	}
+	place := rng.Perm(groups)
+	sort.SliceStable(order, func(i, j int) bool {
+		return place[train[order[i]].Group] < place[train[order[j]].Group]
+	})
 }
 
 // Retrieval scores query i against every doc; doc i is its answer. A doc

@@ -259,3 +259,63 @@ func TestNameWords(t *testing.T) {
 		}
 	}
 }
+
+func TestGroupBatchesKeepsPackagesTogether(t *testing.T) {
+	var train []Example
+	for i := range 60 {
+		train = append(train, Example{Group: i % 4})
+	}
+	order := make([]int, len(train))
+	for i := range order {
+		order[i] = i
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	groupBatches(order, train, rng)
+
+	seen := map[int]bool{}
+	done := map[int]bool{}
+	for i, k := range order {
+		if seen[k] {
+			t.Fatalf("index %d twice in %v", k, order)
+		}
+		seen[k] = true
+		g := train[k].Group
+		if i > 0 && train[order[i-1]].Group != g {
+			done[train[order[i-1]].Group] = true
+		}
+		if done[g] {
+			t.Fatalf("package %d comes back at position %d: %v", g, i, order)
+		}
+	}
+	if len(seen) != len(train) {
+		t.Errorf("order holds %d of %d pairs", len(seen), len(train))
+	}
+}
+
+func TestSamePackageTrainingLearnsWithinPackage(t *testing.T) {
+	// Two packages of toy pairs: within-package figures count only the
+	// validation packages with enough pairs.
+	cfg := Config{Dim: 32, MinCount: 1, MaxVocab: 1000, Buckets: 64, Epochs: 8, Batch: 32, LR: 0.2, Scale: 20, Seed: 7, SamePackage: true}
+	trainSet, valSet := toyPairs(1024, 1), toyPairs(200, 2)
+	for i := range trainSet {
+		trainSet[i].Package = fmt.Sprintf("p%d@1.0.0", i%8)
+	}
+	for i := range valSet {
+		valSet[i].Package = fmt.Sprintf("v%d@1.0.0", i%4)
+	}
+	valSet[0].Package = "lonely@1.0.0" // below minWithinPairs: left out
+	tr := New(trainSet, cfg)
+	var log strings.Builder
+	rep := tr.Fit(tr.Examples(trainSet), tr.Examples(valSet), &log)
+	if rep.FinalWithin.N != len(valSet)-1 {
+		t.Errorf("within-package figures over %d queries, want %d", rep.FinalWithin.N, len(valSet)-1)
+	}
+	if rep.Final.Hit1 < rep.Initial.Hit1+0.3 {
+		t.Errorf("same-package batches did not learn the toy task: before %s, after %s", rep.Initial, rep.Final)
+	}
+	// Ranking a quarter of the codes is no harder than ranking all of them.
+	if rep.FinalWithin.MRR < rep.Final.MRR {
+		t.Errorf("within-package MRR %.3f below the all-codes MRR %.3f", rep.FinalWithin.MRR, rep.Final.MRR)
+	}
+}
