@@ -56,7 +56,7 @@ func TestDoctorReportsBrokenConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := mustScry(t, "doctor", "--root", root, "--index", filepath.Join(t.TempDir(), "index.db"))
-	for _, w := range []string{"workspace: ", "config:    ERROR ", "maxTokenBudget", "ranker model: built-in builtin/", "embedder:     none", "reranker:     builtin", "typescript 7:", "mcp tools: 11 exposed"} {
+	for _, w := range []string{"workspace: ", "config:    ERROR ", "maxTokenBudget", "ranker model: built-in builtin/", "embedder:     builtin", "reranker:     builtin", "typescript 7:", "mcp tools: 11 exposed"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("want %q in:\n%s", w, out)
 		}

@@ -17,7 +17,7 @@ type neuralFlags struct {
 
 func (n *neuralFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVar(&n.embedder, "embedder", "", "embedder: none, builtin, onnx, openai or voyage (env SCRY_EMBEDDER; default none)")
+	f.StringVar(&n.embedder, "embedder", "", "embedder: none, builtin, onnx, openai or voyage (env SCRY_EMBEDDER; default builtin)")
 	f.StringVar(&n.embedURL, "embed-url", "", "embedding API base URL, up to /v1 (env SCRY_EMBED_URL; key from SCRY_EMBED_KEY, OPENAI_API_KEY or VOYAGE_API_KEY)")
 	f.StringVar(&n.embedModel, "embed-model", "", "embedding model name (env SCRY_EMBED_MODEL)")
 	f.StringVar(&n.embedDir, "embed-dir", "", "onnx embedder: model directory with model.onnx and tokenizer.json (env SCRY_EMBED_DIR)")

@@ -50,5 +50,9 @@ func (b *BuiltinEmbedder) EmbedQuery(ctx context.Context, text string) ([]float3
 
 func (b *BuiltinEmbedder) Close() error { return nil }
 
-// DefaultProvider is the embedder used when none is configured.
-const DefaultProvider = ProviderNone
+// DefaultProvider is the embedder used when none is configured: the
+// built-in model, whose nearest neighbours join the lexical candidates.
+// Measured on fix commits, JSDoc questions and agent questions alike it
+// ranks better than lexical candidates alone (BENCHMARKS.md), for an index
+// about 30% larger; "none" turns vector search off.
+const DefaultProvider = ProviderBuiltin
