@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scry-dev/scry/internal/embed"
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/index/indextest"
 	"github.com/scry-dev/scry/internal/store"
@@ -149,6 +150,39 @@ func BenchmarkWatchedOneEdit(b *testing.B) {
 		}
 		if !sum.Watched || sum.Indexed != 1 {
 			b.Fatalf("after one edit: watched %v, %d files indexed (%s)", sum.Watched, sum.Indexed, sum.ScanReason)
+		}
+	}
+}
+
+// BenchmarkColdEmbed gives every chunk of the tree named by SCRY_BENCH_TREE
+// a vector under the built-in model, after a cold sync outside the timer:
+// the step the default embedder adds to a first index.
+//
+//	SCRY_BENCH_TREE=/path/to/corpus go test ./internal/index -run '^$' \
+//	    -bench ColdEmbed -benchtime 1x -cpuprofile cpu.out
+func BenchmarkColdEmbed(b *testing.B) {
+	root := newRoot(b, benchTree(b))
+	emb, err := embed.NewBuiltin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		st, err := store.Open(filepath.Join(b.TempDir(), "index.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := index.New(root, st, benchOptions).Sync(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		sum, err := index.EmbedPending(context.Background(), st, emb, index.EmbedOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(sum.Embedded), "chunks")
+		if err := st.Close(); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

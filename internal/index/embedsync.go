@@ -62,18 +62,86 @@ func EmbedPending(ctx context.Context, st *store.Store, emb embed.Embedder, opt 
 	if opt.Progress != nil {
 		opt.Progress(0, total)
 	}
-	var after int64
-	for {
-		if err := ctx.Err(); err != nil {
-			sum.Duration = time.Since(start)
-			return sum, fmt.Errorf("index: embed: %w", err)
+	// One goroutine reads and embeds the next batch while this one stores
+	// the last: with the built-in model, storing takes about as long as
+	// reading and embedding together, so the two halves overlap. Pages
+	// follow seq, so a page read ahead is not touched by the batch being
+	// stored.
+	ctx, cancel := context.WithCancel(ctx)
+	batches := make(chan embeddedBatch, 1)
+	go embedAhead(ctx, st, emb, model, batch, batches)
+	defer func() {
+		cancel()
+		for range batches { // wait for the reader: the store may be closed next
 		}
-		page, err := st.PendingEmbeddings(model, after, batch)
+	}()
+	for b := range batches {
+		if b.err != nil {
+			sum.Duration = time.Since(start)
+			return sum, b.err
+		}
+		ev := make([]store.EmbeddedVector, len(b.page))
+		for i, p := range b.page {
+			ev[i] = store.EmbeddedVector{Seq: p.Seq, ID: p.ID, Data: b.vecs[i]}
+		}
+		stored, err := st.StoreEmbeddings(model, ev)
 		if err != nil {
 			return sum, fmt.Errorf("index: embed: %w", err)
 		}
+		sum.Embedded += len(stored)
+		sum.Skipped += len(b.page) - len(stored)
+		if opt.OnStored != nil && len(stored) > 0 {
+			opt.OnStored(stored)
+		}
+		done += len(b.page)
+		if opt.Progress != nil {
+			opt.Progress(min(done, total), total)
+		}
+	}
+	// The reader drops what it would send once ctx is done, so a
+	// cancelled run can end the channel without an error of its own.
+	if err := ctx.Err(); err != nil {
+		sum.Duration = time.Since(start)
+		return sum, fmt.Errorf("index: embed: %w", err)
+	}
+	sum.Duration = time.Since(start)
+	return sum, nil
+}
+
+// embeddedBatch is one page of pending chunks with their vectors, or the
+// error that ended the reading.
+type embeddedBatch struct {
+	page []store.EmbedInput
+	vecs [][]float32
+	err  error
+}
+
+// embedAhead reads the pending chunks page by page, embeds each page and
+// sends it on out, which it closes when there is nothing left, after an
+// error (sent first) or when ctx is done.
+func embedAhead(ctx context.Context, st *store.Store, emb embed.Embedder, model string, batch int, out chan<- embeddedBatch) {
+	defer close(out)
+	send := func(b embeddedBatch) bool {
+		select {
+		case out <- b:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	var after int64
+	for {
+		if err := ctx.Err(); err != nil {
+			send(embeddedBatch{err: fmt.Errorf("index: embed: %w", err)})
+			return
+		}
+		page, err := st.PendingEmbeddings(model, after, batch)
+		if err != nil {
+			send(embeddedBatch{err: fmt.Errorf("index: embed: %w", err)})
+			return
+		}
 		if len(page) == 0 {
-			break
+			return
 		}
 		after = page[len(page)-1].Seq
 		texts := make([]string, len(page))
@@ -82,30 +150,15 @@ func EmbedPending(ctx context.Context, st *store.Store, emb embed.Embedder, opt 
 		}
 		vs, err := emb.EmbedDocuments(ctx, texts)
 		if err != nil {
-			sum.Duration = time.Since(start)
-			return sum, fmt.Errorf("index: embed %d chunks with %s: %w", len(texts), model, err)
+			send(embeddedBatch{err: fmt.Errorf("index: embed %d chunks with %s: %w", len(texts), model, err)})
+			return
 		}
 		if len(vs) != len(page) {
-			return sum, fmt.Errorf("index: embed: %s returned %d vectors for %d texts", model, len(vs), len(page))
+			send(embeddedBatch{err: fmt.Errorf("index: embed: %s returned %d vectors for %d texts", model, len(vs), len(page))})
+			return
 		}
-		ev := make([]store.EmbeddedVector, len(page))
-		for i, p := range page {
-			ev[i] = store.EmbeddedVector{Seq: p.Seq, ID: p.ID, Data: vs[i]}
-		}
-		stored, err := st.StoreEmbeddings(model, ev)
-		if err != nil {
-			return sum, fmt.Errorf("index: embed: %w", err)
-		}
-		sum.Embedded += len(stored)
-		sum.Skipped += len(page) - len(stored)
-		if opt.OnStored != nil && len(stored) > 0 {
-			opt.OnStored(stored)
-		}
-		done += len(page)
-		if opt.Progress != nil {
-			opt.Progress(min(done, total), total)
+		if !send(embeddedBatch{page: page, vecs: vs}) {
+			return
 		}
 	}
-	sum.Duration = time.Since(start)
-	return sum, nil
 }

@@ -3,6 +3,7 @@ package index_test
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -141,5 +142,75 @@ export function validateToken(token: string, audience: string): boolean {
 	}
 	if embedded != chunks {
 		t.Fatalf("first run embedded %d texts for %d chunks", embedded, chunks)
+	}
+}
+
+// failingEmbedder embeds its first okBatches batches, then fails the next
+// one: with an error of its own, or by cancelling the run's context (as a
+// user's interrupt would) before failing with the context's error.
+type failingEmbedder struct {
+	hashEmbedder
+	okBatches int
+	cancel    context.CancelFunc // nil: fail with errModelDown
+	batches   int
+}
+
+var errModelDown = errors.New("model server down")
+
+func (f *failingEmbedder) EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error) {
+	f.batches++
+	if f.batches > f.okBatches {
+		if f.cancel == nil {
+			return nil, errModelDown
+		}
+		f.cancel()
+		return nil, ctx.Err()
+	}
+	return f.hashEmbedder.EmbedDocuments(ctx, texts)
+}
+
+// A run that fails or is cancelled part way reports why, and keeps every
+// batch stored before it: the next run embeds only the rest.
+func TestEmbedPendingKeepsWorkBeforeAFailure(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		cancel bool
+		want   error
+	}{
+		{"embedder error", false, errModelDown},
+		{"cancelled", true, context.Canceled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, fixture)
+			e.sync(t)
+			_, chunks, err := e.st.Stats()
+			if err != nil {
+				t.Fatal(err)
+			}
+			const batch = 2
+			if chunks <= 2*batch {
+				t.Fatalf("fixture has %d chunks; the test needs more than %d", chunks, 2*batch)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			emb := &failingEmbedder{hashEmbedder: hashEmbedder{id: "hash/f@8"}, okBatches: 2}
+			if tc.cancel {
+				emb.cancel = cancel
+			}
+			sum, err := index.EmbedPending(ctx, e.st, emb, index.EmbedOptions{Batch: batch})
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+			if sum.Embedded != 2*batch {
+				t.Errorf("%d chunks embedded before the failure, want %d", sum.Embedded, 2*batch)
+			}
+			if n, _ := e.st.VectorCount("hash/f@8"); n != 2*batch {
+				t.Errorf("%d vectors stored, want the %d embedded before the failure", n, 2*batch)
+			}
+			rest, err := index.EmbedPending(context.Background(), e.st, &hashEmbedder{id: "hash/f@8"}, index.EmbedOptions{})
+			if err != nil || rest.Pending != chunks-2*batch || rest.Embedded != chunks-2*batch {
+				t.Errorf("next run: %+v, %v; want the other %d chunks", rest, err, chunks-2*batch)
+			}
+		})
 	}
 }
