@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -212,5 +213,63 @@ func TestEmbedPendingKeepsWorkBeforeAFailure(t *testing.T) {
 				t.Errorf("next run: %+v, %v; want the other %d chunks", rest, err, chunks-2*batch)
 			}
 		})
+	}
+}
+
+// editingEmbedder rewrites a file and re-syncs the index while it embeds
+// its first batch, as a save during `scry index` would.
+type editingEmbedder struct {
+	hashEmbedder
+	edit func()
+	done bool
+}
+
+func (e *editingEmbedder) EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error) {
+	if !e.done {
+		e.done = true
+		e.edit()
+	}
+	return e.hashEmbedder.EmbedDocuments(ctx, texts)
+}
+
+// Chunks replaced while their batch was being embedded get no vector from
+// their old text: they are counted as skipped, and their replacements stay
+// marked for the next run, which embeds them.
+func TestEmbedPendingSkipsChunksReplacedMeanwhile(t *testing.T) {
+	e := newEnv(t, fixture)
+	e.sync(t)
+	old := e.chunkIDs(t, "src/auth/token.ts")
+	emb := &editingEmbedder{hashEmbedder: hashEmbedder{id: "hash/e@8"}, edit: func() {
+		testkit.WriteTree(t, e.root, map[string]string{"src/auth/token.ts": `import { hmac } from '../crypto';
+
+/** Checks a signed token for one audience. */
+export function checkToken(token: string, audience: string): boolean {
+  return hmac(token).length > 0 && audience !== '';
+}
+`})
+		e.sync(t)
+	}}
+	sum, err := index.EmbedPending(context.Background(), e.st, emb, index.EmbedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Skipped != len(old) {
+		t.Errorf("%d chunks skipped, want the %d of the rewritten file: %+v", sum.Skipped, len(old), sum)
+	}
+	if slices.Equal(e.chunkIDs(t, "src/auth/token.ts"), old) {
+		t.Fatal("the rewrite left the file's chunks as they were: the test edits nothing")
+	}
+	if _, err := index.EmbedPending(context.Background(), e.st, emb, index.EmbedOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, chunks, err := e.st.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := e.st.VectorCount("hash/e@8"); n != chunks {
+		t.Errorf("%d vectors for %d chunks", n, chunks)
+	}
+	if marked, _ := e.st.NeedsEmbedding(); len(marked) != 0 {
+		t.Errorf("%d chunks still marked", len(marked))
 	}
 }

@@ -73,34 +73,30 @@ type EmbeddedVector struct {
 func (s *Store) StoreEmbeddings(model string, vecs []EmbeddedVector) ([]Vector, error) {
 	var stored []Vector
 	err := s.write(func(ctx context.Context, tx *sql.Tx) error {
-		check, err := tx.PrepareContext(ctx, `SELECT 1 FROM chunks WHERE seq = ? AND id = ?`)
+		// Clearing the mark is also the check that the chunk is the one
+		// read: a chunk replaced since has another seq or id, so no row
+		// matches and its vector is not stored.
+		clear, err := tx.PrepareContext(ctx, `UPDATE chunks SET needs_embedding = 0 WHERE seq = ? AND id = ?`)
 		if err != nil {
 			return err
 		}
-		defer check.Close()
+		defer clear.Close()
 		put, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO vectors(chunk_id, model, dim, data) VALUES (?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
 		defer put.Close()
-		clear, err := tx.PrepareContext(ctx, `UPDATE chunks SET needs_embedding = 0 WHERE seq = ?`)
-		if err != nil {
-			return err
-		}
-		defer clear.Close()
 		for _, v := range vecs {
-			var one int
-			switch err := check.QueryRowContext(ctx, v.Seq, v.ID).Scan(&one); err {
-			case nil:
-			case sql.ErrNoRows:
-				continue
-			default:
-				return err
-			}
-			if _, err := put.ExecContext(ctx, v.ID, model, len(v.Data), encodeVector(v.Data)); err != nil {
+			res, err := clear.ExecContext(ctx, v.Seq, v.ID)
+			if err != nil {
 				return fmt.Errorf("chunk %s: %w", v.ID, err)
 			}
-			if _, err := clear.ExecContext(ctx, v.Seq); err != nil {
+			if n, err := res.RowsAffected(); err != nil {
+				return fmt.Errorf("chunk %s: %w", v.ID, err)
+			} else if n == 0 {
+				continue
+			}
+			if _, err := put.ExecContext(ctx, v.ID, model, len(v.Data), encodeVector(v.Data)); err != nil {
 				return fmt.Errorf("chunk %s: %w", v.ID, err)
 			}
 			// What a reload would read, so that an index built from
