@@ -53,6 +53,7 @@ func (b *BuiltinEmbedder) Close() error { return nil }
 // DefaultProvider is the embedder used when none is configured: the
 // built-in model, whose nearest neighbours join the lexical candidates.
 // Measured on fix commits, JSDoc questions and agent questions alike it
-// ranks better than lexical candidates alone (BENCHMARKS.md), for an index
-// about 30% larger; "none" turns vector search off.
+// ranks better than lexical candidates alone (BENCHMARKS.md), for a larger
+// index and a slower first index (the vectors); "none" turns vector search
+// off.
 const DefaultProvider = ProviderBuiltin

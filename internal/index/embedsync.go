@@ -118,7 +118,7 @@ type embeddedBatch struct {
 
 // embedAhead reads the pending chunks page by page, embeds each page and
 // sends it on out, which it closes when there is nothing left, after an
-// error (sent first) or when ctx is done.
+// error (sent first) or when ctx is done (whose error EmbedPending reports).
 func embedAhead(ctx context.Context, st *store.Store, emb embed.Embedder, model string, batch int, out chan<- embeddedBatch) {
 	defer close(out)
 	send := func(b embeddedBatch) bool {
@@ -131,9 +131,8 @@ func embedAhead(ctx context.Context, st *store.Store, emb embed.Embedder, model 
 	}
 	var after int64
 	for {
-		if err := ctx.Err(); err != nil {
-			send(embeddedBatch{err: fmt.Errorf("index: embed: %w", err)})
-			return
+		if ctx.Err() != nil {
+			return // EmbedPending reports the context's error
 		}
 		page, err := st.PendingEmbeddings(model, after, batch)
 		if err != nil {
