@@ -462,13 +462,7 @@ func (t *Trainer) EvaluateWithin(val []Example) Metrics {
 		if len(exs) < minWithinPairs {
 			continue
 		}
-		qs := make([][]float32, len(exs))
-		ds := make([][]float32, len(exs))
-		for i, ex := range exs {
-			qs[i] = t.Embed(ex.Query, builtin.Query)
-			ds[i] = t.Embed(ex.Doc, builtin.Doc)
-		}
-		m := Retrieval(qs, ds)
+		m := t.Evaluate(exs)
 		n := float64(m.N)
 		all.N += m.N
 		all.Hit1 += m.Hit1 * n
