@@ -2,7 +2,6 @@ package structure_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,7 +14,7 @@ func TestKeyFacts(t *testing.T) {
 	tslstestBinary(t)
 	ask := func(t *testing.T, fixture string, q query) *structure.SymbolMetadata {
 		t.Helper()
-		root, _ := filepath.Abs(filepath.Join("testdata", fixture))
+		root := fixtureDir(t, fixture)
 		res := structure.NewCompiler(serverFor(t, root))
 		md, err := res.Metadata(context.Background(), targetOf(t, root, q), structure.Options{CallDepth: q.Depth, Sections: q.Sections})
 		if err != nil {

@@ -5,7 +5,6 @@ package structure_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"reflect"
 	"syscall"
 	"testing"
@@ -17,7 +16,7 @@ import (
 // TestMetadataSurvivesKill: the language server is SIGKILLed while scry is
 // serving; the next question is still answered, identically.
 func TestMetadataSurvivesKill(t *testing.T) {
-	root, _ := filepath.Abs("testdata/call-chain")
+	root := fixtureDir(t, "call-chain")
 	srv := startServer(t, root)
 	res := structure.NewCompiler(srv)
 	q := query{File: "validator.ts", Decl: "function validate", Symbol: "validate"}

@@ -9,10 +9,11 @@ import (
 	"time"
 
 	"github.com/scry-dev/scry/internal/structure"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 func TestImplementationsAndDefinition(t *testing.T) {
-	root, _ := filepath.Abs("testdata/type-hierarchy")
+	root := fixtureDir(t, "type-hierarchy")
 	srv := startServer(t, root)
 	res := structure.NewCompiler(srv)
 	ctx := context.Background()
@@ -45,17 +46,7 @@ func TestImplementationsAndDefinition(t *testing.T) {
 // next answer, and edits elsewhere show once reported with FilesChanged.
 func TestMetadataSeesEdits(t *testing.T) {
 	root := t.TempDir()
-	src, _ := filepath.Abs("testdata/call-chain")
-	entries, _ := os.ReadDir(src)
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, e.Name()), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testkit.CopyTree(t, fixtureDir(t, "call-chain"), root)
 	srv := startServer(t, root)
 	res := structure.NewCompiler(srv)
 	ctx := context.Background()

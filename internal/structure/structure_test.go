@@ -200,6 +200,17 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// fixtureDir is the absolute path of the project testdata/name: the
+// language server takes its root, and answers with paths, absolute.
+func fixtureDir(t *testing.T, name string) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
 // startServer starts a server of the test's own on root, closed when the
 // test ends.
 func startServer(t *testing.T, root string) *tsls.Server {
@@ -233,10 +244,7 @@ func TestFixtures(t *testing.T) {
 	tslstest.Binary(t) // skip early, once
 	for name, queries := range fixtures {
 		t.Run(name, func(t *testing.T) {
-			root, err := filepath.Abs(filepath.Join("testdata", name))
-			if err != nil {
-				t.Fatal(err)
-			}
+			root := fixtureDir(t, name)
 			res := structure.NewCompiler(serverFor(t, root))
 			var got []golden.File
 			for _, q := range queries {
