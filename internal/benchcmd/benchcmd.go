@@ -67,7 +67,11 @@ func (b *benchFlags) log(cmd *cobra.Command) io.Writer {
 	return cmd.ErrOrStderr()
 }
 
-func printReport(out io.Writer, asJSON bool, r interface{ WriteText(io.Writer) error }) error {
+// printable is a benchmark's report: its text is printed, or written under
+// --out, and its fields are the JSON.
+type printable interface{ WriteText(io.Writer) error }
+
+func printReport(out io.Writer, asJSON bool, r printable) error {
 	if asJSON {
 		enc := json.NewEncoder(out)
 		enc.SetEscapeHTML(false)

@@ -62,16 +62,9 @@ repository's history, so a second run re-syncs only what changed.
 			if len(sel) == 0 {
 				return fmt.Errorf("bench localize: no instance selected")
 			}
-			run, err := f.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer run.Close()
-			results, err := bench.RunLocalize(cmd.Context(), run.options(&f, sel))
-			if err != nil {
-				return err
-			}
-			return f.report(cmd, bench.NewLocReport(results))
+			return runRanked(&f, cmd, func(run *rankedRun) ([]bench.LocResult, error) {
+				return bench.RunLocalize(cmd.Context(), run.options(&f, sel))
+			}, bench.NewLocReport)
 		},
 	}
 	f.register(cmd)

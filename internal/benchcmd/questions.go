@@ -48,16 +48,9 @@ budget, leads) holds. --dump FILE records every candidate's features for
 			if len(sel) == 0 {
 				return fmt.Errorf("bench queries: no repository selected")
 			}
-			run, err := f.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer run.Close()
-			results, err := bench.RunQuestions(cmd.Context(), bench.QuestionOptions{RunOptions: run.options(&f, ins), Repos: sel})
-			if err != nil {
-				return err
-			}
-			return f.report(cmd, bench.NewQuestionReport(results))
+			return runRanked(&f, cmd, func(run *rankedRun) ([]bench.QuestionResult, error) {
+				return bench.RunQuestions(cmd.Context(), bench.QuestionOptions{RunOptions: run.options(&f, ins), Repos: sel})
+			}, bench.NewQuestionReport)
 		},
 	}
 	f.register(cmd)

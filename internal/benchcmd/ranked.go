@@ -43,13 +43,29 @@ func (f *rankedFlags) needMirrors() error {
 
 // report writes r into NAME.md under --out when it is given, then prints
 // it as --json asks.
-func (f *rankedFlags) report(cmd *cobra.Command, r interface{ WriteText(io.Writer) error }) error {
+func (f *rankedFlags) report(cmd *cobra.Command, r printable) error {
 	if f.out != "" {
 		if err := writeReportFile("bench "+f.name, f.out, f.name+".md", r); err != nil {
 			return err
 		}
 	}
 	return printReport(cmd.OutOrStdout(), f.asJSON, r)
+}
+
+// runRanked opens what the benchmark takes from the environment and the
+// flags, has runBench run on it, closes it, and reports the results as
+// newReport summarises them.
+func runRanked[R any, P printable](f *rankedFlags, cmd *cobra.Command, runBench func(run *rankedRun) (R, error), newReport func(R) P) error {
+	run, err := f.open(cmd)
+	if err != nil {
+		return err
+	}
+	defer run.Close()
+	results, err := runBench(run)
+	if err != nil {
+		return err
+	}
+	return f.report(cmd, newReport(results))
 }
 
 // rankedRun is what a rankedFlags benchmark takes from the environment and
@@ -121,7 +137,7 @@ func (r *rankedRun) Close() {
 
 // writeReportFile writes r's text into file in dir (made if missing), as
 // --out asks of the localize and queries benchmarks.
-func writeReportFile(name, dir, file string, r interface{ WriteText(io.Writer) error }) error {
+func writeReportFile(name, dir, file string, r printable) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
