@@ -32,16 +32,12 @@ func (s *Store) PendingEmbeddings(model string, afterSeq int64, limit int) ([]Em
 	if err != nil {
 		return nil, fmt.Errorf("store: pending embeddings (%s): %w", model, err)
 	}
-	defer rows.Close()
-	var out []EmbedInput
-	for rows.Next() {
+	out, err := collectRows(rows, func(r *sql.Rows) (EmbedInput, error) {
 		var e EmbedInput
-		if err := rows.Scan(&e.Seq, &e.ID, &e.Text); err != nil {
-			return nil, fmt.Errorf("store: pending embeddings (%s): %w", model, err)
-		}
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
+		err := r.Scan(&e.Seq, &e.ID, &e.Text)
+		return e, err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("store: pending embeddings (%s): %w", model, err)
 	}
 	return out, nil

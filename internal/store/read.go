@@ -160,21 +160,28 @@ func parseList(s string) ([]string, error) {
 	return v, nil
 }
 
+// collectRows reads each of rows with scan, in order, and closes rows. The
+// first error, a row's or the one the rows end with, is returned as it is,
+// for the caller to say what it was reading.
+func collectRows[T any](rows *sql.Rows, scan func(*sql.Rows) (T, error)) ([]T, error) {
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
 func (s *Store) queryChunks(q string, args ...any) ([]chunk.Chunk, error) {
 	rows, err := s.db.QueryContext(context.Background(), q, args...)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []chunk.Chunk
-	for rows.Next() {
-		c, err := scanChunk(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return collectRows(rows, func(r *sql.Rows) (chunk.Chunk, error) { return scanChunk(r) })
 }
 
 // Chunk returns one chunk by id; the error wraps chunkindex.ErrNotFound when it does
@@ -307,16 +314,11 @@ func (s *Store) files() ([]chunkindex.FileRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []chunkindex.FileRecord
-	for rows.Next() {
+	return collectRows(rows, func(r *sql.Rows) (chunkindex.FileRecord, error) {
 		var f chunkindex.FileRecord
-		if err := rows.Scan(&f.Path, &f.Mtime, &f.Size, &f.ContentHash, &f.Language, &f.IndexedAt); err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
+		err := r.Scan(&f.Path, &f.Mtime, &f.Size, &f.ContentHash, &f.Language, &f.IndexedAt)
+		return f, err
+	})
 }
 
 // Stats counts files and chunks.

@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -89,19 +90,16 @@ func (s *Store) Search(q chunkindex.Query) ([]chunkindex.Hit, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: search: %w", err)
 	}
-	defer rows.Close()
-	var hits []chunkindex.Hit
-	for rows.Next() {
+	hits, err := collectRows(rows, func(r *sql.Rows) (chunkindex.Hit, error) {
 		var h chunkindex.Hit
 		var rank float64
-		if h.Chunk, err = scanChunk(rows, &h.Language, &rank); err != nil {
-			return nil, fmt.Errorf("store: search: %w", err)
-		}
+		var err error
+		h.Chunk, err = scanChunk(r, &h.Language, &rank)
 		// bm25() is negative, lower is better.
 		h.Score = -rank
-		hits = append(hits, h)
-	}
-	if err := rows.Err(); err != nil {
+		return h, err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("store: search: %w", err)
 	}
 	return hits, nil

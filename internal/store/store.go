@@ -401,16 +401,11 @@ func dropAll(ctx context.Context, tx *sql.Tx) error {
 		if err != nil {
 			return nil, err
 		}
-		defer rows.Close()
-		var out [][2]string
-		for rows.Next() {
+		return collectRows(rows, func(r *sql.Rows) ([2]string, error) {
 			var typ, name string
-			if err := rows.Scan(&typ, &name); err != nil {
-				return nil, err
-			}
-			out = append(out, [2]string{typ, name})
-		}
-		return out, rows.Err()
+			err := r.Scan(&typ, &name)
+			return [2]string{typ, name}, err
+		})
 	}
 	for _, where := range []string{
 		`type IN ('trigger', 'view')`,

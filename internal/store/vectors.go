@@ -78,21 +78,20 @@ func (s *Store) VectorsByModel(model string) ([]Vector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: vectors (%s): %w", model, err)
 	}
-	defer rows.Close()
-	var out []Vector
-	for rows.Next() {
+	out, err := collectRows(rows, func(r *sql.Rows) (Vector, error) {
 		var v Vector
 		var dim int
 		var blob []byte
-		if err := rows.Scan(&v.ChunkID, &dim, &blob); err != nil {
-			return nil, fmt.Errorf("store: vectors (%s): %w", model, err)
+		if err := r.Scan(&v.ChunkID, &dim, &blob); err != nil {
+			return v, err
 		}
+		var err error
 		if v.Data, err = decodeVector(blob, dim); err != nil {
-			return nil, fmt.Errorf("store: vectors (%s): chunk %s: %w", model, v.ChunkID, err)
+			return v, fmt.Errorf("chunk %s: %w", v.ChunkID, err)
 		}
-		out = append(out, v)
-	}
-	if err := rows.Err(); err != nil {
+		return v, nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("store: vectors (%s): %w", model, err)
 	}
 	return out, nil

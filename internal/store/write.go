@@ -680,14 +680,9 @@ func (s *Store) queryStrings(q string, args ...any) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
+	return collectRows(rows, func(r *sql.Rows) (string, error) {
 		var v string
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+		err := r.Scan(&v)
+		return v, err
+	})
 }
