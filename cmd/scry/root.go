@@ -16,7 +16,8 @@ complete, with their structural connections, inside a token budget.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newChunksCmd(), newIndexCmd(), newSearchCmd(), newServeCmd(), newSetupCmd(), newDoctorCmd(), newTrustCmd(),
-		newInfoCmd(), newRefsCmd(), newCallsCmd(), newCallersCmd(), newImplsCmd(), newDefCmd(), newImportersCmd(), benchcmd.Command(), newInstallCmd(), newUninstallCmd(), newImpactCmd(), newHookCmd())
+	root.AddCommand(newChunksCmd(), newIndexCmd(), newSearchCmd(), newServeCmd(), newSetupCmd(), newDoctorCmd(), newTrustCmd())
+	root.AddCommand(newStructureCmds()...)
+	root.AddCommand(newImportersCmd(), benchcmd.Command(), newInstallCmd(), newUninstallCmd(), newImpactCmd(), newHookCmd())
 	return root
 }

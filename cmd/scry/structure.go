@@ -123,28 +123,17 @@ func printAnswer[T, J any](out io.Writer, asJSON bool, v T, j J, err error, text
 	return nil
 }
 
-func newInfoCmd() *cobra.Command {
-	return structureCmd("info", "Show a symbol's signature, modifiers, type hierarchy, calls, callers, references, type flows and members", true)
-}
-
-func newRefsCmd() *cobra.Command {
-	return structureCmd("refs", "List every use of a symbol, grouped by file, tagged call, new, import, type, write or read", false)
-}
-
-func newCallsCmd() *cobra.Command {
-	return structureCmd("calls", "Show the calls a symbol makes, as a tree", true)
-}
-
-func newCallersCmd() *cobra.Command {
-	return structureCmd("callers", "Show what calls a symbol, as a tree", true)
-}
-
-func newImplsCmd() *cobra.Command {
-	return structureCmd("impls", "List the classes and interfaces that extend or implement a symbol", false)
-}
-
-func newDefCmd() *cobra.Command {
-	return structureCmd("def", "Show where a symbol is declared, with its signature", false)
+// newStructureCmds builds the commands that each answer one structural
+// question about a symbol; those that draw a call tree take --depth.
+func newStructureCmds() []*cobra.Command {
+	return []*cobra.Command{
+		structureCmd("info", "Show a symbol's signature, modifiers, type hierarchy, calls, callers, references, type flows and members", true),
+		structureCmd("refs", "List every use of a symbol, grouped by file, tagged call, new, import, type, write or read", false),
+		structureCmd("calls", "Show the calls a symbol makes, as a tree", true),
+		structureCmd("callers", "Show what calls a symbol, as a tree", true),
+		structureCmd("impls", "List the classes and interfaces that extend or implement a symbol", false),
+		structureCmd("def", "Show where a symbol is declared, with its signature", false),
+	}
 }
 
 func newImportersCmd() *cobra.Command {
