@@ -26,9 +26,6 @@ type LocMetrics struct {
 // SummarizeLoc computes metrics from per-instance scores.
 func SummarizeLoc(scores []LocScore) LocMetrics {
 	m := LocMetrics{N: len(scores)}
-	if len(scores) == 0 {
-		return m
-	}
 	hit := func(r, k int) float64 {
 		if r > 0 && r <= k {
 			return 1
@@ -72,9 +69,6 @@ type AnswerMetrics struct {
 // SummarizeAnswers aggregates the answers' figures over instances.
 func SummarizeAnswers(as []LocAnswer) AnswerMetrics {
 	m := AnswerMetrics{N: len(as)}
-	if len(as) == 0 {
-		return m
-	}
 	toks := make([]int, 0, len(as))
 	for _, a := range as {
 		m.GoldFile += b2f(a.GoldFile)
@@ -86,8 +80,7 @@ func SummarizeAnswers(as []LocAnswer) AnswerMetrics {
 		toks = append(toks, a.Tokens)
 	}
 	meansOver(len(as), &m.GoldFile, &m.GoldFileOrLead, &m.GoldSymbol, &m.NoResults, &m.Empty, &m.MeanResults)
-	sort.Ints(toks)
-	m.MedianTokens = toks[len(toks)/2]
+	m.MedianTokens = median(toks)
 	return m
 }
 

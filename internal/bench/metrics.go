@@ -1,6 +1,9 @@
 package bench
 
-import "math"
+import (
+	"math"
+	"sort"
+)
 
 // TopK is how deep the ranked lists are judged: Hit@10 and MRR@10.
 const TopK = 10
@@ -19,9 +22,6 @@ type Metrics struct {
 // Summarize turns 1-based ranks (0: not in the top TopK) into metrics.
 func Summarize(ranks []int) Metrics {
 	m := Metrics{N: len(ranks)}
-	if len(ranks) == 0 {
-		return m
-	}
 	for _, r := range ranks {
 		if r <= 0 || r > TopK {
 			continue
@@ -39,11 +39,25 @@ func Summarize(ranks []int) Metrics {
 	return m
 }
 
-// meansOver turns each of sums, a sum over n items, into its mean.
+// meansOver turns each of sums, a sum over n items, into its mean; over no
+// items the sums are 0 and stay so.
 func meansOver(n int, sums ...*float64) {
+	if n == 0 {
+		return
+	}
 	for _, s := range sums {
 		*s /= float64(n)
 	}
+}
+
+// median is the middle of xs once sorted (the upper middle of an even
+// count), 0 for none; it sorts xs.
+func median(xs []int) int {
+	if len(xs) == 0 {
+		return 0
+	}
+	sort.Ints(xs)
+	return xs[len(xs)/2]
 }
 
 // RankOf returns the 1-based position of the first element of list within

@@ -702,9 +702,6 @@ func summarize(results []QueryResult, c *corpus, opt QualityOptions, withHybrid 
 
 func selectionOf(qs []QueryResult) SelectionMetrics {
 	s := SelectionMetrics{N: len(qs)}
-	if len(qs) == 0 {
-		return s
-	}
 	for _, q := range qs {
 		if q.AnswerSelected {
 			s.AnswerSelected++

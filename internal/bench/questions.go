@@ -397,9 +397,6 @@ type QuestionAnswerMetrics struct {
 
 func summarizeQuestionAnswers(as []QuestionAnswer) QuestionAnswerMetrics {
 	m := QuestionAnswerMetrics{N: len(as)}
-	if len(as) == 0 {
-		return m
-	}
 	var res, toks []int
 	for _, a := range as {
 		m.RelevantInResults += b2f(a.RelevantInResults)
@@ -410,9 +407,7 @@ func summarizeQuestionAnswers(as []QuestionAnswer) QuestionAnswerMetrics {
 		toks = append(toks, a.Tokens)
 	}
 	meansOver(len(as), &m.RelevantInResults, &m.TargetInResults, &m.LeadsOnly, &m.RelevantInAnswer)
-	sort.Ints(res)
-	sort.Ints(toks)
-	m.MedianResults, m.MedianTokens = res[len(res)/2], toks[len(toks)/2]
+	m.MedianResults, m.MedianTokens = median(res), median(toks)
 	return m
 }
 
