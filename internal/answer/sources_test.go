@@ -14,6 +14,7 @@ import (
 	"github.com/scry-dev/scry/internal/engine"
 	"github.com/scry-dev/scry/internal/render"
 	"github.com/scry-dev/scry/internal/structure"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // Call trees go as many hops as asked from the index too (marked
@@ -29,11 +30,7 @@ func TestCallTreesFromIndexAndCompiler(t *testing.T) {
 			"export function log(): void {}\n",
 		"main.ts": "import { ping } from './net'\nexport function main(): void {\n  ping()\n}\n",
 	}
-	for rel, text := range files {
-		if err := os.WriteFile(filepath.Join(root, rel), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testkit.WriteTree(t, root, files)
 	tests := []struct {
 		name     string
 		incoming bool
@@ -87,11 +84,7 @@ func TestNonASCIINames(t *testing.T) {
 		"a.ts":          "export function café(n: number): number {\n  return n + 1\n}\nexport function caf(): number {\n  return 0\n}\nexport class Base {}\n",
 		"b.ts":          "import { café, caf, Base } from './a'\nexport const x = café(1) + caf()\nexport class Crème extends Base {}\n",
 	}
-	for rel, text := range files {
-		if err := os.WriteFile(filepath.Join(root, rel), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testkit.WriteTree(t, root, files)
 	ctx := context.Background()
 	check := func(t *testing.T, e *engine.Engine, approximate bool) {
 		t.Helper()
@@ -239,11 +232,7 @@ func TestCallbackStructureSaysWhyItIsApproximate(t *testing.T) {
 		"tsconfig.json": `{"compilerOptions": {"strict": true}}`,
 		"jobs.ts":       "export function schedule(run: () => void): void {\n  run()\n}\nexport function start(): void {\n  schedule(() => {\n    console.log('tick')\n    start()\n  })\n}\n",
 	}
-	for rel, text := range files {
-		if err := os.WriteFile(filepath.Join(root, rel), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testkit.WriteTree(t, root, files)
 	e := openCompiled(t, root, engine.Options{Warn: func(err error) { t.Errorf("open: %v", err) }})
 	ctx := context.Background()
 	cs, err := reads(e).Store.ChunksByFile("jobs.ts")

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/search"
+	"github.com/scry-dev/scry/internal/testkit"
 )
 
 // Gather adds to BM25F's candidates the chunks the query names and the
@@ -28,7 +29,7 @@ export function persist(value: number): number {
 		"src/other.ts": `export function unrelatedHelper(x: number) { return x; }
 `,
 	}
-	writeFiles(t, dir, files)
+	testkit.WriteTree(t, dir, files)
 	st := indexDir(t, dir)
 	pl := search.Pipeline{Store: st}
 	cs, err := pl.Gather(context.Background(), search.Request{Query: "refresh session cookie, see unrelatedHelper", Params: search.DefaultParams()})
@@ -104,7 +105,7 @@ func TestGatherTaskWords(t *testing.T) {
 		"src/parser.ts":   "export function parseHeader(line: string) {\n  return line.split(':');\n}\n",
 		"src/polyfill.ts": "// fix for old engines: fix the missing method, fix it again\nexport function fixMissingMethod(o: object) {\n  return o;\n}\n",
 	}
-	writeFiles(t, dir, files)
+	testkit.WriteTree(t, dir, files)
 	pl := search.Pipeline{Store: indexDir(t, dir)}
 	names := func(q string) map[string]bool {
 		t.Helper()
@@ -128,26 +129,12 @@ func TestGatherTaskWords(t *testing.T) {
 	}
 }
 
-// writeFiles writes files (slash-separated paths relative to dir).
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for rel, src := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // A question ("how …") is ranked spread over files: every file that has a
 // candidate appears once before any file appears twice, however strong the
 // best file's other chunks are. A description keeps the fitted order.
 func TestRankSpreadsAQuestionOverFiles(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testkit.WriteTree(t, dir, map[string]string{
 		"src/session.ts": `export function refreshSession(session: string) { return session + ';refresh'; }
 export function refreshSessionToken(session: string) { return refreshSession(session) + ';token'; }
 export function refreshSessionCookie(session: string) { return refreshSession(session) + ';cookie'; }
