@@ -66,9 +66,15 @@ func LoadDump(path string) ([]*fitInstance, error) {
 			switch len(c.Features) {
 			case search.NumFeatures:
 				copy(fv[:], c.Features)
-			case search.FQueryTerms:
-				// A dump from before the query descriptors: they depend on
-				// the query's text alone, so they are computed here.
+			case search.NumFeatures - 2:
+				// A dump from before the callee marks: no candidate had
+				// them.
+				copy(fv[:search.FCallee], c.Features)
+				copy(fv[search.FFileCallee+1:], c.Features[search.FCallee:])
+			case search.FCallee:
+				// A dump from before the query descriptors and the callee
+				// mark: the descriptors depend on the query's text alone,
+				// so they are computed here.
 				copy(fv[:], c.Features)
 				copy(fv[search.FQueryTerms:], qf[:])
 			default:

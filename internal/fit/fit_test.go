@@ -491,3 +491,66 @@ func TestFitRanksQuestionsSpread(t *testing.T) {
 		}
 	}
 }
+
+// Dumps written before a feature was added still load: the features they
+// lack were 0 for every candidate (the callee marks) or depend on the query
+// alone (the query descriptors), and a length scry never wrote is refused.
+func TestLoadDumpOfEarlierFeatureSets(t *testing.T) {
+	var full search.Features
+	for i := range full {
+		full[i] = float64(i+1) / 100
+	}
+	query := "how does save persist an entity graph"
+	qf := search.QueryFeatures(query)
+	withoutCallees := slices.Concat(full[:search.FCallee], full[search.FFileCallee+1:])
+	tests := []struct {
+		name    string
+		written []float64
+		want    func() search.Features
+	}{
+		{"today's features", full[:], func() search.Features { return full }},
+		{"before the callee marks", withoutCallees, func() search.Features {
+			w := full
+			w[search.FCallee], w[search.FFileCallee] = 0, 0
+			return w
+		}},
+		{"before the query descriptors and the callee marks", full[:search.FCallee], func() search.Features {
+			w := full
+			w[search.FCallee], w[search.FFileCallee] = 0, 0
+			copy(w[search.FQueryTerms:], qf[:])
+			return w
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeOneCandidateDump(t, query, tt.written)
+			set, err := LoadDump(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := set[0].feats[0], tt.want(); got != want {
+				t.Errorf("features\n got %v\nwant %v", got, want)
+			}
+		})
+	}
+	if _, err := LoadDump(writeOneCandidateDump(t, query, full[:search.NumFeatures-1])); err == nil {
+		t.Error("a dump of a length scry never wrote was read")
+	}
+}
+
+func writeOneCandidateDump(t *testing.T, query string, feats []float64) string {
+	t.Helper()
+	d := bench.DumpInstance{
+		Instance:   bench.Instance{ID: "acme__widgets-1", Repo: "acme/widgets", Split: "tune", Query: query, GoldFiles: []string{"a.ts"}},
+		Candidates: []bench.DumpCandidate{{File: "a.ts", StartLine: 1, EndLine: 3, Name: "save", Features: feats}},
+	}
+	b, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "dump.jsonl")
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}

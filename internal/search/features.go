@@ -59,6 +59,8 @@ const (
 	FWholeName           // the whole query is the chunk's name or its path of names (a bare identifier asked for: "StateManager", "Router.navigate")
 	FTypesFile           // the chunk's file holds types by its name (types.ts, interfaces.ts, a types/ directory, a declaration file)
 	FCallback            // an anonymous function passed as an argument (`items.forEach() callback`, `describe('x') callback`); FCallable too
+	FCallee              // the strongest candidates call the chunk by name (see markCallees): ½ for one caller, 1 for two or more
+	FFileCallee          // the best FCallee of the chunk's file: the file holds what the strongest candidates call
 	// Query descriptors: the same for every candidate of a query, so a
 	// linear score ignores them, but the trees use them to weigh the other
 	// features differently for a sentence of prose and for a terse subject
@@ -79,7 +81,7 @@ var FeatureNames = [NumFeatures]string{
 	"defines", "defines_code", "parent_named", "base_ident", "file_cov", "file_best", "file_count",
 	"test", "aux", "decl", "noncode", "statement", "callable", "typedecl", "container", "lines",
 	"exported", "depth", "rare", "file_sum", "stem_name", "expanded",
-	"semantic", "semantic_rel", "file_semantic", "term_freq", "whole_name", "types_file", "callback",
+	"semantic", "semantic_rel", "file_semantic", "term_freq", "whole_name", "types_file", "callback", "callee", "file_callee",
 	"query_terms", "query_prose", "query_code", "query_types",
 }
 

@@ -180,3 +180,54 @@ export function refreshSessionCookie(session: string) { return refreshSession(se
 		}
 	}
 }
+
+// A question about how something works matches its entry point; the code
+// the entry point calls is marked, and so is that code's file, while a bare
+// name asks only for its definition and marks nothing.
+func TestGatherMarksWhatTheBestMatchesCall(t *testing.T) {
+	dir := t.TempDir()
+	testkit.WriteTree(t, dir, map[string]string{
+		"src/repository.ts": `export class Repository {
+  // save persists an entity graph in one transaction.
+  save(entity: object) {
+    return new PersistExecutor(entity).execute();
+  }
+}
+`,
+		"src/persist.ts": `export class PersistExecutor {
+  constructor(private entity: object) {}
+  execute() { return writeRows(this.entity); }
+}
+
+export function writeRows(rows: object) { return rows; }
+`,
+		"src/other.ts": `export function unrelatedHelper(x: number) { return x; }
+`,
+	})
+	st := indexDir(t, dir)
+	pl := search.Pipeline{Store: st}
+	marks := func(query string) map[string][2]float64 {
+		t.Helper()
+		cs, err := pl.Gather(context.Background(), search.Request{Query: query, Params: search.DefaultParams()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string][2]float64{}
+		for i, r := range cs.Results {
+			out[r.Chunk.Name] = [2]float64{cs.Features[i][search.FCallee], cs.Features[i][search.FFileCallee]}
+		}
+		return out
+	}
+	got := marks("how does save persist an entity graph in one transaction")
+	if m, ok := got["PersistExecutor"]; !ok || m[0] == 0 || m[1] == 0 {
+		t.Errorf("the class save constructs is not marked (callee, file): %v in %v", m, got)
+	}
+	if m := got["unrelatedHelper"]; m != [2]float64{} {
+		t.Errorf("a chunk nothing calls is marked: %v", m)
+	}
+	for name, m := range marks("PersistExecutor") {
+		if m != [2]float64{} {
+			t.Errorf("a bare name marked %s: %v", name, m)
+		}
+	}
+}

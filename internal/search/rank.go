@@ -136,6 +136,11 @@ func (p *Pipeline) gather(ctx context.Context, req Request) (Candidates, error) 
 	}
 	out.Results = cands
 	out.Features = featurize(&qi, cands, nameCount, st.Chunks)
+	if !qi.wholeOK {
+		// A bare name asks for its definition, not for what the
+		// definition's neighbours call (see markCallees).
+		markCallees(p.model(), cands, out.Features)
+	}
 	out.Question = AsksQuestion(req.Query)
 	return out, ctx.Err()
 }
@@ -299,11 +304,15 @@ func (p *Pipeline) Rank(ctx context.Context, req Request) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := p.Model
-	if m == nil {
-		m = DefaultModel
+	return ApplyModel(p.model(), cs), nil
+}
+
+// model is the model that ranks: p.Model, else the shipped one.
+func (p *Pipeline) model() *Model {
+	if p.Model != nil {
+		return p.Model
 	}
-	return ApplyModel(m, cs), nil
+	return DefaultModel
 }
 
 // ApplyModel orders gathered candidates by a model.

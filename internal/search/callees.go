@@ -1,0 +1,159 @@
+package search
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// calleeSources is how many of the best candidates (by the model's score
+// before the mark) have their calls read.
+const calleeSources = 3
+
+// markCallees sets FCallee on the candidates that the strongest candidates
+// call by name, and FFileCallee on every candidate of their files. A question about how something works names its entry point
+// ("how save() turns an entity graph into inserts", "how a request goes
+// from fetch to middleware"); the entry point matches the words, but the
+// code that does the work is what it calls (the persist executor, compose),
+// whose own text shares few of the question's words. The strongest
+// candidates are the model's first reading of the query, so the mark is a
+// second stage: it depends on the model that ranks, and a refit model is
+// dumped again before it is fitted again.
+func markCallees(m *Model, cands []Result, feats []Features) {
+	if m == nil || len(cands) < 2 {
+		return
+	}
+	order := make([]int, len(cands))
+	scores := make([]float64, len(cands))
+	for i := range cands {
+		order[i] = i
+		scores[i] = m.Score(&feats[i])
+	}
+	sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
+	sources := order[:min(calleeSources, len(order))]
+	isSource := make(map[int]bool, len(sources))
+	callers := map[string]int{}
+	for _, i := range sources {
+		isSource[i] = true
+		own := simpleName(cands[i].Chunk.Name)
+		for _, n := range calledNames(cands[i].Chunk.EmbeddingText) {
+			if n != own {
+				callers[n]++
+			}
+		}
+	}
+	if len(callers) == 0 {
+		return
+	}
+	fileBest := map[string]float64{}
+	for i, c := range cands {
+		if isSource[i] {
+			continue
+		}
+		if n := callers[simpleName(c.Chunk.Name)]; n > 0 {
+			feats[i][FCallee] = min(float64(n), 2) / 2
+			p := c.Chunk.RelativePath
+			fileBest[p] = max(fileBest[p], feats[i][FCallee])
+		}
+	}
+	// The file of a callee is marked as a whole: the question asks which
+	// files take part, and the callee found may be a small helper beside
+	// the function that does the work (a source's own file included: the
+	// entry point and what it calls in its own module).
+	for i, c := range cands {
+		feats[i][FFileCallee] = fileBest[c.Chunk.RelativePath]
+	}
+}
+
+// simpleName is the last part of a chunk's name ("Mocha.prototype.retries"
+// is called as retries).
+func simpleName(name string) string {
+	return name[strings.LastIndexByte(name, '.')+1:]
+}
+
+// notCalls are keywords and built-ins that stand before a parenthesis
+// without naming a function of the codebase.
+var notCalls = map[string]bool{
+	"if": true, "for": true, "while": true, "switch": true, "catch": true, "function": true,
+	"return": true, "typeof": true, "await": true, "new": true, "super": true, "import": true,
+	"require": true, "constructor": true, "with": true, "yield": true, "void": true, "delete": true,
+	"in": true, "of": true, "instanceof": true, "async": true, "get": true, "set": true,
+}
+
+// calledNames lists, once each in order of appearance, the identifiers of
+// src written as calls: a name followed by "(", or by type arguments and
+// "(" (`create<T>(x)`), including `new X(…)` and private methods
+// (`this.#dispatch(…)`). Strings and comments are not told apart from code:
+// a name in a string followed by a parenthesis is rare, and a wrong mark
+// only lifts a candidate the other features must carry anyway.
+func calledNames(src string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRuneInString(src[i:])
+		if !identStart(r) {
+			i += size
+			continue
+		}
+		start := i
+		i += size
+		for i < len(src) {
+			r, size := utf8.DecodeRuneInString(src[i:])
+			if !identPart(r) {
+				break
+			}
+			i += size
+		}
+		name := src[start:i]
+		j := skipSpaces(src, i)
+		if j < len(src) && src[j] == '<' {
+			j = skipTypeArguments(src, j)
+		}
+		if j < len(src) && src[j] == '(' && len(strings.TrimPrefix(name, "#")) >= 3 && !notCalls[name] && !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func identStart(r rune) bool {
+	return r == '_' || r == '$' || r == '#' || unicode.IsLetter(r)
+}
+
+func identPart(r rune) bool {
+	return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+func skipSpaces(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// maxTypeArguments bounds the type arguments skipped between a name and
+// its call's parenthesis; a longer stretch is a comparison, not a call.
+const maxTypeArguments = 120
+
+// skipTypeArguments returns the index after the balanced "<…>" that starts
+// at s[i] and the spaces after it, or i when there is none (a comparison
+// such as `a < b`, or brackets holding parentheses or statements).
+func skipTypeArguments(s string, i int) int {
+	depth := 0
+	for j := i; j < len(s) && j-i <= maxTypeArguments; j++ {
+		switch s[j] {
+		case '<':
+			depth++
+		case '>':
+			depth--
+			if depth == 0 {
+				return skipSpaces(s, j+1)
+			}
+		case '(', ')', ';', '{', '}', '\n':
+			return i
+		}
+	}
+	return i
+}
