@@ -12,14 +12,15 @@ import (
 const calleeSources = 3
 
 // markCallees sets FCallee on the candidates that the strongest candidates
-// call by name, and FFileCallee on every candidate of their files. A question about how something works names its entry point
-// ("how save() turns an entity graph into inserts", "how a request goes
-// from fetch to middleware"); the entry point matches the words, but the
-// code that does the work is what it calls (the persist executor, compose),
-// whose own text shares few of the question's words. The strongest
-// candidates are the model's first reading of the query, so the mark is a
-// second stage: it depends on the model that ranks, and a refit model is
-// dumped again before it is fitted again.
+// call by name, and FFileCallee on every candidate of their files. A
+// question about how something works names its entry point ("how save()
+// turns an entity graph into inserts", "how a request goes from fetch to
+// middleware"); the entry point matches the words, but the code that does
+// the work is what it calls (the persist executor, compose), whose own
+// text shares few of the question's words. The strongest candidates are
+// the model's first reading of the query, so the mark is a second stage:
+// it depends on the model that ranks, and the dumps a model is refitted on
+// are written with the model they will be read by.
 func markCallees(m *Model, cands []Result, feats []Features) {
 	if m == nil || len(cands) < 2 {
 		return
@@ -72,8 +73,10 @@ func simpleName(name string) string {
 	return name[strings.LastIndexByte(name, '.')+1:]
 }
 
-// notCalls are keywords and built-ins that stand before a parenthesis
-// without naming a function of the codebase.
+// notCalls are keywords that stand before a parenthesis without naming a
+// function of the codebase, and get and set, which before a parenthesis
+// mostly call a Map's methods: a codebase's own get would be marked for
+// every lookup its strongest candidates make.
 var notCalls = map[string]bool{
 	"if": true, "for": true, "while": true, "switch": true, "catch": true, "function": true,
 	"return": true, "typeof": true, "await": true, "new": true, "super": true, "import": true,
