@@ -18,9 +18,9 @@ const calleeSources = 3
 // middleware"); the entry point matches the words, but the code that does
 // the work is what it calls (the persist executor, compose), whose own
 // text shares few of the question's words. The strongest candidates are
-// the model's first reading of the query, so the mark is a second stage:
-// it depends on the model that ranks, and the dumps a model is refitted on
-// are written with the model they will be read by.
+// the model's first reading of the query, so the mark is a second stage
+// that depends on the model that ranks: after a refit, dump again before
+// fitting again.
 func markCallees(m *Model, cands []Result, feats []Features) {
 	if m == nil || len(cands) < 2 {
 		return
