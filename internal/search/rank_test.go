@@ -582,3 +582,21 @@ func TestMarkCalleesLeavesFewCandidatesAlone(t *testing.T) {
 	}
 	markCallees(nil, cands, feats) // no model: nothing to rank by, no panic
 }
+
+// FuzzCalledNames: whatever the text (minified, binary, half a generic),
+// calledNames returns distinct names of at least three bytes, none of them
+// a keyword, each standing in the text.
+func FuzzCalledNames(f *testing.F) {
+	for _, s := range []string{"save(e)", "new X<A<B>>(1)", "a < b > (c)", "this.#run()", "\xff\xfe(", "f<", "größe ()"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		seen := map[string]bool{}
+		for _, n := range calledNames(src) {
+			if seen[n] || notCalls[n] || len(strings.TrimPrefix(n, "#")) < 3 || !strings.Contains(src, n) {
+				t.Fatalf("calledNames(%q) returned %q", src, n)
+			}
+			seen[n] = true
+		}
+	})
+}
