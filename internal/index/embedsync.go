@@ -45,10 +45,12 @@ func (s EmbedSummary) String() string {
 // emb with embed.WithCache so that unchanged text is never embedded twice.
 // Work done before an error or cancellation is kept: each batch is stored
 // and unmarked in its own transaction.
-func EmbedPending(ctx context.Context, st *store.Store, emb embed.Embedder, opt EmbedOptions) (EmbedSummary, error) {
+func EmbedPending(ctx context.Context, st *store.Store, emb embed.Embedder, opt EmbedOptions) (sum EmbedSummary, err error) {
 	start := time.Now()
 	model := emb.ModelID()
-	sum := EmbedSummary{Model: model}
+	sum.Model = model
+	// Every return, an error's included, says how long the run took.
+	defer func() { sum.Duration = time.Since(start) }()
 	total, err := st.CountPendingEmbeddings(model)
 	if err != nil {
 		return sum, fmt.Errorf("index: embed: %w", err)
@@ -77,7 +79,6 @@ func EmbedPending(ctx context.Context, st *store.Store, emb embed.Embedder, opt 
 	}()
 	for b := range batches {
 		if b.err != nil {
-			sum.Duration = time.Since(start)
 			return sum, b.err
 		}
 		ev := make([]store.EmbeddedVector, len(b.page))
@@ -101,10 +102,8 @@ func EmbedPending(ctx context.Context, st *store.Store, emb embed.Embedder, opt 
 	// The reader drops what it would send once ctx is done, so a
 	// cancelled run can end the channel without an error of its own.
 	if err := ctx.Err(); err != nil {
-		sum.Duration = time.Since(start)
 		return sum, fmt.Errorf("index: embed: %w", err)
 	}
-	sum.Duration = time.Since(start)
 	return sum, nil
 }
 
