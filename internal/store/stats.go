@@ -146,6 +146,12 @@ func (s *Store) ChunksNamed(names []string, limit int) ([]chunk.Chunk, error) {
 	return out, nil
 }
 
+// nameCount is one row of NameCounts' query.
+type nameCount struct {
+	name  string
+	count int
+}
+
 // NameCounts returns how many chunks are named each of names (exact), by
 // the name index: a name defined in many places (render, get, constructor)
 // is generic, one defined once is specific.
@@ -161,19 +167,16 @@ func (s *Store) NameCounts(names []string) (map[string]int, error) {
 		if err != nil {
 			return nil, fmt.Errorf("store: name counts: %w", err)
 		}
-		for rows.Next() {
-			var n string
-			var c int
-			if err := rows.Scan(&n, &c); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("store: name counts: %w", err)
-			}
-			out[n] = c
-		}
-		err = rows.Err()
-		rows.Close()
+		counts, err := collectRows(rows, func(r *sql.Rows) (nameCount, error) {
+			var nc nameCount
+			err := r.Scan(&nc.name, &nc.count)
+			return nc, err
+		})
 		if err != nil {
 			return nil, fmt.Errorf("store: name counts: %w", err)
+		}
+		for _, nc := range counts {
+			out[nc.name] = nc.count
 		}
 	}
 	return out, nil
