@@ -45,10 +45,15 @@ func (s *Store) PendingEmbeddings(model string, afterSeq int64, limit int) ([]Em
 
 // CountPendingEmbeddings counts the chunks PendingEmbeddings would return.
 func (s *Store) CountPendingEmbeddings(model string) (int, error) {
+	return s.countFor(model, "count pending embeddings", `SELECT count(*) FROM chunks c WHERE `+pendingWhere)
+}
+
+// countFor runs query, a count whose one argument is model; what names it
+// in the error.
+func (s *Store) countFor(model, what, query string) (int, error) {
 	var n int
-	if err := s.db.QueryRowContext(context.Background(),
-		`SELECT count(*) FROM chunks c WHERE `+pendingWhere, model).Scan(&n); err != nil {
-		return 0, fmt.Errorf("store: count pending embeddings (%s): %w", model, err)
+	if err := s.db.QueryRowContext(context.Background(), query, model).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: %s (%s): %w", what, model, err)
 	}
 	return n, nil
 }
@@ -109,12 +114,7 @@ func (s *Store) StoreEmbeddings(model string, vecs []EmbeddedVector) ([]Vector, 
 
 // VectorCount counts the vectors stored under model.
 func (s *Store) VectorCount(model string) (int, error) {
-	var n int
-	if err := s.db.QueryRowContext(context.Background(),
-		`SELECT count(*) FROM vectors WHERE model = ?`, model).Scan(&n); err != nil {
-		return 0, fmt.Errorf("store: vector count (%s): %w", model, err)
-	}
-	return n, nil
+	return s.countFor(model, "vector count", `SELECT count(*) FROM vectors WHERE model = ?`)
 }
 
 // VectorModels lists the models with stored vectors and their counts.
