@@ -19,7 +19,6 @@ import (
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/tokens"
 	"github.com/scry-dev/scry/internal/vector"
-	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // Instance is one localization question: a real fix commit's subject asked
@@ -299,19 +298,12 @@ func localizeRepo(ctx context.Context, opt RunOptions, log logger, repo string, 
 		return nil, err
 	}
 	dbPath := filepath.Join(opt.Work, slug, "index.db")
-	for _, p := range []string{dbPath, dbPath + "-wal", dbPath + "-shm"} {
-		os.Remove(p)
-	}
-	st, err := store.Open(dbPath)
+	_ = removeIndex(dbPath) // one that cannot be removed is synced up to date
+	_, st, ix, err := openIndex(tree.Dir, dbPath)
 	if err != nil {
-		return nil, fmt.Errorf("bench: %w", err)
+		return nil, err
 	}
 	defer st.Close()
-	root, err := workspace.NewRoot(tree.Dir)
-	if err != nil {
-		return nil, fmt.Errorf("bench: %w", err)
-	}
-	ix := index.New(root, st, index.Options{Workspace: workspace.Options{MaxFileSize: BenchMaxFileSize}})
 	cur := ""
 	var grep *Grep
 	var bm *BM25

@@ -343,21 +343,15 @@ func RunQuality(ctx context.Context, opt QualityOptions) (*QualityReport, error)
 // with the benchmark's file size limit.
 func indexCorpus(ctx context.Context, dir, dbPath string) (*store.Store, IndexStats, error) {
 	var ist IndexStats
-	for _, p := range []string{dbPath, dbPath + "-wal", dbPath + "-shm"} {
-		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
-			return nil, ist, fmt.Errorf("bench: %w", err)
-		}
+	if err := removeIndex(dbPath); err != nil {
+		return nil, ist, err
 	}
-	root, err := workspace.NewRoot(dir)
+	_, st, ix, err := openIndex(dir, dbPath)
 	if err != nil {
-		return nil, ist, fmt.Errorf("bench: %w", err)
-	}
-	st, err := store.Open(dbPath)
-	if err != nil {
-		return nil, ist, fmt.Errorf("bench: %w", err)
+		return nil, ist, err
 	}
 	t0 := time.Now()
-	sum, err := index.New(root, st, index.Options{Workspace: workspace.Options{MaxFileSize: BenchMaxFileSize}}).Sync(ctx)
+	sum, err := ix.Sync(ctx)
 	if err != nil {
 		st.Close()
 		return nil, ist, fmt.Errorf("bench: %w", err)
@@ -369,6 +363,33 @@ func indexCorpus(ctx context.Context, dir, dbPath string) (*store.Store, IndexSt
 		return nil, ist, fmt.Errorf("bench: %w", err)
 	}
 	return st, ist, nil
+}
+
+// removeIndex removes the index at dbPath with its -wal and -shm files; it
+// returns the first failure other than a file that is not there.
+func removeIndex(dbPath string) error {
+	var first error
+	for _, p := range []string{dbPath, dbPath + "-wal", dbPath + "-shm"} {
+		if err := os.Remove(p); err != nil && !os.IsNotExist(err) && first == nil {
+			first = fmt.Errorf("bench: %w", err)
+		}
+	}
+	return first
+}
+
+// openIndex opens the index at dbPath and an indexer of the workspace dir
+// over it, as `scry index` would with the benchmark's file size limit. The
+// caller closes the store.
+func openIndex(dir, dbPath string) (*workspace.Root, *store.Store, *index.Indexer, error) {
+	root, err := workspace.NewRoot(dir)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("bench: %w", err)
+	}
+	st, err := store.Open(dbPath)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("bench: %w", err)
+	}
+	return root, st, index.New(root, st, index.Options{Workspace: workspace.Options{MaxFileSize: BenchMaxFileSize}}), nil
 }
 
 // fileTokens counts the tokens of corpus files once, on demand.

@@ -13,10 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
-	"github.com/scry-dev/scry/internal/workspace"
 )
 
 // The questions benchmark: questions of the kinds agents ask (a bare name,
@@ -261,20 +259,13 @@ func questionIndex(ctx context.Context, opt QuestionOptions, repo QuestionRepo) 
 	if _, err := tree.Checkout(ctx, repo.Revision); err != nil {
 		return nil, nil, err
 	}
+	dir := filepath.Join(tree.Dir, filepath.FromSlash(strings.Trim(path.Clean("/"+repo.BenchmarkRoot), "/")))
 	dbPath := filepath.Join(opt.Work, slug, "questions.db")
-	for _, p := range []string{dbPath, dbPath + "-wal", dbPath + "-shm"} {
-		os.Remove(p)
-	}
-	st, err := store.Open(dbPath)
+	_ = removeIndex(dbPath) // one that cannot be removed is synced up to date
+	_, st, ix, err := openIndex(dir, dbPath)
 	if err != nil {
-		return nil, nil, fmt.Errorf("bench: %w", err)
+		return nil, nil, err
 	}
-	root, err := workspace.NewRoot(filepath.Join(tree.Dir, filepath.FromSlash(strings.Trim(path.Clean("/"+repo.BenchmarkRoot), "/"))))
-	if err != nil {
-		st.Close()
-		return nil, nil, fmt.Errorf("bench: %w", err)
-	}
-	ix := index.New(root, st, index.Options{Workspace: workspace.Options{MaxFileSize: BenchMaxFileSize}})
 	if _, err := ix.Sync(ctx); err != nil {
 		st.Close()
 		return nil, nil, fmt.Errorf("bench: index %s: %w", repo.Repo, err)

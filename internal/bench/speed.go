@@ -213,21 +213,14 @@ func RunSpeed(ctx context.Context, opt SpeedOptions) (*SpeedReport, error) {
 	log.printf("speed: corpus of %d files, %d lines, %.1f MB", r.Files, r.Lines, float64(r.Bytes)/1e6)
 
 	dbPath := filepath.Join(work, "index.db")
-	for _, p := range []string{dbPath, dbPath + "-wal", dbPath + "-shm"} {
-		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
-			return nil, fmt.Errorf("bench: %w", err)
-		}
+	if err := removeIndex(dbPath); err != nil {
+		return nil, err
 	}
-	root, err := workspace.NewRoot(dir)
+	root, st, ix, err := openIndex(dir, dbPath)
 	if err != nil {
-		return nil, fmt.Errorf("bench: %w", err)
-	}
-	st, err := store.Open(dbPath)
-	if err != nil {
-		return nil, fmt.Errorf("bench: %w", err)
+		return nil, err
 	}
 	defer st.Close()
-	ix := index.New(root, st, index.Options{Workspace: workspace.Options{MaxFileSize: BenchMaxFileSize}})
 
 	log.printf("speed: cold index")
 	cpu0 := cpuTime()
