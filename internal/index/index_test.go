@@ -270,20 +270,12 @@ func TestSameTreeSameRowids(t *testing.T) {
 		}
 	}
 	rowids := func() string {
-		path := filepath.Join(t.TempDir(), "index.db")
-		root, err := workspace.NewRoot(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := store.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := index.New(root, st, index.Options{Workers: 4}).Sync(context.Background()); err != nil {
+		ix, st := indextest.Open(t, dir, index.Options{Workers: 4})
+		if _, err := ix.Sync(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		st.Close()
-		db, err := sqlitedb.Open(path, sqlitedb.Options{})
+		db, err := sqlitedb.Open(st.Path(), sqlitedb.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
