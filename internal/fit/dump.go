@@ -60,26 +60,14 @@ func LoadDump(path string) ([]*fitInstance, error) {
 			return nil, fmt.Errorf("fit: dump %s:%d: %w", path, line, err)
 		}
 		fi := &fitInstance{in: d.Instance, question: search.AsksQuestion(d.Query)}
-		qf := search.QueryFeatures(d.Query)
 		for i, c := range d.Candidates {
-			var fv search.Features
-			switch len(c.Features) {
-			case search.NumFeatures:
-				copy(fv[:], c.Features)
-			case search.NumFeatures - 2:
-				// A dump from before the callee marks: no candidate had
-				// them.
-				copy(fv[:search.FCallee], c.Features)
-				copy(fv[search.FFileCallee+1:], c.Features[search.FCallee:])
-			case search.FCallee:
-				// A dump from before the query descriptors and the callee
-				// mark: the descriptors depend on the query's text alone,
-				// so they are computed here.
-				copy(fv[:], c.Features)
-				copy(fv[search.FQueryTerms:], qf[:])
-			default:
+			// A dump of other features cannot be mapped: the features it
+			// lacks depend on the candidates' text, which it does not hold.
+			if len(c.Features) != search.NumFeatures {
 				return nil, fmt.Errorf("fit: dump %s:%d: %d features, scry computes %d: dump again", path, line, len(c.Features), search.NumFeatures)
 			}
+			var fv search.Features
+			copy(fv[:], c.Features)
 			fi.feats = append(fi.feats, fv)
 			fi.results = append(fi.results, search.Result{
 				Chunk: chunk.Chunk{ID: fmt.Sprint(i), RelativePath: c.File, StartLine: c.StartLine, EndLine: c.EndLine,

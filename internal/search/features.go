@@ -61,6 +61,8 @@ const (
 	FCallback            // an anonymous function passed as an argument (`items.forEach() callback`, `describe('x') callback`); FCallable too
 	FCallee              // the strongest candidates call the chunk by name (see markCallees): ½ for one caller, 1 for two or more
 	FFileCallee          // the best FCallee of the chunk's file: the file holds what the strongest candidates call
+	FCovCode             // IDF-weighted share of query terms in the chunk's code: its name, signature and text outside comments and string literals
+	FCovProse            // … found only in its prose (comments, JSDoc, string literals), not in its code: an error message or a comment that reads like the question
 	// Query descriptors: the same for every candidate of a query, so a
 	// linear score ignores them, but the trees use them to weigh the other
 	// features differently for a sentence of prose and for a terse subject
@@ -82,6 +84,7 @@ var FeatureNames = [NumFeatures]string{
 	"test", "aux", "decl", "noncode", "statement", "callable", "typedecl", "container", "lines",
 	"exported", "depth", "rare", "file_sum", "stem_name", "expanded",
 	"semantic", "semantic_rel", "file_semantic", "term_freq", "whole_name", "types_file", "callback", "callee", "file_callee",
+	"cov_code", "cov_prose",
 	"query_terms", "query_prose", "query_code", "query_types",
 }
 
@@ -357,6 +360,15 @@ func (m termMask) or(o termMask) termMask {
 	return out
 }
 
+// andNot is the terms in m and not in o.
+func (m termMask) andNot(o termMask) termMask {
+	out := make(termMask, len(m))
+	for i := range m {
+		out[i] = m[i] &^ o[i]
+	}
+	return out
+}
+
 // featureText is the part of a chunk's text that the features read.
 func featureText(t string) string {
 	if len(t) > maxFeatureText {
@@ -379,14 +391,20 @@ func (qi *queryInfo) mask(texts ...string) termMask {
 	return m
 }
 
-// countTerms splits text as the index does and adds how often each query
-// term occurs to counts (indexed like qi.terms).
-func (qi *queryInfo) countTerms(text string, counts []int) {
-	for _, x := range terms.SplitWanted(text, qi.initials) {
-		if i, ok := qi.pos[x]; ok {
-			counts[i]++
+// countTerms splits text as the index does, adds how often each query term
+// occurs to counts (indexed like qi.terms) and marks in code the terms
+// that occur in its code rather than its prose (splitProse).
+func (qi *queryInfo) countTerms(text string, counts []int, code termMask) {
+	splitProse(text, func(part string, isCode bool) {
+		for _, x := range terms.SplitWanted(part, qi.initials) {
+			if i, ok := qi.pos[x]; ok {
+				counts[i]++
+				if isCode {
+					code[i/64] |= 1 << (i % 64)
+				}
+			}
 		}
-	}
+	})
 }
 
 // maskOf marks the query terms whose count is positive.
@@ -495,7 +513,7 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		sim       float64  // the best similarity of its candidates
 	}
 	files := map[string]*fileAgg{}
-	type chunkMasks struct{ all, name, header termMask }
+	type chunkMasks struct{ all, name, header, code termMask }
 	masks := make([]chunkMasks, len(cands))
 	sims := make([]float64, len(cands))
 	tfs := make([]float64, len(cands))
@@ -516,8 +534,9 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 				// The text is split once, for its terms' presence and
 				// their counts.
 				clear(counts)
-				qi.countTerms(featureText(c.EmbeddingText), counts)
-				masks[i] = chunkMasks{all: name.or(header).or(qi.maskOf(counts)), name: name, header: header}
+				code := name.or(sig)
+				qi.countTerms(featureText(c.EmbeddingText), counts, code)
+				masks[i] = chunkMasks{all: name.or(header).or(qi.maskOf(counts)), name: name, header: header, code: code}
 				tfs[i] = qi.termFrequency(counts)
 				if qi.embedderSims {
 					sims[i] = max(0, cands[i].Similarity)
@@ -565,6 +584,8 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		}
 		f[FCovName] = qi.coverage(masks[i].name)
 		f[FCovHeader] = qi.coverage(masks[i].header)
+		f[FCovCode] = qi.coverage(masks[i].code)
+		f[FCovProse] = qi.coverage(masks[i].all.andNot(masks[i].code))
 		parents := parentNames(c.Breadcrumb)
 		f[FCovParent] = qi.coverage(qi.mask(strings.Join(parents, " ")))
 		f[FCovPath] = qi.coverage(fa.path)

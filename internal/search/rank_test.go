@@ -430,6 +430,41 @@ func TestFeaturizeTermFrequency(t *testing.T) {
 	}
 }
 
+// Code coverage counts the query's terms in a chunk's name, signature and
+// code; prose coverage the ones its comments, JSDoc and strings hold and its
+// code does not: an error class whose message repeats the question is prose.
+func TestFeaturizeCodeAndProseCoverage(t *testing.T) {
+	st := chunkindex.TermStats{Chunks: 1000, DocFreq: map[string]int{"join": 5, "column": 8}}
+	qi := newQueryInfo("join column missing", st)
+	mk := func(name, sig, doc, text string) Result {
+		return Result{Chunk: chunk.Chunk{ID: name, RelativePath: "src/" + name + ".ts", Name: name, NodeKind: "function", StartLine: 1,
+			EndLine: 1 + strings.Count(text, "\n"), Breadcrumb: "src/" + name + ".ts > " + name, Signature: sig, JSDoc: doc,
+			EmbeddingText: text, FullSource: text}}
+	}
+	cands := []Result{
+		mk("buildJoinColumns", "buildJoinColumns(missing)", "", "function buildJoinColumns(missing) { return missing.map(toColumn) }"),
+		mk("raise", "raise()", "", "function raise() { throw new Error(`join column missing`) }"),
+		mk("described", "described()", "Finds the join column when missing.", "/** Finds the join column when missing. */\nfunction described() { return 1 }"),
+		mk("half", "half()", "", "function half(join) { // the column, if missing\n return join }"),
+	}
+	fs := featurize(&qi, cands, map[string]int{}, 1000)
+	code, str, doc, half := fs[0], fs[1], fs[2], fs[3]
+	tests := []struct {
+		name string
+		ok   bool
+	}{
+		{"identifiers are code", code[FCovCode] > 0.99 && code[FCovProse] == 0},
+		{"an error message is prose", str[FCovCode] == 0 && str[FCovProse] > 0.99 && str[FCovAll] > 0.99},
+		{"JSDoc is prose", doc[FCovCode] == 0 && doc[FCovProse] > 0.99},
+		{"a term in both counts as code", half[FCovCode] > 0 && half[FCovProse] > 0 && half[FCovCode]+half[FCovProse] > 0.99},
+	}
+	for _, tt := range tests {
+		if !tt.ok {
+			t.Errorf("%s: code %v / string %v / doc %v / half %v", tt.name, code, str, doc, half)
+		}
+	}
+}
+
 // With answerCoverage, results below the threshold join while the files
 // shown are together unlikely to hold the answer, never below the floor,
 // one file counted once; without it the threshold alone decides.
