@@ -62,7 +62,7 @@ const (
 	FCallee              // the strongest candidates call the chunk by name (see markCallees): ½ for one caller, 1 for two or more
 	FFileCallee          // the best FCallee of the chunk's file: the file holds what the strongest candidates call
 	FCovCode             // IDF-weighted share of query terms in the chunk's code: its name, signature and text outside comments and string literals
-	FCovProse            // … found only in its prose (comments, JSDoc, string literals), not in its code: an error message or a comment that reads like the question
+	FCovString           // … found only in its string literals, not in its code: an error or log message that reads like the question
 	// Query descriptors: the same for every candidate of a query, so a
 	// linear score ignores them, but the trees use them to weigh the other
 	// features differently for a sentence of prose and for a terse subject
@@ -84,7 +84,7 @@ var FeatureNames = [NumFeatures]string{
 	"test", "aux", "decl", "noncode", "statement", "callable", "typedecl", "container", "lines",
 	"exported", "depth", "rare", "file_sum", "stem_name", "expanded",
 	"semantic", "semantic_rel", "file_semantic", "term_freq", "whole_name", "types_file", "callback", "callee", "file_callee",
-	"cov_code", "cov_prose",
+	"cov_code", "cov_string",
 	"query_terms", "query_prose", "query_code", "query_types",
 }
 
@@ -392,15 +392,18 @@ func (qi *queryInfo) mask(texts ...string) termMask {
 }
 
 // countTerms splits text as the index does, adds how often each query term
-// occurs to counts (indexed like qi.terms) and marks in code the terms
-// that occur in its code rather than its prose (splitProse).
-func (qi *queryInfo) countTerms(text string, counts []int, code termMask) {
-	splitProse(text, func(part string, isCode bool) {
+// occurs to counts (indexed like qi.terms) and marks the terms that occur
+// in its code in code and those in its string literals in str (splitProse).
+func (qi *queryInfo) countTerms(text string, counts []int, code, str termMask) {
+	splitProse(text, func(part string, kind partKind) {
 		for _, x := range terms.SplitWanted(part, qi.initials) {
 			if i, ok := qi.pos[x]; ok {
 				counts[i]++
-				if isCode {
+				switch kind {
+				case codePart:
 					code[i/64] |= 1 << (i % 64)
+				case stringPart:
+					str[i/64] |= 1 << (i % 64)
 				}
 			}
 		}
@@ -513,7 +516,7 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		sim       float64  // the best similarity of its candidates
 	}
 	files := map[string]*fileAgg{}
-	type chunkMasks struct{ all, name, header, code termMask }
+	type chunkMasks struct{ all, name, header, code, str termMask }
 	masks := make([]chunkMasks, len(cands))
 	sims := make([]float64, len(cands))
 	tfs := make([]float64, len(cands))
@@ -534,9 +537,9 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 				// The text is split once, for its terms' presence and
 				// their counts.
 				clear(counts)
-				code := name.or(sig)
-				qi.countTerms(featureText(c.EmbeddingText), counts, code)
-				masks[i] = chunkMasks{all: name.or(header).or(qi.maskOf(counts)), name: name, header: header, code: code}
+				code, str := name.or(sig), make(termMask, len(name))
+				qi.countTerms(featureText(c.EmbeddingText), counts, code, str)
+				masks[i] = chunkMasks{all: name.or(header).or(qi.maskOf(counts)), name: name, header: header, code: code, str: str}
 				tfs[i] = qi.termFrequency(counts)
 				if qi.embedderSims {
 					sims[i] = max(0, cands[i].Similarity)
@@ -585,7 +588,7 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		f[FCovName] = qi.coverage(masks[i].name)
 		f[FCovHeader] = qi.coverage(masks[i].header)
 		f[FCovCode] = qi.coverage(masks[i].code)
-		f[FCovProse] = qi.coverage(masks[i].all.andNot(masks[i].code))
+		f[FCovString] = qi.coverage(masks[i].str.andNot(masks[i].code))
 		parents := parentNames(c.Breadcrumb)
 		f[FCovParent] = qi.coverage(qi.mask(strings.Join(parents, " ")))
 		f[FCovPath] = qi.coverage(fa.path)

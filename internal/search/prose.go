@@ -2,22 +2,30 @@ package search
 
 import "strings"
 
-// splitProse cuts JavaScript or TypeScript source into stretches of code and
-// of prose — comments and the text of string and template literals — and
-// hands each to emit in order, with code telling which it is. A question in
-// plain words matches an error message or a comment as readily as the code
-// that does what it asks; the coverage features weigh the two apart (see
-// FCovCode, FCovProse).
+// partKind says what a stretch of source text is.
+type partKind int
+
+const (
+	codePart    partKind = iota
+	commentPart          // a line or block comment, JSDoc included
+	stringPart           // the text of a string or template literal
+)
+
+// splitProse cuts JavaScript or TypeScript source into stretches of code,
+// comments and the text of string and template literals, and hands each to
+// emit in order with its kind. A question in plain words matches an error
+// message as readily as the code that does what it asks; the coverage
+// features weigh the two apart (see FCovCode, FCovString).
 //
 // It is a scanner, not a parser: a regular expression literal counts as
 // code, and an unterminated literal or comment runs to the end of the text
 // (a chunk's text may be cut short). Template literals nest: the `${…}` of
 // a template is code again, and may hold templates of its own.
-func splitProse(src string, emit func(part string, code bool)) {
+func splitProse(src string, emit func(part string, kind partKind)) {
 	start := 0
-	flush := func(end int, code bool) {
+	flush := func(end int, kind partKind) {
 		if end > start {
-			emit(src[start:end], code)
+			emit(src[start:end], kind)
 		}
 		start = end
 	}
@@ -29,27 +37,27 @@ func splitProse(src string, emit func(part string, code bool)) {
 		c := src[i]
 		switch {
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			flush(i, true)
+			flush(i, codePart)
 			i = indexFrom(src, i, "\n")
-			flush(i, false)
+			flush(i, commentPart)
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			flush(i, true)
+			flush(i, codePart)
 			i = indexFrom(src, i+2, "*/")
 			if i < len(src) {
 				i += 2
 			}
-			flush(i, false)
+			flush(i, commentPart)
 		case c == '\'' || c == '"':
-			flush(i+1, true)
+			flush(i+1, codePart)
 			i = closeQuote(src, i+1, c)
-			flush(i, false)
+			flush(i, stringPart)
 			if i < len(src) {
 				i++
 			}
 		case c == '`':
-			flush(i+1, true)
+			flush(i+1, codePart)
 			i = templateText(src, i+1)
-			flush(i, false)
+			flush(i, stringPart)
 			if i < len(src) && src[i] == '`' {
 				i++
 			} else if i < len(src) { // "${": code until its closing brace
@@ -66,9 +74,9 @@ func splitProse(src string, emit func(part string, code bool)) {
 				continue
 			}
 			templates = templates[:len(templates)-1]
-			flush(i+1, true)
+			flush(i+1, codePart)
 			i = templateText(src, i+1)
-			flush(i, false)
+			flush(i, stringPart)
 			if i < len(src) && src[i] == '`' {
 				i++
 			} else if i < len(src) {
@@ -79,7 +87,7 @@ func splitProse(src string, emit func(part string, code bool)) {
 			i++
 		}
 	}
-	flush(len(src), true)
+	flush(len(src), codePart)
 }
 
 // indexFrom is the index of the first sep at or after from, or len(s).

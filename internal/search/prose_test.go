@@ -5,15 +5,19 @@ import (
 	"testing"
 )
 
-// proseParts runs splitProse and writes code as is and prose in [brackets].
+// proseParts runs splitProse and writes code as is, comments in [brackets]
+// and strings' text in <angles>.
 func proseParts(src string) string {
 	var sb strings.Builder
-	splitProse(src, func(part string, code bool) {
-		if code {
+	splitProse(src, func(part string, kind partKind) {
+		switch kind {
+		case codePart:
 			sb.WriteString(part)
-			return
+		case commentPart:
+			sb.WriteString("[" + part + "]")
+		case stringPart:
+			sb.WriteString("<" + part + ">")
 		}
-		sb.WriteString("[" + part + "]")
 	})
 	return sb.String()
 }
@@ -26,16 +30,16 @@ func TestSplitProse(t *testing.T) {
 		{"line comment", "x = 1 // retry later\ny()", "x = 1 [// retry later]\ny()"},
 		{"block comment", "a /* the cache */ b", "a [/* the cache */] b"},
 		{"JSDoc", "/** Saves it. */\nfunction save() {}", "[/** Saves it. */]\nfunction save() {}"},
-		{"strings", `throw new Error("column missing: " + name, 'x')`, `throw new Error("[column missing: ]" + name, '[x]')`},
-		{"escaped quote", `s = "say \"hi\" now"; t`, `s = "[say \"hi\" now]"; t`},
-		{"slash in a string is not a comment", `u = "http://x"; v`, `u = "[http://x]"; v`},
+		{"strings", `throw new Error("column missing: " + name, 'x')`, `throw new Error("<column missing: >" + name, '<x>')`},
+		{"escaped quote", `s = "say \"hi\" now"; t`, `s = "<say \"hi\" now>"; t`},
+		{"slash in a string is not a comment", `u = "http://x"; v`, `u = "<http://x>"; v`},
 		{"quote in a comment", "// don't\nf()", "[// don't]\nf()"},
-		{"template", "`table ${name} rows`", "`[table ]${name}[ rows]`"},
-		{"template nests braces and templates", "`a ${ {k: `b ${c}`}.k } d`", "`[a ]${ {k: `[b ]${c}`}.k }[ d]`"},
+		{"template", "`table ${name} rows`", "`<table >${name}< rows>`"},
+		{"template nests braces and templates", "`a ${ {k: `b ${c}`}.k } d`", "`<a >${ {k: `<b >${c}`}.k }< d>`"},
 		{"division is code", "x = a / b / c", "x = a / b / c"},
 		{"unterminated comment runs to the end", "f() /* cut", "f() [/* cut]"},
-		{"unterminated string stops at the line", "s = 'abc\ng()", "s = '[abc]\ng()"},
-		{"unterminated template runs to the end", "`abc ${x", "`[abc ]${x"},
+		{"unterminated string stops at the line", "s = 'abc\ng()", "s = '<abc>\ng()"},
+		{"unterminated template runs to the end", "`abc ${x", "`<abc >${x"},
 		{"empty", "", ""},
 	}
 	for _, tt := range tests {
@@ -55,7 +59,7 @@ func FuzzSplitProse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		var sb strings.Builder
-		splitProse(src, func(part string, code bool) {
+		splitProse(src, func(part string, kind partKind) {
 			if part == "" {
 				t.Fatalf("empty part of %q", src)
 			}

@@ -431,9 +431,10 @@ func TestFeaturizeTermFrequency(t *testing.T) {
 }
 
 // Code coverage counts the query's terms in a chunk's name, signature and
-// code; prose coverage the ones its comments, JSDoc and strings hold and its
-// code does not: an error class whose message repeats the question is prose.
-func TestFeaturizeCodeAndProseCoverage(t *testing.T) {
+// code; string coverage the ones only its string literals hold: an error
+// class whose message repeats the question matches it in strings alone.
+// Comments and JSDoc are neither.
+func TestFeaturizeCodeAndStringCoverage(t *testing.T) {
 	st := chunkindex.TermStats{Chunks: 1000, DocFreq: map[string]int{"join": 5, "column": 8}}
 	qi := newQueryInfo("join column missing", st)
 	mk := func(name, sig, doc, text string) Result {
@@ -445,7 +446,7 @@ func TestFeaturizeCodeAndProseCoverage(t *testing.T) {
 		mk("buildJoinColumns", "buildJoinColumns(missing)", "", "function buildJoinColumns(missing) { return missing.map(toColumn) }"),
 		mk("raise", "raise()", "", "function raise() { throw new Error(`join column missing`) }"),
 		mk("described", "described()", "Finds the join column when missing.", "/** Finds the join column when missing. */\nfunction described() { return 1 }"),
-		mk("half", "half()", "", "function half(join) { // the column, if missing\n return join }"),
+		mk("half", "half()", "", "function half(join) { log('column missing for', join) }"),
 	}
 	fs := featurize(&qi, cands, map[string]int{}, 1000)
 	code, str, doc, half := fs[0], fs[1], fs[2], fs[3]
@@ -453,10 +454,10 @@ func TestFeaturizeCodeAndProseCoverage(t *testing.T) {
 		name string
 		ok   bool
 	}{
-		{"identifiers are code", code[FCovCode] > 0.99 && code[FCovProse] == 0},
-		{"an error message is prose", str[FCovCode] == 0 && str[FCovProse] > 0.99 && str[FCovAll] > 0.99},
-		{"JSDoc is prose", doc[FCovCode] == 0 && doc[FCovProse] > 0.99},
-		{"a term in both counts as code", half[FCovCode] > 0 && half[FCovProse] > 0 && half[FCovCode]+half[FCovProse] > 0.99},
+		{"identifiers are code", code[FCovCode] > 0.99 && code[FCovString] == 0},
+		{"an error message is a string", str[FCovCode] == 0 && str[FCovString] > 0.99 && str[FCovAll] > 0.99},
+		{"JSDoc is neither", doc[FCovCode] == 0 && doc[FCovString] == 0 && doc[FCovAll] > 0.99},
+		{"a term in code and in a string counts as code", half[FCovCode] > 0 && half[FCovString] > 0 && half[FCovCode]+half[FCovString] > 0.99},
 	}
 	for _, tt := range tests {
 		if !tt.ok {
