@@ -17,10 +17,14 @@ const (
 // message as readily as the code that does what it asks; the coverage
 // features weigh the two apart (see FCovCode, FCovString).
 //
-// It is a scanner, not a parser: a regular expression literal counts as
-// code, and an unterminated literal or comment runs to the end of the text
-// (a chunk's text may be cut short). Template literals nest: the `${…}` of
-// a template is code again, and may hold templates of its own.
+// It is a scanner, not a parser. A regular expression literal is code and
+// is stepped over whole, so that a quote or backquote inside it (/['"`]/)
+// opens nothing; a slash is read as one where an operand may start (after
+// an operator, a bracket or a keyword such as return), as a division
+// elsewhere. An unterminated template or block comment runs to the end of
+// the text (a chunk's text may be cut short), an unterminated quote to the
+// end of its line. Template literals nest: the `${…}` of a template is code
+// again, and may hold templates of its own.
 func splitProse(src string, emit func(part string, kind partKind)) {
 	start := 0
 	flush := func(end int, kind partKind) {
@@ -47,6 +51,8 @@ func splitProse(src string, emit func(part string, kind partKind)) {
 				i += 2
 			}
 			flush(i, commentPart)
+		case c == '/' && regexMayStart(src, i):
+			i = regexEnd(src, i)
 		case c == '\'' || c == '"':
 			flush(i+1, codePart)
 			i = closeQuote(src, i+1, c)
@@ -129,4 +135,57 @@ func templateText(s string, i int) int {
 		}
 	}
 	return len(s)
+}
+
+// regexMayStart says whether the slash at i can open a regular expression
+// literal: it is the text's first token, or follows an operator, an opening
+// bracket, a separator or a keyword that an operand follows.
+func regexMayStart(s string, i int) bool {
+	j := i - 1
+	for j >= 0 && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r') {
+		j--
+	}
+	if j < 0 {
+		return true
+	}
+	if strings.IndexByte("(,=:[!&|?{};+-*%<>~^", s[j]) >= 0 {
+		return true
+	}
+	end := j + 1
+	for j >= 0 && (isWordByte(s[j])) {
+		j--
+	}
+	switch s[j+1 : end] {
+	case "return", "typeof", "case", "in", "of", "delete", "void", "throw", "new", "yield", "await", "else", "do":
+		return true
+	}
+	return false
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b == '$' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// regexEnd is the index just after the regular expression literal opened
+// at i (its flags are left to the code that follows), or i+1 when the line
+// ends before it closes: then the slash was not one after all.
+func regexEnd(s string, i int) int {
+	inClass := false
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case '[':
+			inClass = true
+		case ']':
+			inClass = false
+		case '/':
+			if !inClass {
+				return j + 1
+			}
+		case '\n':
+			return i + 1
+		}
+	}
+	return i + 1
 }

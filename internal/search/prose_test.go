@@ -37,6 +37,11 @@ func TestSplitProse(t *testing.T) {
 		{"template", "`table ${name} rows`", "`<table >${name}< rows>`"},
 		{"template nests braces and templates", "`a ${ {k: `b ${c}`}.k } d`", "`<a >${ {k: `<b >${c}`}.k }< d>`"},
 		{"division is code", "x = a / b / c", "x = a / b / c"},
+		{"a regular expression's quotes open nothing", "s.replace(/['\"`]/g, '') + f(`t`)", "s.replace(/['\"`]/g, '') + f(`<t>`)"},
+		{"a slash in a class does not close it", "if (/[/'\\]]/.test(p)) return 'x'", "if (/[/'\\]]/.test(p)) return '<x>'"},
+		{"after return a slash opens a regular expression", "return /'/.test(s) ? 'a' : 'b'", "return /'/.test(s) ? '<a>' : '<b>'"},
+		{"after an operand a slash divides", "n = total / count; m = 'x' / 2", "n = total / count; m = '<x>' / 2"},
+		{"a regular expression never closed is a slash", "a = /'x\ny = 'z'", "a = /'<x>\ny = '<z>'"},
 		{"unterminated comment runs to the end", "f() /* cut", "f() [/* cut]"},
 		{"unterminated string stops at the line", "s = 'abc\ng()", "s = '<abc>\ng()"},
 		{"unterminated template runs to the end", "`abc ${x", "`<abc >${x"},
@@ -54,7 +59,7 @@ func TestSplitProse(t *testing.T) {
 // FuzzSplitProse checks that the parts always put the text back together,
 // in order, and that no part is empty.
 func FuzzSplitProse(f *testing.F) {
-	for _, s := range []string{"a // b\nc", "`x ${`y ${z}`} w`", `"\"`, "/* ", "'\\", "${}}`"} {
+	for _, s := range []string{"a // b\nc", "`x ${`y ${z}`} w`", `"\"`, "/* ", "'\\", "${}}`", "x = /[`/]\\/", "return /"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
