@@ -152,7 +152,7 @@ func regexMayStart(s string, i int) bool {
 		return true
 	}
 	end := j + 1
-	for j >= 0 && (isWordByte(s[j])) {
+	for j >= 0 && identPart(rune(s[j])) {
 		j--
 	}
 	switch s[j+1 : end] {
@@ -160,10 +160,6 @@ func regexMayStart(s string, i int) bool {
 		return true
 	}
 	return false
-}
-
-func isWordByte(b byte) bool {
-	return b == '_' || b == '$' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
 // regexEnd is the index just after the regular expression literal opened
