@@ -44,6 +44,10 @@ func call(name, file string, line int, children ...Call) Call {
 
 func TestMarkerRules(t *testing.T) {
 	user := TypeRef{Param: "u", Type: "User", File: "src/user.ts"}
+	// diamond's tree reaches leaf through mid and through other.
+	diamond := fn("root", "src/root.ts", 1,
+		call("mid", "src/mid.ts", 1, call("leaf", "src/leaf.ts", 1)),
+		call("other", "src/other.ts", 1, call("leaf", "src/leaf.ts", 1)))
 	cases := []struct {
 		name            string
 		results         []Result
@@ -125,9 +129,7 @@ func TestMarkerRules(t *testing.T) {
 		{
 			name: "in trees: ◆ follows the results that call, however deep",
 			results: []Result{
-				fn("root", "src/root.ts", 1,
-					call("mid", "src/mid.ts", 1, call("leaf", "src/leaf.ts", 1)),
-					call("other", "src/other.ts", 1, call("leaf", "src/leaf.ts", 1))),
+				diamond,
 				fn("mid", "src/mid.ts", 1, call("leaf", "src/leaf.ts", 1)),
 				fn("other", "src/other.ts", 1, call("leaf", "src/leaf.ts", 1)),
 			},
@@ -137,9 +139,7 @@ func TestMarkerRules(t *testing.T) {
 		{
 			name: "in trees: a diamond inside one result's tree is not shared",
 			results: []Result{
-				fn("root", "src/root.ts", 1,
-					call("p", "src/p.ts", 1, call("leaf", "src/leaf.ts", 1)),
-					call("q", "src/q.ts", 1, call("leaf", "src/leaf.ts", 1))),
+				diamond,
 				fn("alone", "src/alone.ts", 1),
 			},
 		},
@@ -285,48 +285,60 @@ func TestHubNamesTheMemberCalled(t *testing.T) {
 	}
 }
 
+// TestDetails: a result's details, from its kind line to its call trees.
 func TestDetails(t *testing.T) {
 	var members []string
 	for _, m := range strings.Fields("a b c d e f g h i j k l m n") {
 		members = append(members, m+"()")
 	}
-	r := Result{
-		Name: "Big", File: "src/big.ts", Line: 1, Kind: "class", RefFiles: 1,
-		Modifiers: []string{"export", "default", "abstract", "public"},
-		Signature: "class Big\n  extends Base {",
-		Members:   members,
+	deep := fn("handle", "src/entry.ts", 1,
+		call("process", "src/mw.ts", 3, Call{Name: "run", File: "src/svc.ts", Line: 7, DepthLimit: true}),
+		Call{Name: "handle", File: "src/entry.ts", Line: 1, Cycle: true})
+	deep.CalledBy = []Call{{Name: "main", File: "src/main.ts", Line: 2, DepthLimit: true}}
+	cases := []struct {
+		name string
+		r    Result
+		want []string
+	}{
+		{
+			name: "modifiers, a signature over lines, members cut",
+			r: Result{
+				Name: "Big", File: "src/big.ts", Line: 1, Kind: "class", RefFiles: 1,
+				Modifiers: []string{"export", "default", "abstract", "public"},
+				Signature: "class Big\n  extends Base {",
+				Members:   members,
+			},
+			want: []string{
+				"Big — src/big.ts",
+				"    abstract class | exported as default | refs: 1 file",
+				"    Signature: class Big extends Base {",
+				"    Members: a(), b(), c(), d(), e(), f(), g(), h(), i(), j(), k(), l(), +2 more",
+			},
+		},
+		{
+			name: "a single result's deep calls, a cycle and its callers",
+			r:    deep,
+			want: []string{
+				"handle — src/entry.ts",
+				"    function | refs: 1 file",
+				"    Calls:",
+				"      → process (src/mw.ts)",
+				"        → run (src/svc.ts) [depth limit]",
+				"      → handle (src/entry.ts) [cycle]",
+				"    Called by: main (src/main.ts)",
+			},
+		},
 	}
-	got := newModel(Input{Results: []Result{r}}).details(1, true, true)
-	want := []string{
-		"Big — src/big.ts",
-		"    abstract class | exported as default | refs: 1 file",
-		"    Signature: class Big extends Base {",
-		"    Members: a(), b(), c(), d(), e(), f(), g(), h(), i(), j(), k(), l(), +2 more",
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			wantLines(t, newModel(Input{Results: []Result{c.r}}).details(1, true, true), c.want)
+		})
 	}
-	wantLines(t, got, want)
 
 	mods := kindLine(Result{Kind: "method", RefFiles: -1, Modifiers: []string{"async", "static", "private", "exported"}})
 	if mods != "private static async method | exported" {
 		t.Errorf("kind line %q", mods)
 	}
-}
-
-func TestSingleResultDeepCalls(t *testing.T) {
-	r := fn("handle", "src/entry.ts", 1,
-		call("process", "src/mw.ts", 3, Call{Name: "run", File: "src/svc.ts", Line: 7, DepthLimit: true}),
-		Call{Name: "handle", File: "src/entry.ts", Line: 1, Cycle: true})
-	r.CalledBy = []Call{{Name: "main", File: "src/main.ts", Line: 2, DepthLimit: true}}
-	got := newModel(Input{Results: []Result{r}}).details(1, true, true)
-	want := []string{
-		"handle — src/entry.ts",
-		"    function | refs: 1 file",
-		"    Calls:",
-		"      → process (src/mw.ts)",
-		"        → run (src/svc.ts) [depth limit]",
-		"      → handle (src/entry.ts) [cycle]",
-		"    Called by: main (src/main.ts)",
-	}
-	wantLines(t, got, want)
 }
 
 func TestTreeRepeatsAndCap(t *testing.T) {
