@@ -244,12 +244,8 @@ func writeTrust(userDir string, recs []TrustRecord) error {
 // CheckTrust reports whether the user trusts the workspace at root (and
 // its current .scry.toml).
 func CheckTrust(userDir, root string) (Trust, error) {
-	canon, err := CanonicalRoot(root)
-	if err != nil {
-		return Trust{}, err
-	}
+	canon, recs, err := decisions(userDir, root)
 	t := Trust{Root: canon}
-	recs, err := readTrust(userDir)
 	if err != nil {
 		return t, err
 	}
@@ -286,15 +282,11 @@ func CheckTrust(userDir, root string) (Trust, error) {
 // TrustWorkspace records that the user trusts root with its current
 // .scry.toml, replacing an earlier decision for the same root.
 func TrustWorkspace(userDir, root string, now time.Time) (TrustRecord, error) {
-	canon, err := CanonicalRoot(root)
+	canon, recs, err := decisions(userDir, root)
 	if err != nil {
 		return TrustRecord{}, err
 	}
 	h, err := configHash(canon)
-	if err != nil {
-		return TrustRecord{}, err
-	}
-	recs, err := readTrust(userDir)
 	if err != nil {
 		return TrustRecord{}, err
 	}
@@ -309,11 +301,7 @@ func TrustWorkspace(userDir, root string, now time.Time) (TrustRecord, error) {
 // RevokeTrust forgets the decision for root; it reports whether there was
 // one.
 func RevokeTrust(userDir, root string) (bool, error) {
-	canon, err := CanonicalRoot(root)
-	if err != nil {
-		return false, err
-	}
-	recs, err := readTrust(userDir)
+	canon, recs, err := decisions(userDir, root)
 	if err != nil {
 		return false, err
 	}
@@ -323,6 +311,18 @@ func RevokeTrust(userDir, root string) (bool, error) {
 		return false, nil
 	}
 	return true, writeTrust(userDir, kept)
+}
+
+// decisions reads the trust store for a question about the workspace at
+// root: root as the store records it (canon; "" when it cannot be
+// resolved) and the store's decisions.
+func decisions(userDir, root string) (canon string, recs []TrustRecord, err error) {
+	canon, err = CanonicalRoot(root)
+	if err != nil {
+		return "", nil, err
+	}
+	recs, err = readTrust(userDir)
+	return canon, recs, err
 }
 
 // withoutRoot is recs without the decision for the workspace root canon
