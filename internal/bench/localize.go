@@ -161,27 +161,30 @@ func ScoreList(in *Instance, list []LocSpan) LocScore {
 	return s
 }
 
-// Localization systems, in report order.
+// Localization systems, in report order; those the quality benchmark runs
+// too have its names.
 const (
 	LocGrep       = "grep-files"
-	LocBM25Files  = "bm25-files"
+	LocBM25Files  = SysBM25
 	LocBM25Chunks = "bm25-chunks"
-	LocV1         = "scry-v1"
-	LocScry       = "scry"
+	LocV1         = SysV1
+	LocScry       = SysFull
 	// With an embedder (RunOptions.Embedder):
 	LocVector = "vector"
 	LocFused  = "bm25-chunks+vector"
-	LocHybrid = "scry-hybrid"
+	LocHybrid = SysHybrid
 )
 
+// locDescriptions describe the systems; those the quality benchmark runs
+// the same way have its descriptions.
 var locDescriptions = map[string]string{
 	LocGrep:       "whole files ranked by distinct query words contained (grep -ric), ties by occurrences",
-	LocBM25Files:  "BM25 (k1=1.2, b=0.75) over whole files, scry's term normalisation",
+	LocBM25Files:  systemDescriptions[SysBM25],
 	LocBM25Chunks: "scry's first stage alone: BM25F over symbol chunks",
-	LocV1:         "the previous ranker: 40 BM25F candidates, fixed-weight reranker, blend",
+	LocV1:         systemDescriptions[SysV1],
 	LocScry:       "the fitted ranker: deep candidates, features, linear model, file diversity, mirrors collapsed",
-	LocVector:     "the embedder alone: the chunks nearest the query's vector",
-	LocFused:      "scry's first stage with vector candidates fused in (reciprocal rank), no ranker",
+	LocVector:     systemDescriptions[SysVector],
+	LocFused:      systemDescriptions[SysFused],
 	LocHybrid:     "the fitted ranker over candidates with vector neighbours fused in (what scry does with an embedder)",
 }
 
