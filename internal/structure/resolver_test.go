@@ -14,8 +14,7 @@ import (
 
 func TestImplementationsAndDefinition(t *testing.T) {
 	root := fixtureDir(t, "type-hierarchy")
-	srv := startServer(t, root)
-	res := structure.NewCompiler(srv)
+	res := structure.NewCompiler(serverFor(t, root))
 	ctx := context.Background()
 
 	impls, err := res.Implementations(ctx, targetOf(t, root, query{File: "models.ts", Decl: "class BaseModel", Symbol: "BaseModel"}))
