@@ -83,19 +83,14 @@ func Load(root string, getenv func(string) string) (Config, error) {
 	userDir := UserDir(getenv)
 	if userDir != "" {
 		path := filepath.Join(userDir, UserFileName)
-		md, found, err := decodeFile(path, &c)
+		set, err := layFile(path, &c, &c.Origin.UserFile)
 		if err != nil {
 			return c, err
 		}
-		if found {
-			c.Origin.UserFile = path
-			for _, s := range Sensitive {
-				if md.IsDefined(s.path()...) {
-					c.Origin.Sources[s.Key] = SourceUser
-					if err := s.absolute(&c, userDir, path); err != nil {
-						return c, err
-					}
-				}
+		for _, s := range set {
+			c.Origin.Sources[s.Key] = SourceUser
+			if err := s.absolute(&c, userDir, path); err != nil {
+				return c, err
 			}
 		}
 	}
@@ -105,33 +100,23 @@ func Load(root string, getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	c.Origin.Trust = trust
-	before := make([]string, len(Sensitive))
-	for i, s := range Sensitive {
-		before[i] = s.get(&c)
-	}
 	path := filepath.Join(root, FileName)
-	md, found, err := decodeFile(path, &c)
+	set, err := layFile(path, &c, &c.Origin.WorkspaceFile)
 	if err != nil {
 		return c, err
 	}
-	if found {
-		c.Origin.WorkspaceFile = path
-		for i, s := range Sensitive {
-			if !md.IsDefined(s.path()...) {
-				continue
+	for _, s := range set {
+		v := s.get(&c)
+		switch {
+		case trust.Trusted:
+			c.Origin.Sources[s.Key] = SourceWorkspace
+			if err := s.absolute(&c, trust.Root, path); err != nil {
+				return c, err
 			}
-			v := s.get(&c)
-			switch {
-			case trust.Trusted:
-				c.Origin.Sources[s.Key] = SourceWorkspace
-				if err := s.absolute(&c, trust.Root, path); err != nil {
-					return c, err
-				}
-			case s.harmless != nil && s.harmless(v, before[i]):
-			default:
-				s.set(&c, before[i])
-				c.Origin.Ignored = append(c.Origin.Ignored, Ignored{Key: s.Key, Value: v})
-			}
+		case s.harmless != nil && s.harmless(v, s.before):
+		default:
+			s.set(&c, s.before)
+			c.Origin.Ignored = append(c.Origin.Ignored, Ignored{Key: s.Key, Value: v})
 		}
 	}
 
@@ -153,6 +138,37 @@ func Load(root string, getenv func(string) string) (Config, error) {
 
 // maxConfigFile bounds the read of a configuration file.
 const maxConfigFile = 1 << 20
+
+// laidSetting is a Sensitive setting that a configuration file set, with
+// the value in force before the file was read.
+type laidSetting struct {
+	Setting
+	before string
+}
+
+// layFile lays the TOML file at path over c and returns the Sensitive
+// settings it sets, in Sensitive's order; when the file exists, origin
+// (unless nil) is set to path.
+func layFile(path string, c *Config, origin *string) ([]laidSetting, error) {
+	before := make([]string, len(Sensitive))
+	for i, s := range Sensitive {
+		before[i] = s.get(c)
+	}
+	md, found, err := decodeFile(path, c)
+	if err != nil || !found {
+		return nil, err
+	}
+	if origin != nil {
+		*origin = path
+	}
+	var set []laidSetting
+	for i, s := range Sensitive {
+		if md.IsDefined(s.path()...) {
+			set = append(set, laidSetting{s, before[i]})
+		}
+	}
+	return set, nil
+}
 
 // decodeFile lays the TOML file at path over c; found is false when there
 // is no such file.

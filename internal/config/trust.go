@@ -139,13 +139,13 @@ const maxProgram = 1 << 30
 // workspace leads there, since the repository can re-point the link.
 func namedPrograms(root string) (map[string]string, error) {
 	var c Config
-	md, found, err := decodeFile(filepath.Join(root, FileName), &c)
-	if err != nil || !found {
+	set, err := layFile(filepath.Join(root, FileName), &c, nil)
+	if err != nil {
 		return nil, err
 	}
 	out := map[string]string{}
-	for _, s := range Sensitive {
-		if !s.IsPath || !md.IsDefined(s.path()...) || s.get(&c) == "" {
+	for _, s := range set {
+		if !s.IsPath || s.get(&c) == "" {
 			continue
 		}
 		p := s.get(&c)
