@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/scry-dev/scry/internal/testkit"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -60,109 +61,65 @@ func equal(t *testing.T, what string, got, want []string) {
 	}
 }
 
+// TestDiscoverGitignore: each case is a tree of ignore files (with their
+// rules) and empty source files (paths), and the files Discover keeps.
 func TestDiscoverGitignore(t *testing.T) {
 	tests := []struct {
-		name  string
-		files map[string]string
-		want  []string
+		name   string
+		ignore map[string]string
+		paths  []string
+		want   []string
 	}{
 		{
-			name: "nested files, negation and precedence",
-			files: map[string]string{
-				".gitignore":            "# generated code\n*.gen.ts\n!keep.gen.ts\n\ntmp/\n",
-				"a.ts":                  "",
-				"a.gen.ts":              "",
-				"keep.gen.ts":           "",
-				"tmp/x.ts":              "",
-				"pkg/.gitignore":        "!b.gen.ts\nlocal.ts\n",
-				"pkg/b.gen.ts":          "",
-				"pkg/c.gen.ts":          "",
-				"pkg/local.ts":          "",
-				"pkg/sub/local.ts":      "",
-				"other/local.ts":        "",
-				"other/sub/keep.gen.ts": "",
-			},
-			want: []string{"a.ts", "keep.gen.ts", "other/local.ts", "other/sub/keep.gen.ts", "pkg/b.gen.ts"},
+			name:   "nested files, negation and precedence",
+			ignore: map[string]string{".gitignore": "# generated code\n*.gen.ts\n!keep.gen.ts\n\ntmp/\n", "pkg/.gitignore": "!b.gen.ts\nlocal.ts\n"},
+			paths:  []string{"a.ts", "a.gen.ts", "keep.gen.ts", "tmp/x.ts", "pkg/b.gen.ts", "pkg/c.gen.ts", "pkg/local.ts", "pkg/sub/local.ts", "other/local.ts", "other/sub/keep.gen.ts"},
+			want:   []string{"a.ts", "keep.gen.ts", "other/local.ts", "other/sub/keep.gen.ts", "pkg/b.gen.ts"},
 		},
 		{
-			name: "a slash in the middle anchors to the ignore file's directory",
-			files: map[string]string{
-				".gitignore":          "src/gen\n",
-				"src/gen/a.ts":        "",
-				"lib/src/gen/a.ts":    "",
-				"lib/.gitignore":      "/top.ts\n",
-				"lib/top.ts":          "",
-				"lib/deeper/top.ts":   "",
-				"lib/x/.gitignore":    "y/*.ts\n",
-				"lib/x/y/a.ts":        "",
-				"lib/x/z/y/a.ts":      "",
-				"lib/x/y/deeper/a.ts": "",
-			},
-			want: []string{"lib/deeper/top.ts", "lib/src/gen/a.ts", "lib/x/y/deeper/a.ts", "lib/x/z/y/a.ts"},
+			name:   "a slash in the middle anchors to the ignore file's directory",
+			ignore: map[string]string{".gitignore": "src/gen\n", "lib/.gitignore": "/top.ts\n", "lib/x/.gitignore": "y/*.ts\n"},
+			paths:  []string{"src/gen/a.ts", "lib/src/gen/a.ts", "lib/top.ts", "lib/deeper/top.ts", "lib/x/y/a.ts", "lib/x/z/y/a.ts", "lib/x/y/deeper/a.ts"},
+			want:   []string{"lib/deeper/top.ts", "lib/src/gen/a.ts", "lib/x/y/deeper/a.ts", "lib/x/z/y/a.ts"},
 		},
 		{
-			name: "dir/** keeps dir itself so a file can be re-included",
-			files: map[string]string{
-				".gitignore":        "vendor/**\n!vendor/keep.ts\n",
-				"vendor/keep.ts":    "",
-				"vendor/drop.ts":    "",
-				"vendor/sub/sub.ts": "",
-			},
-			want: []string{"vendor/keep.ts"},
+			name:   "dir/** keeps dir itself so a file can be re-included",
+			ignore: map[string]string{".gitignore": "vendor/**\n!vendor/keep.ts\n"},
+			paths:  []string{"vendor/keep.ts", "vendor/drop.ts", "vendor/sub/sub.ts"},
+			want:   []string{"vendor/keep.ts"},
 		},
 		{
-			name: "a file inside an ignored directory cannot be re-included",
-			files: map[string]string{
-				".gitignore":    "gen/\n!gen/keep.ts\n",
-				"gen/keep.ts":   "",
-				"other/gen.ts":  "",
-				"other/gen2.ts": "",
-			},
-			want: []string{"other/gen.ts", "other/gen2.ts"},
+			name:   "a file inside an ignored directory cannot be re-included",
+			ignore: map[string]string{".gitignore": "gen/\n!gen/keep.ts\n"},
+			paths:  []string{"gen/keep.ts", "other/gen.ts", "other/gen2.ts"},
+			want:   []string{"other/gen.ts", "other/gen2.ts"},
 		},
 		{
-			name: "a trailing slash matches directories only",
-			files: map[string]string{
-				".gitignore":     "api.ts/\n",
-				"api.ts":         "",
-				"x/api.ts/in.ts": "",
-			},
-			want: []string{"api.ts"},
+			name:   "a trailing slash matches directories only",
+			ignore: map[string]string{".gitignore": "api.ts/\n"},
+			paths:  []string{"api.ts", "x/api.ts/in.ts"},
+			want:   []string{"api.ts"},
 		},
 		{
-			name: "glob syntax: ?, classes, **, literal braces, trailing spaces, escapes",
-			files: map[string]string{
-				".gitignore":    "a?.ts\n[!x]b.ts\n**/deep/**/z.ts\n{c}.ts\nspace.ts   \n\\#hash.ts\nc++/\n",
-				"a1.ts":         "",
-				"abc.ts":        "",
-				"cb.ts":         "",
-				"xb.ts":         "",
-				"q/deep/r/z.ts": "",
-				"deep/z.ts":     "",
-				"c.ts":          "",
-				"{c}.ts":        "",
-				"space.ts":      "",
-				"#hash.ts":      "",
-				"c++/a.ts":      "",
-			},
-			want: []string{"abc.ts", "c.ts", "xb.ts"},
+			name:   "glob syntax: ?, classes, **, literal braces, trailing spaces, escapes",
+			ignore: map[string]string{".gitignore": "a?.ts\n[!x]b.ts\n**/deep/**/z.ts\n{c}.ts\nspace.ts   \n\\#hash.ts\nc++/\n"},
+			paths:  []string{"a1.ts", "abc.ts", "cb.ts", "xb.ts", "q/deep/r/z.ts", "deep/z.ts", "c.ts", "{c}.ts", "space.ts", "#hash.ts", "c++/a.ts"},
+			want:   []string{"abc.ts", "c.ts", "xb.ts"},
 		},
 		{
-			name: ".git/info/exclude applies, below the ignore files",
-			files: map[string]string{
-				".git/info/exclude": "*.local.ts\nmine.ts\n",
-				".gitignore":        "!mine.ts\n",
-				"a.local.ts":        "",
-				"sub/b.local.ts":    "",
-				"mine.ts":           "",
-			},
-			want: []string{"mine.ts"},
+			name:   ".git/info/exclude applies, below the ignore files",
+			ignore: map[string]string{".git/info/exclude": "*.local.ts\nmine.ts\n", ".gitignore": "!mine.ts\n"},
+			paths:  []string{"a.local.ts", "sub/b.local.ts", "mine.ts"},
+			want:   []string{"mine.ts"},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := testkit.Tree(t, tt.files)
-			res := mustDiscover(t, root, Options{})
+			files := maps.Clone(tt.ignore)
+			for _, p := range tt.paths {
+				files[p] = ""
+			}
+			res := mustDiscover(t, testkit.Tree(t, files), Options{})
 			equal(t, "files", rels(res), tt.want)
 			equal(t, "skipped", skips(res), nil)
 		})
