@@ -61,6 +61,15 @@ func equal(t *testing.T, what string, got, want []string) {
 	}
 }
 
+// emptyFiles is a tree of empty files at paths, for testkit.Tree.
+func emptyFiles(paths ...string) map[string]string {
+	files := make(map[string]string, len(paths))
+	for _, p := range paths {
+		files[p] = ""
+	}
+	return files
+}
+
 // TestDiscoverGitignore: each case is a tree of ignore files (with their
 // rules) and empty source files (paths), and the files Discover keeps.
 func TestDiscoverGitignore(t *testing.T) {
@@ -115,10 +124,8 @@ func TestDiscoverGitignore(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			files := maps.Clone(tt.ignore)
-			for _, p := range tt.paths {
-				files[p] = ""
-			}
+			files := emptyFiles(tt.paths...)
+			maps.Copy(files, tt.ignore)
 			res := mustDiscover(t, testkit.Tree(t, files), Options{})
 			equal(t, "files", rels(res), tt.want)
 			equal(t, "skipped", skips(res), nil)
@@ -128,29 +135,14 @@ func TestDiscoverGitignore(t *testing.T) {
 
 func TestDiscoverDefaultExcludesAndExtensions(t *testing.T) {
 	root := t.TempDir()
-	files := map[string]string{
-		"src/a.ts":   "",
-		"src/b.tsx":  "",
-		"src/c.js":   "",
-		"src/d.jsx":  "",
-		"src/e.mts":  "",
-		"src/f.mjs":  "",
-		"src/g.cts":  "",
-		"src/h.cjs":  "",
-		"src/i.d.ts": "",
+	files := emptyFiles(
+		"src/a.ts", "src/b.tsx", "src/c.js", "src/d.jsx", "src/e.mts", "src/f.mjs", "src/g.cts", "src/h.cjs", "src/i.d.ts",
 		// Not candidates, and not counted either.
-		"README.md":   "",
-		"src/j.json":  "",
-		"src/k.TS":    "",
-		"src/l.ts.md": "",
+		"README.md", "src/j.json", "src/k.TS", "src/l.ts.md",
 		// Bundles are counted: someone may wonder where they went.
-		"src/vendor.min.js":     "",
-		"src/vendor.min.mjs":    "",
-		"src/app.bundle.js":     "",
-		"src/ok.minimal.js":     "",
-		"packages/p/index.ts":   "",
-		".github/scripts/ci.js": "",
-	}
+		"src/vendor.min.js", "src/vendor.min.mjs", "src/app.bundle.js", "src/ok.minimal.js",
+		"packages/p/index.ts", ".github/scripts/ci.js",
+	)
 	for _, d := range DefaultExcludes {
 		files[d+"/x.ts"] = ""
 		files["packages/p/"+d+"/x.ts"] = ""
@@ -184,17 +176,10 @@ func TestDiscoverDefaultExcludesAndExtensions(t *testing.T) {
 }
 
 func TestDiscoverIncludeExclude(t *testing.T) {
-	root := testkit.Tree(t, map[string]string{
-		"index.ts":               "",
-		"src/auth/login.ts":      "",
-		"src/auth/login.test.ts": "",
-		"src/auth/deep/token.ts": "",
-		"src/authz/policy.ts":    "",
-		"src/ui/button.tsx":      "",
-		"src/ui/button.test.tsx": "",
-		"test/e2e.test.ts":       "",
-		"scripts/build.js":       "",
-	})
+	root := testkit.Tree(t, emptyFiles(
+		"index.ts", "src/auth/login.ts", "src/auth/login.test.ts", "src/auth/deep/token.ts", "src/authz/policy.ts",
+		"src/ui/button.tsx", "src/ui/button.test.tsx", "test/e2e.test.ts", "scripts/build.js",
+	))
 	abs, _ := filepath.EvalSymlinks(root)
 	tests := []struct {
 		name string
@@ -273,7 +258,7 @@ func TestDiscoverBadGlobs(t *testing.T) {
 }
 
 func TestDiscoverRootErrors(t *testing.T) {
-	dir := testkit.Tree(t, map[string]string{"file.ts": ""})
+	dir := testkit.Tree(t, emptyFiles("file.ts"))
 	for _, root := range []string{filepath.Join(dir, "missing"), filepath.Join(dir, "file.ts"), ""} {
 		if _, err := Discover(root, Options{}); err == nil {
 			t.Errorf("Discover(%q): no error", root)
@@ -341,7 +326,7 @@ func TestCheckContent(t *testing.T) {
 }
 
 func TestDiscoverSymlinks(t *testing.T) {
-	outside := testkit.Tree(t, map[string]string{"o.ts": "", "dir/p.ts": ""})
+	outside := testkit.Tree(t, emptyFiles("o.ts", "dir/p.ts"))
 	root := testkit.Tree(t, map[string]string{
 		".gitignore":            "generated/\nignored-link.ts\n",
 		"src/a.ts":              "",
@@ -420,7 +405,7 @@ func TestDiscoverSymlinkLoopAcrossLinks(t *testing.T) {
 }
 
 func TestDiscoverSymlinkedRoot(t *testing.T) {
-	real := testkit.Tree(t, map[string]string{"a.ts": ""})
+	real := testkit.Tree(t, emptyFiles("a.ts"))
 	link := filepath.Join(t.TempDir(), "ws")
 	if err := os.Symlink(real, link); err != nil {
 		t.Skipf("symlinks unavailable: %v", err)
@@ -436,7 +421,7 @@ func TestDiscoverUnreadableDir(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("permissions do not apply to root")
 	}
-	root := testkit.Tree(t, map[string]string{"a.ts": "", "locked/b.ts": ""})
+	root := testkit.Tree(t, emptyFiles("a.ts", "locked/b.ts"))
 	locked := filepath.Join(root, "locked")
 	if err := os.Chmod(locked, 0); err != nil {
 		t.Fatal(err)
