@@ -237,8 +237,7 @@ func TestLineOrder(t *testing.T) {
 // highest); none of the deleted file's chunks, full-text rows or vectors
 // come back with it.
 func TestFileIDReused(t *testing.T) {
-	s := openTemp(t)
-	mustReplace(t, s, rec("a.ts"), fn("a.ts", "alpha", 1, "x()"))
+	s := openWith(t, fn("a.ts", "alpha", 1, "x()"))
 	mustReplace(t, s, rec("b.ts"), fn("b.ts", "beta", 1, "y()"), fn("b.ts", "gamma", 5, "z()"))
 	if err := s.PutVector("b.ts#beta@1", "m", []float32{1, 0}); err != nil {
 		t.Fatal(err)
@@ -272,8 +271,7 @@ func TestFileIDReused(t *testing.T) {
 }
 
 func TestChunkIDsFiltered(t *testing.T) {
-	s := openTemp(t)
-	mustReplace(t, s, rec("src/a.ts"), fn("src/a.ts", "alpha", 1, ""), fn("src/a.ts", "beta", 5, ""))
+	s := openWith(t, fn("src/a.ts", "alpha", 1, ""), fn("src/a.ts", "beta", 5, ""))
 	js := rec("lib/b.js")
 	js.Language = "javascript"
 	cls := fn("lib/b.js", "Gamma", 1, "")

@@ -52,6 +52,14 @@ func rec(file string) chunkindex.FileRecord {
 	return chunkindex.FileRecord{Path: file, Mtime: 100, Size: 10, ContentHash: "h-" + file, Language: "typescript"}
 }
 
+// openWith is a temporary store holding the chunks cs of one file.
+func openWith(t testing.TB, cs ...chunk.Chunk) *Store {
+	t.Helper()
+	s := openTemp(t)
+	mustReplace(t, s, rec(cs[0].RelativePath), cs...)
+	return s
+}
+
 func mustReplace(t testing.TB, s *Store, r chunkindex.FileRecord, cs ...chunk.Chunk) []ChunkSig {
 	t.Helper()
 	old, err := s.ReplaceFile(r, cs)
@@ -185,8 +193,7 @@ func TestReplaceFileRejectsBadInput(t *testing.T) {
 }
 
 func TestFailedReplaceKeepsPreviousState(t *testing.T) {
-	s := openTemp(t)
-	mustReplace(t, s, rec("a.ts"), fn("a.ts", "alpha", 1, "one"), fn("a.ts", "beta", 5, "two"))
+	s := openWith(t, fn("a.ts", "alpha", 1, "one"), fn("a.ts", "beta", 5, "two"))
 	mustReplace(t, s, rec("b.ts"), fn("b.ts", "gamma", 1, "three"))
 	if err := s.PutVector("a.ts#alpha@1", "m", []float32{1, 2}); err != nil {
 		t.Fatal(err)
@@ -227,8 +234,7 @@ func TestFailedReplaceKeepsPreviousState(t *testing.T) {
 }
 
 func TestTouchAndDeleteFile(t *testing.T) {
-	s := openTemp(t)
-	mustReplace(t, s, rec("a.ts"), fn("a.ts", "alpha", 1, "one"))
+	s := openWith(t, fn("a.ts", "alpha", 1, "one"))
 	mustReplace(t, s, rec("b.ts"), fn("b.ts", "beta", 1, "alpha"))
 	if err := s.PutVector("a.ts#alpha@1", "m", []float32{1}); err != nil {
 		t.Fatal(err)
@@ -355,8 +361,7 @@ func TestOpenOddPath(t *testing.T) {
 }
 
 func TestSearchNameAboveBody(t *testing.T) {
-	s := openTemp(t)
-	mustReplace(t, s, rec("a.ts"),
+	s := openWith(t,
 		fn("a.ts", "loadConfig", 1, "return readSettings(path)"),
 		fn("a.ts", "readSettings", 10, "// reads the settings file\nreturn parse(fs.readFileSync(p))"),
 		fn("a.ts", "unrelated", 20, "return 1"),
@@ -374,8 +379,7 @@ func TestSearchNameAboveBody(t *testing.T) {
 }
 
 func TestSearchSplitIdentifiers(t *testing.T) {
-	s := openTemp(t)
-	mustReplace(t, s, rec("auth.ts"),
+	s := openWith(t,
 		fn("auth.ts", "validateToken", 1, "return jwt.verify(t)"),
 		fn("auth.ts", "tokenize", 10, "return s.split(' ')"),
 		fn("auth.ts", "isValid", 20, "return x != null"),
@@ -452,8 +456,7 @@ func TestSearchPathAndLanguageFilters(t *testing.T) {
 }
 
 func TestSearchInjectionSafe(t *testing.T) {
-	s := openTemp(t)
-	mustReplace(t, s, rec("a.ts"), fn("a.ts", "nearby", 1, "AND OR NOT near"))
+	s := openWith(t, fn("a.ts", "nearby", 1, "AND OR NOT near"))
 	evil := []string{
 		`"`, `""`, `"nearby`, `nearby"`, `a"b`, `*`, `near*`, `NEAR`, `NEAR(a b)`, `NEAR("a" "b", 2)`,
 		`-`, `-nearby`, `(`, `)`, `(nearby`, `name:nearby`, `{name}:x`, `^nearby`, `AND`, `OR`, `NOT`,
@@ -479,8 +482,7 @@ func TestSearchInjectionSafe(t *testing.T) {
 }
 
 func TestChunksReferencing(t *testing.T) {
-	s := openTemp(t)
-	mustReplace(t, s, rec("auth.ts"), fn("auth.ts", "validateToken", 1, "return verify(t)"))
+	s := openWith(t, fn("auth.ts", "validateToken", 1, "return verify(t)"))
 	mustReplace(t, s, rec("api.ts"),
 		fn("api.ts", "handler", 1, "if (!validateToken(req.token)) throw new Error()"),
 		fn("api.ts", "other", 10, "revalidateTokenCache(); validateTokens(); validate(token)"),
@@ -513,8 +515,7 @@ func TestChunksReferencing(t *testing.T) {
 }
 
 func TestNeedsEmbedding(t *testing.T) {
-	s := openTemp(t)
-	mustReplace(t, s, rec("a.ts"), fn("a.ts", "a1", 1, ""), fn("a.ts", "a2", 5, ""))
+	s := openWith(t, fn("a.ts", "a1", 1, ""), fn("a.ts", "a2", 5, ""))
 	ids, err := s.NeedsEmbedding()
 	if err != nil || !slices.Equal(ids, []string{"a.ts#a1@1", "a.ts#a2@5"}) {
 		t.Fatalf("new chunks: %v %v", ids, err)
@@ -534,8 +535,7 @@ func TestNeedsEmbedding(t *testing.T) {
 }
 
 func TestVectors(t *testing.T) {
-	s := openTemp(t)
-	mustReplace(t, s, rec("a.ts"), fn("a.ts", "a1", 1, ""), fn("a.ts", "a2", 5, ""))
+	s := openWith(t, fn("a.ts", "a1", 1, ""), fn("a.ts", "a2", 5, ""))
 	if err := s.PutVectors("m1", []Vector{{"a.ts#a2@5", []float32{0.5, -1}}, {"a.ts#a1@1", []float32{1, 2}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -791,8 +791,7 @@ func TestFilterForms(t *testing.T) {
 // side relies on it to drop vectors computed from replaced text), and its
 // seq must carry its file's id.
 func TestReplacedChunkGetsNewSeq(t *testing.T) {
-	s := openTemp(t)
-	mustReplace(t, s, rec("z.ts"), fn("z.ts", "zeta", 1, ""))
+	s := openWith(t, fn("z.ts", "zeta", 1, ""))
 	c := fn("a.ts", "alpha", 1, "")
 	seqs := map[int64]bool{}
 	for i := range 5 {
@@ -817,8 +816,7 @@ func TestReplacedChunkGetsNewSeq(t *testing.T) {
 // store's writer or another process's (here a second Store on the same
 // file) — must be seen by the next lookup.
 func TestTermStatsFollowWrites(t *testing.T) {
-	s := openTemp(t)
-	mustReplace(t, s, rec("a.ts"), fn("a.ts", "parseToken", 1, "return token"))
+	s := openWith(t, fn("a.ts", "parseToken", 1, "return token"))
 	check := func(when string, wantChunks, wantDF int) {
 		t.Helper()
 		st, err := s.TermStats([]string{"token", "absent"})
@@ -855,8 +853,7 @@ func TestTermStatsFollowWrites(t *testing.T) {
 // replaced twice in one batch moves two generations, and the full-text
 // rows stay one per chunk.
 func TestBatch(t *testing.T) {
-	s := openTemp(t)
-	mustReplace(t, s, rec("a.ts"), fn("a.ts", "alpha", 1, "one"))
+	s := openWith(t, fn("a.ts", "alpha", 1, "one"))
 
 	b, err := s.Begin()
 	if err != nil {
