@@ -37,6 +37,21 @@ func splitProse(src string, emit func(part string, kind partKind)) {
 	// of braces opened since: a `}` at depth 0 resumes the template's text.
 	var templates []int
 	i := 0
+	// templateFrom emits the template text that starts at from (after a
+	// backquote or a `${…}`'s closing brace, the code before it first) and
+	// steps over what ends it: the closing backquote, or a "${" whose code
+	// follows.
+	templateFrom := func(from int) {
+		flush(from, codePart)
+		i = templateText(src, from)
+		flush(i, stringPart)
+		if i < len(src) && src[i] == '`' {
+			i++
+		} else if i < len(src) {
+			i += 2
+			templates = append(templates, 0)
+		}
+	}
 	for i < len(src) {
 		c := src[i]
 		switch {
@@ -61,15 +76,7 @@ func splitProse(src string, emit func(part string, kind partKind)) {
 				i++
 			}
 		case c == '`':
-			flush(i+1, codePart)
-			i = templateText(src, i+1)
-			flush(i, stringPart)
-			if i < len(src) && src[i] == '`' {
-				i++
-			} else if i < len(src) { // "${": code until its closing brace
-				i += 2
-				templates = append(templates, 0)
-			}
+			templateFrom(i + 1)
 		case c == '{' && len(templates) > 0:
 			templates[len(templates)-1]++
 			i++
@@ -80,15 +87,7 @@ func splitProse(src string, emit func(part string, kind partKind)) {
 				continue
 			}
 			templates = templates[:len(templates)-1]
-			flush(i+1, codePart)
-			i = templateText(src, i+1)
-			flush(i, stringPart)
-			if i < len(src) && src[i] == '`' {
-				i++
-			} else if i < len(src) {
-				i += 2
-				templates = append(templates, 0)
-			}
+			templateFrom(i + 1)
 		default:
 			i++
 		}
