@@ -106,6 +106,8 @@ func (o Options) share() float64 {
 }
 
 // AblationGroups are switched off together: features that carry one idea.
+// Every feature belongs to exactly one group (TestAblationGroupsCoverEveryFeature),
+// so the ablation table accounts for the whole ranker.
 var AblationGroups = []struct {
 	Name     string
 	Features []int
@@ -117,11 +119,13 @@ var AblationGroups = []struct {
 	{"file coherence (file-level scores)", []int{search.FFileCov, search.FFileBest, search.FFileCount, search.FFileSum}},
 	{"symbols of top files (expansion flag)", []int{search.FExpanded}},
 	{"tests, auxiliary code, declarations", []int{search.FTest, search.FAux, search.FDecl}},
-	{"kinds (imports, comments, statements …)", []int{search.FNonCode, search.FStatement, search.FCallable, search.FTypeDecl, search.FContainer}},
+	{"kinds (imports, comments, statements, callbacks …)", []int{search.FNonCode, search.FStatement, search.FCallable, search.FTypeDecl, search.FContainer, search.FCallback}},
 	{"size, export, depth", []int{search.FLines, search.FExported, search.FDepth}},
 	{"name rarity (index-time usage prior)", []int{search.FRare}},
 	{"semantic similarity (built-in model)", []int{search.FSemantic, search.FSemanticRel, search.FFileSemantic}},
 	{"term frequency (not divided by length)", []int{search.FTermFreq}},
+	{"the question's words in code, not in strings", []int{search.FCovCode, search.FCovString}},
+	{"called by the strongest candidates (callee marks)", []int{search.FCallee, search.FFileCallee}},
 	{"the whole query names the chunk", []int{search.FWholeName}},
 	{"types files and type questions", []int{search.FTypesFile, search.FQueryTypes}},
 	{"query descriptors (length, prose, code)", []int{search.FQueryTerms, search.FQueryProse, search.FQueryCode}},

@@ -179,6 +179,27 @@ func TestFeatureIndexes(t *testing.T) {
 	}
 }
 
+// A feature left out of every ablation group would never be switched off,
+// and the table would not account for it; one in two groups would be
+// counted twice.
+func TestAblationGroupsCoverEveryFeature(t *testing.T) {
+	groups := make([]int, search.NumFeatures+1) // the last: the file diversity penalty
+	for _, g := range AblationGroups {
+		for _, f := range g.Features {
+			groups[f]++
+		}
+	}
+	for f, n := range groups {
+		name := "the file diversity penalty"
+		if f < search.NumFeatures {
+			name = search.FeatureNames[f]
+		}
+		if n != 1 {
+			t.Errorf("%s is in %d ablation groups, want 1", name, n)
+		}
+	}
+}
+
 // The repository's sources (testkit.TokenTS, testkit.CartTS).
 const tokenTS, cartTS = testkit.TokenTS, testkit.CartTS
 
