@@ -485,8 +485,15 @@ func isAuxPath(p string) bool {
 			return true
 		}
 	}
+	// Minified, UMD and bundled builds hold a whole library's code again,
+	// compiled: a copy of the source, not the place to read or edit it.
 	base := path.Base(l)
-	return strings.Contains(base, ".generated.") || strings.Contains(base, ".stories.") || strings.Contains(base, ".min.")
+	for _, mark := range []string{".generated.", ".stories.", ".min.", ".umd.", ".bundle."} {
+		if strings.Contains(base, mark) {
+			return true
+		}
+	}
+	return false
 }
 
 func isDeclPath(p string) bool {

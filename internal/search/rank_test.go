@@ -68,6 +68,10 @@ func TestPathClasses(t *testing.T) {
 		{"src/types/index.d.ts", false, false, true, "index"},
 		{"src/helpers/to-json-schema.ts", false, false, false, "to-json-schema"},
 		{"src/contest/testimony.ts", false, false, false, "testimony"},
+		{"public/js/chart.umd.js", false, true, false, "chart"},
+		{"static/app.bundle.js", false, true, false, "app"},
+		{"vendor-lib/lodash.min.js", false, true, false, "lodash"},
+		{"src/umd/factory.ts", false, false, false, "factory"},
 	}
 	for _, tt := range tests {
 		if got := isTestPath(tt.path); got != tt.test {
