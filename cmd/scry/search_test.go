@@ -6,17 +6,25 @@ import (
 	"testing"
 )
 
-// search --json carries leads: with a threshold no result reaches, the
-// answer has no results and names the best candidates with probabilities.
+// search --json carries leads: with a threshold no result reaches, or for
+// a name the index does not hold (said in "unknown"), the answer has no
+// results and names the best candidates with probabilities.
 func TestSearchJSONLeads(t *testing.T) {
 	idx := filepath.Join(t.TempDir(), "index.db")
 	root := "../../testdata/project"
 	for _, tt := range []struct {
+		query     string
 		threshold string
 		results   bool
-	}{{"0", true}, {"1", false}} {
-		out := mustScry(t, "search", "--root", root, "--index", idx, "--json", "--threshold", tt.threshold, "where are JWT tokens validated")
+		unknown   string
+	}{
+		{"where are JWT tokens validated", "0", true, ""},
+		{"where are JWT tokens validated", "1", false, ""},
+		{"validateTokenPair", "0", false, "validateTokenPair"}, // in no chunk of the index
+	} {
+		out := mustScry(t, "search", "--root", root, "--index", idx, "--json", "--threshold", tt.threshold, tt.query)
 		var ans struct {
+			Unknown string `json:"unknown"`
 			Results []struct {
 				Name  string  `json:"name"`
 				Score float64 `json:"score"`
@@ -30,6 +38,9 @@ func TestSearchJSONLeads(t *testing.T) {
 		}
 		if err := json.Unmarshal([]byte(out), &ans); err != nil {
 			t.Fatalf("threshold %s: %v\n%s", tt.threshold, err, out)
+		}
+		if ans.Unknown != tt.unknown {
+			t.Errorf("%q: unknown %q, want %q", tt.query, ans.Unknown, tt.unknown)
 		}
 		if got := len(ans.Results) > 0; got != tt.results {
 			t.Errorf("threshold %s: results %v, want %v", tt.threshold, got, tt.results)

@@ -87,7 +87,7 @@ func Search(ctx context.Context, v View, req search.Request, callDepth int) (Ans
 	budget := req.Params.Budget
 	leadsOnly := func(resp search.Response) (Answer, error) {
 		return fitLeads(req.Query, budget, resp, 1, func(leads []graph.Lead) (Answer, error) {
-			in := graph.Input{Query: req.Query, Budget: budget, Threshold: req.Params.Threshold, Leads: leads, Lookup: resp.Symbol != nil}
+			in := graph.Input{Query: req.Query, Budget: budget, Threshold: req.Params.Threshold, Leads: leads, Lookup: resp.Symbol != nil, Unknown: resp.Unknown}
 			_, n := graph.Render(in)
 			return Answer{Graph: in, Tokens: n, Budget: budget}, nil
 		})
@@ -276,6 +276,7 @@ func fitLeads(query string, budget int, resp search.Response, min int, render fu
 	out := Answer{Graph: graph.Input{Query: query, Budget: budget}, Tokens: graph.Tokens(line), Budget: budget, MinBudget: smallest.Tokens}
 	out.Response.Query = resp.Query
 	out.Response.Symbol = resp.Symbol
+	out.Response.Unknown = resp.Unknown
 	return out, nil
 }
 

@@ -525,10 +525,13 @@ const JSDocHoldout = "jsdoc-holdout"
 type DumpInstance struct {
 	Instance
 	Candidates []DumpCandidate `json:"candidates"`
+	// Unknown is search.Candidates.Unknown: the name asked for is not in
+	// the index, and the answer holds leads only.
+	Unknown string `json:"unknown,omitempty"`
 }
 
 func dumpInstance(w io.Writer, in *Instance, cs search.Candidates) error {
-	d := DumpInstance{Instance: *in}
+	d := DumpInstance{Instance: *in, Unknown: cs.Unknown}
 	for i, r := range cs.Results {
 		c := r.Chunk
 		f := cs.Features[i]

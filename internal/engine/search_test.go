@@ -37,6 +37,11 @@ func TestSearchAnswersWithLeads(t *testing.T) {
 		{"symbol over budget", "symbol = validateToken", 0.5, 150, false,
 			[]string{"The symbol asked for is larger than the token budget", "over the 150 budget"}},
 		{"symbol within budget", "symbol = validateToken", 0.5, 8000, true, []string{"validateToken"}},
+		// A name the index does not hold at all: its words are here
+		// (validate, token), the name is not, so nothing is shown in full
+		// however low the threshold.
+		{"unknown name", "validateTokenPair", 0, 8000, false,
+			[]string{"Nothing in this index defines or mentions validateTokenPair.", "share only part of the name", "p="}},
 	}
 	for _, tt := range tests {
 		ans, err := eng.Search(context.Background(), engine.Query{Text: tt.query, Threshold: &tt.threshold, Budget: tt.budget, CallDepth: 1})

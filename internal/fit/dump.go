@@ -24,6 +24,9 @@ type fitInstance struct {
 	// question: the query opens with a question word, and the model
 	// spreads its results over files as the pipeline does.
 	question bool
+	// unknown: the query asks for a name the index does not hold, and the
+	// answer holds leads only (search.Candidates.Unknown).
+	unknown string
 }
 
 // isJSDoc says whether an instance is a JSDoc question rather than a fix
@@ -59,7 +62,7 @@ func LoadDump(path string) ([]*fitInstance, error) {
 		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
 			return nil, fmt.Errorf("fit: dump %s:%d: %w", path, line, err)
 		}
-		fi := &fitInstance{in: d.Instance, question: search.AsksQuestion(d.Query)}
+		fi := &fitInstance{in: d.Instance, question: search.AsksQuestion(d.Query), unknown: d.Unknown}
 		for i, c := range d.Candidates {
 			// A dump of other features cannot be mapped: the features it
 			// lacks depend on the candidates' text, which it does not hold.
@@ -148,7 +151,7 @@ func (fi *fitInstance) selectAnswer(m *search.Model, prm search.Params) ([]searc
 		r.Score = probs[i]
 		rs[i] = r
 	}
-	return search.SelectAnswer(rs, prm)
+	return search.AnswerOf(rs, fi.unknown, prm)
 }
 
 func (fi *fitInstance) relevant(i int, fileLevel bool) bool {

@@ -337,6 +337,8 @@ func TestFitOnAQuestionsDump(t *testing.T) {
 	write("widgets.json", []map[string]any{
 		{"query": "TokenService", "relevant": []string{"src/token.ts"}, "category": "symbol"},
 		{"query": "removing items from a cart", "relevant": []string{"src/cart.ts"}, "category": "semantic"},
+		// A name in no chunk (its words cart and item are): leads only.
+		{"query": "clearCartItems", "relevant": []string{"src/cart.ts"}, "category": "symbol"},
 	})
 	repos, ins, err := bench.LoadQuestions(dir)
 	if err != nil {
@@ -366,12 +368,24 @@ func TestFitOnAQuestionsDump(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := kindCounts(set)
-	if n[kindQuestion] != 2 || n[kindFix] != 1 {
+	if n[kindQuestion] != 3 || n[kindFix] != 1 {
 		t.Fatalf("kinds %v", n)
 	}
 	for _, fi := range set {
 		if fi.kind() != kindQuestion {
 			continue
+		}
+		if fi.in.Query == "clearCartItems" {
+			// The dump says the name is unknown, and the simulated answer
+			// holds leads only, as the pipeline's does.
+			a := fi.answer(search.DefaultModel, search.DefaultParams())
+			if fi.unknown != "clearCartItems" || a.Results != 0 || a.Leads == 0 {
+				t.Errorf("unknown name: unknown %q, %d results, %d leads", fi.unknown, a.Results, a.Leads)
+			}
+			continue
+		}
+		if fi.unknown != "" {
+			t.Errorf("%s: unknown %q", fi.in.ID, fi.unknown)
 		}
 		if got := fi.ndcg(search.DefaultModel); got != 1 {
 			t.Errorf("%s: NDCG@10 %.3f, want 1", fi.in.ID, got)
@@ -386,7 +400,7 @@ func TestFitOnAQuestionsDump(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.QuestionsStart == nil || r.QuestionsLOO == nil || r.QuestionsLOO.Answer.N != 2 {
+	if r.QuestionsStart == nil || r.QuestionsLOO == nil || r.QuestionsLOO.Answer.N != 3 {
 		t.Fatalf("question figures: start %v, left out %v", r.QuestionsStart, r.QuestionsLOO)
 	}
 	if !strings.Contains(r.Model.Relevance, "answers the question") {

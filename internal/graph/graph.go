@@ -37,6 +37,9 @@ type Input struct {
 	// Lookup: the query named its symbol (`symbol = …`), so a match over
 	// the budget is not asked for by name again.
 	Lookup bool `json:"lookup,omitempty"`
+	// Unknown is the name the query asked for when nothing in the index
+	// defines or mentions it: the leads share only part of it.
+	Unknown string `json:"unknown,omitempty"`
 }
 
 // Lead is a candidate named instead of shown.

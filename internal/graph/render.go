@@ -114,6 +114,8 @@ func (m *model) body() string {
 func leadLines(in Input) string {
 	var b strings.Builder
 	switch {
+	case in.Unknown != "":
+		fmt.Fprintf(&b, "Nothing in this index defines or mentions %s. Nearest leads, which share only part of the name:", in.Unknown)
 	case in.Leads[0].OverBudget && in.Lookup:
 		b.WriteString("The symbol asked for is larger than the token budget; raise the budget, or ask for its structure (info, callers, refs) instead of its source:")
 	case in.Leads[0].OverBudget:

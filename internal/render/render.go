@@ -124,6 +124,10 @@ func SearchJSON(w io.Writer, a answer.Answer) error {
 		"tokens":    a.Tokens,
 		"budget":    a.Budget,
 	}
+	if a.Response.Unknown != "" {
+		// Nothing in the index defines or mentions the name asked for.
+		out["unknown"] = a.Response.Unknown
+	}
 	if a.MinBudget > 0 {
 		// The budget holds no useful answer: the smallest one that does.
 		out["min_budget"] = a.MinBudget

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"sort"
 	"strings"
 
@@ -27,6 +28,10 @@ type Candidates struct {
 	// Question says the query opens with a question word (AsksQuestion):
 	// the model spreads its results over files.
 	Question bool
+	// Unknown is the name the query asks for when nothing in the index
+	// defines or even mentions it (see unknownName): its answer shows no
+	// code, only leads.
+	Unknown string
 }
 
 // Gather collects a query's candidates: the DeepCandidates best chunks by
@@ -136,6 +141,7 @@ func (p *Pipeline) gather(ctx context.Context, req Request) (Candidates, error) 
 	}
 	out.Results = cands
 	out.Features = featurize(&qi, cands, nameCount, st.Chunks)
+	out.Unknown = unknownName(req.Query, &qi, st, out.Features)
 	if !qi.wholeOK {
 		// A bare name asks for its definition, not for what the
 		// definition's neighbours call (see markCallees).
@@ -346,6 +352,23 @@ func ApplyModel(m *Model, cs Candidates) []Result {
 // budget is a lead marked OverBudget.
 func SelectAnswer(ranked []Result, prm Params) ([]Result, []Lead) {
 	sel := Select(ranked, prm)
+	return sel, Leads(ranked, sel, prm)
+}
+
+// AnswerOf is the default answer to a ranked list: SelectAnswer's, or
+// leads alone when the query asks for a name the index does not hold
+// (unknown: Candidates.Unknown).
+func AnswerOf(ranked []Result, unknown string, prm Params) ([]Result, []Lead) {
+	if unknown != "" {
+		// No candidate passed a gate: none is over the budget either.
+		return nil, Leads(ranked, nil, Params{Leads: prm.Leads, Threshold: math.Inf(1)})
+	}
+	return SelectAnswer(ranked, prm)
+}
+
+// Leads names the best of ranked that sel does not show, or hold, or lie
+// inside, one line each (prm.Leads of them, DefaultLeads when 0).
+func Leads(ranked, sel []Result, prm Params) []Lead {
 	n := prm.Leads
 	if n <= 0 {
 		n = DefaultLeads
@@ -377,5 +400,5 @@ func SelectAnswer(ranked []Result, prm Params) ([]Result, []Lead) {
 		}
 		leads = append(leads, l)
 	}
-	return sel, leads
+	return leads
 }

@@ -149,6 +149,9 @@ type Response struct {
 	Leads      []Lead
 	Candidates int // first-stage candidates considered
 	Reranker   string
+	// Unknown is the name the query asked for when nothing in the index
+	// defines or mentions it: the answer holds leads only.
+	Unknown string
 }
 
 // Pipeline runs queries against one store.
@@ -212,10 +215,11 @@ func (p *Pipeline) Search(ctx context.Context, req Request) (Response, error) {
 		return resp, fmt.Errorf("search: query too long (%d bytes, at most %d)", len(req.Query), maxQueryBytes)
 	}
 	prm := req.Params
-	ranked, err := p.Rank(ctx, req)
+	cs, err := p.Gather(ctx, req)
 	if err != nil {
 		return resp, err
 	}
+	ranked := ApplyModel(p.model(), cs)
 	resp.Candidates = len(ranked)
 	resp.Reranker = "builtin"
 	if p.Reranker != nil && p.Reranker.Name() != "builtin" && p.Reranker.Name() != rerank.ProviderNone {
@@ -223,6 +227,11 @@ func (p *Pipeline) Search(ctx context.Context, req Request) (Response, error) {
 		if ranked, err = p.rerankModel(ctx, req, ranked); err != nil {
 			return resp, err
 		}
+	}
+	if cs.Unknown != "" {
+		resp.Unknown = cs.Unknown
+		_, resp.Leads = AnswerOf(ranked, cs.Unknown, prm)
+		return resp, nil
 	}
 	resp.Results, resp.Leads, err = p.Answer(ranked, prm)
 	return resp, err

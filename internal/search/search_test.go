@@ -340,3 +340,44 @@ func TestSymbolLookupGolden(t *testing.T) {
 
 // Both backends implement the pipeline's reads.
 var _ search.Reader = (*store.Store)(nil)
+
+// A bare name that nothing in the index defines or mentions gets leads
+// only, and the answer says so; a name that is defined, or only used (an
+// import from a library), and any sentence get the ranked answer as before.
+func TestUnknownName(t *testing.T) {
+	pl := search.Pipeline{Store: projectStore(t)}
+	tests := []struct {
+		query   string
+		unknown string
+	}{
+		{"TokenService", ""},
+		{"TokenService.validateToken", ""},
+		{"createHmac", ""}, // imported from node:crypto, defined nowhere here
+		{"where are JWT tokens validated", ""},
+		{"validateTokenPair", "validateTokenPair"}, // its words are here, the name is not
+		{"`refreshSession`", "refreshSession"},
+		{"Session > rotate", "Session > rotate"},
+	}
+	for _, tt := range tests {
+		resp, err := pl.Search(context.Background(), search.Request{Query: tt.query, Params: search.DefaultParams()})
+		if err != nil {
+			t.Fatalf("%q: %v", tt.query, err)
+		}
+		if resp.Unknown != tt.unknown {
+			t.Errorf("%q: Unknown = %q, want %q", tt.query, resp.Unknown, tt.unknown)
+		}
+		switch {
+		case tt.unknown != "" && len(resp.Results) > 0:
+			t.Errorf("%q: unknown name shown in full: %v", tt.query, names(resp))
+		case tt.unknown != "" && len(resp.Leads) == 0:
+			t.Errorf("%q: unknown name without leads", tt.query)
+		case tt.unknown == "" && len(resp.Results) == 0:
+			t.Errorf("%q: no result", tt.query)
+		}
+		for _, l := range resp.Leads {
+			if tt.unknown != "" && l.OverBudget {
+				t.Errorf("%q: lead %s over the budget of an answer with nothing to show", tt.query, l.Chunk.Name)
+			}
+		}
+	}
+}
