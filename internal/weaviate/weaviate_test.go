@@ -261,6 +261,22 @@ func TestParity(t *testing.T) {
 	if float64(overlap) < 0.8*float64(total) {
 		t.Errorf("top-10 overlap %d of %d, want at least 80%%", overlap, total)
 	}
+	// Both backends know the same names: a compound name whose words are
+	// indexed but whose whole identifier is not is unknown to both, and a
+	// name the code defines or only mentions is known to both.
+	for _, tt := range []struct{ query, unknown string }{
+		{"validateToken", ""}, {"AuthMiddleware", ""}, {"Date.now", ""}, {"validateSession", "validateSession"},
+	} {
+		for name, pl := range map[string]search.Pipeline{"sqlite": {Store: w.st}, "weaviate": {Store: rd}} {
+			cs, err := pl.Gather(ctx, search.Request{Query: tt.query, Params: prm})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cs.Unknown != tt.unknown {
+				t.Errorf("%s: %q unknown %q, want %q", name, tt.query, cs.Unknown, tt.unknown)
+			}
+		}
+	}
 	// Exact symbol lookups are the same.
 	for _, name := range []string{"validateToken", "ISSUER", "AuthMiddleware > verify", "produce"} {
 		sp, _, _ := search.ParseSymbolPath(name)
