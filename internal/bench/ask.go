@@ -24,12 +24,7 @@ func ask(ctx context.Context, p *search.Pipeline, m *search.Model, query string,
 		return asked{}, err
 	}
 	ranked := search.ApplyModel(m, cands)
-	if cands.Unknown != "" {
-		// Nothing to read in full: the answer names leads only.
-		_, leads := search.AnswerOf(ranked, cands.Unknown, params)
-		return asked{cands: cands, ranked: ranked, leads: leads}, nil
-	}
-	results, leads, err := p.Answer(ranked, params)
+	results, leads, err := p.Answer(ranked, cands.Unknown, params)
 	if err != nil {
 		return asked{}, err
 	}

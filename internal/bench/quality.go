@@ -534,7 +534,7 @@ func (e *evaluator) evaluate(ctx context.Context, q Query) (QueryResult, error) 
 			res.FileSelected = true
 		}
 	}
-	replica, _, err := pl.Answer(full, e.prm)
+	replica, _, err := pl.Answer(full, gathered.Unknown, e.prm)
 	if err != nil {
 		return res, err
 	}

@@ -352,7 +352,7 @@ func ApplyModel(m *Model, cs Candidates) []Result {
 // budget is a lead marked OverBudget.
 func SelectAnswer(ranked []Result, prm Params) ([]Result, []Lead) {
 	sel := Select(ranked, prm)
-	return sel, Leads(ranked, sel, prm)
+	return sel, leadsOf(ranked, sel, prm)
 }
 
 // AnswerOf is the default answer to a ranked list: SelectAnswer's, or
@@ -361,14 +361,14 @@ func SelectAnswer(ranked []Result, prm Params) ([]Result, []Lead) {
 func AnswerOf(ranked []Result, unknown string, prm Params) ([]Result, []Lead) {
 	if unknown != "" {
 		// No candidate passed a gate: none is over the budget either.
-		return nil, Leads(ranked, nil, Params{Leads: prm.Leads, Threshold: math.Inf(1)})
+		return nil, leadsOf(ranked, nil, Params{Leads: prm.Leads, Threshold: math.Inf(1)})
 	}
 	return SelectAnswer(ranked, prm)
 }
 
-// Leads names the best of ranked that sel does not show, or hold, or lie
+// leadsOf names the best of ranked that sel does not show, or hold, or lie
 // inside, one line each (prm.Leads of them, DefaultLeads when 0).
-func Leads(ranked, sel []Result, prm Params) []Lead {
+func leadsOf(ranked, sel []Result, prm Params) []Lead {
 	n := prm.Leads
 	if n <= 0 {
 		n = DefaultLeads

@@ -228,20 +228,21 @@ func (p *Pipeline) Search(ctx context.Context, req Request) (Response, error) {
 			return resp, err
 		}
 	}
-	if cs.Unknown != "" {
-		resp.Unknown = cs.Unknown
-		_, resp.Leads = AnswerOf(ranked, cs.Unknown, prm)
-		return resp, nil
-	}
-	resp.Results, resp.Leads, err = p.Answer(ranked, prm)
+	resp.Unknown = cs.Unknown
+	resp.Results, resp.Leads, err = p.Answer(ranked, cs.Unknown, prm)
 	return resp, err
 }
 
-// Answer selects the results and leads of a ranked list (see SelectAnswer),
-// first reading in full the candidates that can become results: those at
-// or above the threshold. Ranking reads candidates light (see
-// chunkindex.Query.Light), and a lead needs no more than that.
-func (p *Pipeline) Answer(ranked []Result, prm Params) ([]Result, []Lead, error) {
+// Answer selects the results and leads of a ranked list (see AnswerOf;
+// unknown is Candidates.Unknown), first reading in full the candidates
+// that can become results: those at or above the threshold. Ranking reads
+// candidates light (see chunkindex.Query.Light), and a lead needs no more
+// than that.
+func (p *Pipeline) Answer(ranked []Result, unknown string, prm Params) ([]Result, []Lead, error) {
+	if unknown != "" {
+		results, ls := AnswerOf(ranked, unknown, prm)
+		return results, ls, nil
+	}
 	// Below the threshold, only the candidates coverage can take are read:
 	// those up to where it is reached if each fits the budget, and spare
 	// ones for those that do not, or that Select leaves as leads for being
