@@ -161,15 +161,21 @@ type QuestionAnswer struct {
 	// RelevantInAnswer: a relevant file holds a result or is named by a
 	// lead.
 	RelevantInAnswer bool `json:"relevant_in_answer"`
+	// Unknown: the question is a name the index does not hold, and the
+	// answer names leads only (search.Candidates.Unknown).
+	Unknown bool `json:"unknown,omitempty"`
 }
 
 // QuestionResult is one question's outcome.
 type QuestionResult struct {
-	ID       string             `json:"id"`
-	Repo     string             `json:"repo"`
-	Category string             `json:"category"`
-	NDCG     map[string]float64 `json:"ndcg10"`
-	Answer   QuestionAnswer     `json:"answer"`
+	ID       string `json:"id"`
+	Repo     string `json:"repo"`
+	Category string `json:"category"`
+	// Foreign: asked of another repository than its own (ForeignSplit);
+	// it counts only in the report's Foreign figures.
+	Foreign bool               `json:"foreign,omitempty"`
+	NDCG    map[string]float64 `json:"ndcg10"`
+	Answer  QuestionAnswer     `json:"answer"`
 	// HybridAnswer is the default answer with the embedder (zero without).
 	HybridAnswer QuestionAnswer `json:"hybrid_answer"`
 }
@@ -296,11 +302,13 @@ func askPipeline(ctx context.Context, p *search.Pipeline, m *search.Model, in *I
 	if err != nil {
 		return search.Candidates{}, 0, QuestionAnswer{}, err
 	}
-	return a.cands, NDCG10(in.GoldFiles, resultFiles(a.ranked)), QuestionAnswerOf(in, a.results, a.leads), nil
+	answer := QuestionAnswerOf(in, a.results, a.leads)
+	answer.Unknown = a.cands.Unknown != ""
+	return a.cands, NDCG10(in.GoldFiles, resultFiles(a.ranked)), answer, nil
 }
 
 func answerQuestion(ctx context.Context, st *store.Store, in *Instance, grep *Grep, m *search.Model, hybrid *search.Hybrid, opt QuestionOptions) (QuestionResult, error) {
-	res := QuestionResult{ID: in.ID, Repo: in.Repo, Category: in.Category, NDCG: map[string]float64{}}
+	res := QuestionResult{ID: in.ID, Repo: in.Repo, Category: in.Category, Foreign: in.Split == ForeignSplit, NDCG: map[string]float64{}}
 	res.NDCG[QGrep] = NDCG10(in.GoldFiles, grep.Rank(in.Query, 10))
 	first, err := firstStage(st, in.Query, 10)
 	if err != nil {
@@ -323,6 +331,10 @@ func answerQuestion(ctx context.Context, st *store.Store, in *Instance, grep *Gr
 		if opt.DumpHybrid {
 			p, cands = hp, hc
 		}
+	}
+	if res.Foreign {
+		// Nothing to fit on: the question has no answer here.
+		return res, nil
 	}
 	return res, dumpCandidates(opt.Dump, p, in, cands)
 }
@@ -372,7 +384,12 @@ type QuestionReport struct {
 	// AnswerByCategory is Answer per category.
 	AnswerByCategory map[string]QuestionAnswerMetrics `json:"answer_by_category"`
 	HybridAnswer     *QuestionAnswerMetrics           `json:"hybrid_answer,omitempty"`
-	Results          []QuestionResult                 `json:"results"`
+	// Foreign and HybridForeign summarise the answers to the questions
+	// asked of other repositories (--foreign), per category; they count in
+	// none of the figures above.
+	Foreign       []ForeignAnswers `json:"foreign,omitempty"`
+	HybridForeign []ForeignAnswers `json:"hybrid_foreign,omitempty"`
+	Results       []QuestionResult `json:"results"`
 }
 
 // QuestionAnswerMetrics summarise default answers.
@@ -410,9 +427,17 @@ func b2f(x bool) float64 {
 }
 
 // NewQuestionReport groups results by repository and category.
-func NewQuestionReport(results []QuestionResult) *QuestionReport {
+func NewQuestionReport(all []QuestionResult) *QuestionReport {
+	var results, foreign []QuestionResult
+	for _, x := range all {
+		if x.Foreign {
+			foreign = append(foreign, x)
+		} else {
+			results = append(results, x)
+		}
+	}
 	r := &QuestionReport{Repos: map[string]map[string]float64{}, Categories: map[string]map[string]float64{},
-		Overall: map[string]float64{}, AnswerByCategory: map[string]QuestionAnswerMetrics{}, Results: results}
+		Overall: map[string]float64{}, AnswerByCategory: map[string]QuestionAnswerMetrics{}, Results: all}
 	if len(results) > 0 {
 		for _, s := range []string{QGrep, QBM25, QScry, QHybrid} {
 			if _, ok := results[0].NDCG[s]; ok {
@@ -461,7 +486,36 @@ func NewQuestionReport(results []QuestionResult) *QuestionReport {
 		h := summarizeQuestionAnswers(hs)
 		r.HybridAnswer = &h
 	}
+	r.Foreign, r.HybridForeign = foreignByCategory(foreign, slicesContain(r.Systems, QHybrid))
 	return r
+}
+
+// foreignByCategory summarises foreign answers, all of them first, then
+// per category; the hybrid ones too when the run has them.
+func foreignByCategory(results []QuestionResult, hybrid bool) (lex, hyb []ForeignAnswers) {
+	if len(results) == 0 {
+		return nil, nil
+	}
+	byCat := map[string][]QuestionResult{"all": results}
+	cats := []string{"all"}
+	for _, x := range results {
+		if byCat[x.Category] == nil {
+			cats = append(cats, x.Category)
+		}
+		byCat[x.Category] = append(byCat[x.Category], x)
+	}
+	sort.Strings(cats[1:])
+	for _, c := range cats {
+		var as, hs []QuestionAnswer
+		for _, x := range byCat[c] {
+			as, hs = append(as, x.Answer), append(hs, x.HybridAnswer)
+		}
+		lex = append(lex, summarizeForeign(c, as))
+		if hybrid {
+			hyb = append(hyb, summarizeForeign(c, hs))
+		}
+	}
+	return lex, hyb
 }
 
 func slicesContain(xs []string, x string) bool {
@@ -485,7 +539,7 @@ func sortedKeys[V any](m map[string]V) []string {
 // WriteText writes the report as Markdown tables.
 func (r *QuestionReport) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## Agent questions (NDCG@10, %d questions)\n\n", len(r.Results))
+	fmt.Fprintf(&b, "## Agent questions (NDCG@10, %d questions)\n\n", r.Answer.N)
 	fmt.Fprintf(&b, "| set |")
 	for _, s := range r.Systems {
 		fmt.Fprintf(&b, " %s |", s)
@@ -516,6 +570,12 @@ func (r *QuestionReport) WriteText(w io.Writer) error {
 	}
 	if r.HybridAnswer != nil {
 		arow("all, hybrid", *r.HybridAnswer)
+	}
+	if len(r.Foreign) > 0 {
+		writeForeign(&b, "Asked of another repository (no answer there)", r.Foreign)
+	}
+	if len(r.HybridForeign) > 0 {
+		writeForeign(&b, "Asked of another repository, hybrid", r.HybridForeign)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
