@@ -152,6 +152,29 @@ func wholeName(q string) (name string, parents []string, ok bool) {
 	return parts[len(parts)-1], parts[:len(parts)-1], true
 }
 
+// typedCase is the last name of a one-name query (see wholeName) with its
+// case kept, letters and digits only, when it has a capital; "" when it is
+// all lower case, and its case then says nothing.
+func typedCase(q string) string {
+	q = strings.TrimSuffix(strings.TrimSpace(strings.Trim(strings.TrimSpace(q), "`'\"()")), "()")
+	parts := strings.Split(strings.ReplaceAll(q, ">", "."), ".")
+	last := letters(parts[len(parts)-1])
+	if strings.ToLower(last) == last {
+		return ""
+	}
+	return last
+}
+
+// letters is s's letters and digits, case kept: USER_ID → USERID.
+func letters(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return -1
+	}, s)
+}
+
 // isTypesPath says whether a file holds types by its name.
 func isTypesPath(p string) bool {
 	if isDeclPath(p) {
@@ -188,6 +211,10 @@ type queryInfo struct {
 	whole        string
 	wholeParents []string
 	wholeOK      bool
+	// wholeCase is the name as typed, when the query writes a capital in
+	// it: a definition must then match its case too (asked for Router, the
+	// router property is not its definition; asked for router, either is).
+	wholeCase string
 	// wants records the query asking for what is otherwise demoted.
 	wantsTests, wantsAux, wantsImports, wantsComments bool
 	descriptors                                       [NumQueryFeatures]float64
@@ -245,6 +272,9 @@ func newQueryInfoTerms(q string, qterms []string, st chunkindex.TermStats) query
 		descriptors: QueryFeatures(q)}
 	qi.initials = terms.InitialsOf(qi.terms)
 	qi.whole, qi.wholeParents, qi.wholeOK = wholeName(q)
+	if qi.wholeOK {
+		qi.wholeCase = typedCase(q)
+	}
 	for i, t := range qi.terms {
 		qi.pos[t] = i
 	}
@@ -614,7 +644,8 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		if b := compound(stem(c.RelativePath)); len(b) >= 3 && qi.words[b] {
 			f[FBaseIdent] = 1
 		}
-		if qi.wholeOK && compound(c.Name) == qi.whole && endsWith(parents, qi.wholeParents) {
+		if qi.wholeOK && compound(c.Name) == qi.whole && endsWith(parents, qi.wholeParents) &&
+			(qi.wholeCase == "" || letters(c.Name) == qi.wholeCase) {
 			f[FWholeName] = 1
 		}
 		if isTypesPath(c.RelativePath) {

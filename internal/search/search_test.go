@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -378,6 +379,52 @@ func TestUnknownName(t *testing.T) {
 			if tt.unknown != "" && l.OverBudget {
 				t.Errorf("%q: lead %s over the budget of an answer with nothing to show", tt.query, l.Chunk.Name)
 			}
+		}
+	}
+}
+
+// A name written with capitals asks for the symbol of that case: asked for
+// Router, the Router interface is the definition, not the router property
+// that holds one (which a case-blind match lifted first, and whose low
+// probability left the answer with leads only); asked for router, either
+// is.
+func TestDefinitionMatchesTheCaseAskedFor(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"src/router.ts": "export interface Router<T> {\n  add(method: string, path: string, handler: T): void;\n  match(method: string, path: string): T[];\n}\n",
+		"src/app.ts": "import type { Router } from './router';\n\nexport class App {\n  router: Router<string>;\n  constructor(router: Router<string>) {\n    this.router = router;\n  }\n" +
+			"  get(path: string): string[] {\n    return this.router.match('GET', path);\n  }\n}\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pl := search.Pipeline{Store: indexDir(t, dir)}
+	for _, tt := range []struct {
+		query string
+		first []string // acceptable first results, by breadcrumb suffix
+	}{
+		{"Router", []string{"> Router"}},
+		{"router", []string{"> Router", "App > router"}},
+	} {
+		resp, err := pl.Search(context.Background(), search.Request{Query: tt.query, Params: search.DefaultParams()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Results) == 0 {
+			t.Errorf("%q: no result (leads %d)", tt.query, len(resp.Leads))
+			continue
+		}
+		first := resp.Results[0].Chunk.Breadcrumb
+		ok := false
+		for _, want := range tt.first {
+			ok = ok || strings.HasSuffix(first, want) && !strings.HasSuffix(first, "App"+want)
+		}
+		if !ok {
+			t.Errorf("%q: first result %s, want one of %v", tt.query, first, tt.first)
 		}
 	}
 }
