@@ -151,6 +151,7 @@ func (fi *fitInstance) selectAnswer(m *search.Model, prm search.Params) ([]searc
 		r.Score = probs[i]
 		rs[i] = r
 	}
+	search.MarkDefinition(rs, func(k int) *search.Features { return &fi.feats[order[k].Index] })
 	return search.AnswerOf(rs, fi.unknown, prm)
 }
 

@@ -342,7 +342,17 @@ func ApplyModel(m *Model, cs Candidates) []Result {
 		r.Score = probs[k]
 		out[k] = r
 	}
+	MarkDefinition(out, func(k int) *Features { return &cs.Features[order[k].Index] })
 	return out
+}
+
+// MarkDefinition sets Defines on the first of a ranked list when it
+// defines the bare name the query asks for: definitionsFirst has put every
+// definition above the rest, so the first is a definition if any is.
+func MarkDefinition(ranked []Result, feat func(rank int) *Features) {
+	if len(ranked) > 0 && isDefinition(feat(0)) {
+		ranked[0].Defines = true
+	}
 }
 
 // SelectAnswer applies the dual constraint (see Select) to ranked results,
@@ -391,7 +401,7 @@ func leadsOf(ranked, sel []Result, prm Params) []Lead {
 		l := Lead{Chunk: r.Chunk, Probability: r.Score}
 		// Only a lead that passed the gate can have been left out for its
 		// size; only its size is worth counting.
-		if r.Score >= prm.Threshold {
+		if r.passes(prm) {
 			l.Tokens = r.Tokens
 			if l.Tokens == 0 {
 				l.Tokens = tokens.Count(r.Chunk.FullSource)

@@ -119,9 +119,20 @@ type Result struct {
 	LexicalRank, VectorRank int
 	Similarity              float64
 	Tokens                  int // tokens of the chunk's full source
+	// Defines: the result is the first definition of the bare name the
+	// query asks for (see definitionsFirst). It passes the relevance gate
+	// whatever its probability: asked for a name, its definition is the
+	// answer, and the calibration, which learnt from few such questions,
+	// can put an interface or a property under the plausibility floor.
+	Defines bool
 	// expanded: a candidate added as a symbol of a top file rather than
 	// matched by the first stage.
 	expanded bool
+}
+
+// passes says whether r passes the relevance gate of prm on its own.
+func (r Result) passes(prm Params) bool {
+	return r.Score >= prm.Threshold || r.Defines
 }
 
 // Lead is a candidate named in one line instead of shown in full: the best
@@ -254,7 +265,7 @@ func (p *Pipeline) Answer(ranked []Result, unknown string, prm Params) ([]Result
 	cov := newCoverage()
 	for n < len(ranked) {
 		r := ranked[n]
-		if r.Score < prm.Threshold {
+		if !r.passes(prm) {
 			if !cov.wants(r, prm) && (extra == spare || r.Score < prm.lowest()) {
 				break
 			}
@@ -415,10 +426,10 @@ func Select(sorted []Result, prm Params) []Result {
 	used := 0
 	cov := newCoverage()
 	for _, r := range sorted {
-		if r.Score < prm.Threshold && !cov.wants(r, prm) {
+		if !r.passes(prm) && !cov.wants(r, prm) {
 			break
 		}
-		if r.Score < prm.Threshold && cov.shows(r) {
+		if !r.passes(prm) && cov.shows(r) {
 			continue // below the threshold, a file already shown adds no coverage
 		}
 		if prm.Limit > 0 && len(out) >= prm.Limit {

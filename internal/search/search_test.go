@@ -155,6 +155,30 @@ func TestSelect(t *testing.T) {
 	}
 }
 
+// The first definition of a bare name asked for passes the gate whatever
+// its probability, even under the plausibility floor; the candidates after
+// it still need theirs. With coverage on (the default) and off.
+func TestSelectShowsTheDefinitionAskedFor(t *testing.T) {
+	src := "export interface Router<T> {\n  match(path: string): T[];\n}\n"
+	for _, coverage := range []float64{0, 0.95} {
+		prm := search.Params{Threshold: 0.5, Budget: 8000, Coverage: coverage}
+		ranked := scored([]float64{0.013, 0.013, 0.01}, src)
+		if got := search.Select(ranked, prm); len(got) != 0 {
+			t.Errorf("coverage %v: %d results under the floor without a definition", coverage, len(got))
+		}
+		ranked[0].Defines = true
+		got := search.Select(ranked, prm)
+		if len(got) != 1 || got[0].Chunk.ID != ranked[0].Chunk.ID {
+			t.Errorf("coverage %v: the definition asked for is not the one result: %d results", coverage, len(got))
+		}
+		prm.Budget = 3 // too small: the definition becomes a lead over the budget
+		_, leads := search.SelectAnswer(ranked, prm)
+		if len(leads) == 0 || !leads[0].OverBudget {
+			t.Errorf("coverage %v: a definition over the budget is not said to be: %+v", coverage, leads)
+		}
+	}
+}
+
 func TestSelectParentAndChildBecomeOne(t *testing.T) {
 	parent := search.Result{Chunk: chunk.Chunk{ID: "p", RelativePath: "a.ts", StartLine: 1, EndLine: 20, Depth: 0, FullSource: "class A {}"}, Score: 0.7}
 	child := search.Result{Chunk: chunk.Chunk{ID: "c", RelativePath: "a.ts", StartLine: 3, EndLine: 8, Depth: 1, FullSource: "m() {}"}, Score: 0.9}
