@@ -501,8 +501,15 @@ func (c *coverage) wants(r Result, prm Params) bool {
 	return prm.Coverage > 0 && r.Score >= prm.floor() && 1-c.miss < prm.Coverage
 }
 
+// add counts r's file as shown. The definition of the name asked for
+// (Defines) covers the question whatever its calibrated probability: an
+// answer that holds it is sure, and gains nothing from the unsure extras.
 func (c *coverage) add(r Result) {
-	if b, f := c.best[r.Chunk.RelativePath], min(r.Score, 1-1e-9); f > b {
+	p := r.Score
+	if r.Defines {
+		p = 1
+	}
+	if b, f := c.best[r.Chunk.RelativePath], min(p, 1-1e-9); f > b {
 		c.miss *= (1 - f) / (1 - b)
 		c.best[r.Chunk.RelativePath] = f
 	}

@@ -156,8 +156,9 @@ func TestSelect(t *testing.T) {
 }
 
 // The first definition of a bare name asked for passes the gate whatever
-// its probability, even under the plausibility floor; the candidates after
-// it still need theirs. With coverage on (the default) and off.
+// its probability, even under the plausibility floor, and covers the
+// question: no unsure candidate joins after it for coverage. With coverage
+// on (the default) and off.
 func TestSelectShowsTheDefinitionAskedFor(t *testing.T) {
 	src := "export interface Router<T> {\n  match(path: string): T[];\n}\n"
 	for _, coverage := range []float64{0, 0.95} {
@@ -170,6 +171,16 @@ func TestSelectShowsTheDefinitionAskedFor(t *testing.T) {
 		got := search.Select(ranked, prm)
 		if len(got) != 1 || got[0].Chunk.ID != ranked[0].Chunk.ID {
 			t.Errorf("coverage %v: the definition asked for is not the one result: %d results", coverage, len(got))
+		}
+		// Unsure candidates join for coverage, but not after the
+		// definition: an answer that holds it is sure.
+		unsure := scored([]float64{0.3, 0.3, 0.3}, src)
+		if got := search.Select(unsure, prm); coverage > 0 && len(got) != 3 {
+			t.Errorf("coverage %v: %d unsure results, want 3", coverage, len(got))
+		}
+		unsure[0].Defines = true
+		if got := search.Select(unsure, prm); len(got) != 1 {
+			t.Errorf("coverage %v: %d results after the definition asked for, want it alone", coverage, len(got))
 		}
 		prm.Budget = 3 // too small: the definition becomes a lead over the budget
 		_, leads := search.SelectAnswer(ranked, prm)
