@@ -87,7 +87,8 @@ func Search(ctx context.Context, v View, req search.Request, callDepth int) (Ans
 	budget := req.Params.Budget
 	leadsOnly := func(resp search.Response) (Answer, error) {
 		return fitLeads(req.Query, budget, resp, 1, func(leads []graph.Lead) (Answer, error) {
-			in := graph.Input{Query: req.Query, Budget: budget, Threshold: req.Params.Threshold, Leads: leads, Lookup: resp.Symbol != nil, Unknown: resp.Unknown}
+			in := graph.Input{Query: req.Query, Budget: budget, Threshold: req.Params.Threshold, Leads: leads,
+				Lookup: resp.Symbol != nil || len(resp.Leads) > 0 && resp.Leads[0].Defines, Unknown: resp.Unknown}
 			_, n := graph.Render(in)
 			return Answer{Graph: in, Tokens: n, Budget: budget}, nil
 		})

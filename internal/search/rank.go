@@ -393,12 +393,12 @@ func leadsOf(ranked, sel []Result, prm Params) []Lead {
 		if len(leads) == n {
 			break
 		}
-		if ids[r.Chunk.ID] || within(shown, r) || containsAny(r, shown) {
+		if ids[r.Chunk.ID] || !r.Defines && (within(shown, r) || containsAny(r, shown)) {
 			continue
 		}
 		ids[r.Chunk.ID] = true
 		shown = append(shown, r)
-		l := Lead{Chunk: r.Chunk, Probability: r.Score}
+		l := Lead{Chunk: r.Chunk, Probability: r.Score, Defines: r.Defines}
 		// Only a lead that passed the gate can have been left out for its
 		// size; only its size is worth counting.
 		if r.passes(prm) {

@@ -147,6 +147,9 @@ type Lead struct {
 	// Tokens is the candidate's size, counted only for a lead that passed
 	// the gate (0 otherwise).
 	Tokens int
+	// Defines: the lead is the definition of the bare name asked for
+	// (Result.Defines), named even when a member of it is shown.
+	Defines bool
 }
 
 // Response is the pipeline's answer.

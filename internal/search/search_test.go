@@ -182,8 +182,24 @@ func TestSelectShowsTheDefinitionAskedFor(t *testing.T) {
 		if got := search.Select(unsure, prm); len(got) != 1 {
 			t.Errorf("coverage %v: %d results after the definition asked for, want it alone", coverage, len(got))
 		}
+		// Too large for the budget, the definition asked for leads the
+		// leads, said to be over it, even when a member of it is shown
+		// (which would hide any other candidate that holds a result);
+		// what joins for coverage still does, its member among them.
+		big := append(scored([]float64{0.3}, strings.Repeat(src, 2000)), scored([]float64{0.3, 0.3}, "const x = 1;\n")...)
+		big[0].Defines = true
+		big[1].Chunk.ID, big[1].Chunk.RelativePath = "member", big[0].Chunk.RelativePath
+		big[1].Chunk.Depth, big[1].Chunk.StartLine, big[1].Chunk.EndLine = 1, 2, 2
+		big[0].Chunk.EndLine = 1200
+		got, leads := search.SelectAnswer(big, search.Params{Threshold: 0.5, Budget: 8000, Coverage: coverage})
+		if wantShown := map[bool]int{false: 0, true: 2}[coverage > 0]; len(got) != wantShown {
+			t.Errorf("coverage %v: %d results after a definition over the budget, want %d", coverage, len(got), wantShown)
+		}
+		if len(leads) == 0 || leads[0].Chunk.ID != big[0].Chunk.ID || !leads[0].OverBudget || !leads[0].Defines {
+			t.Errorf("coverage %v: a definition over the budget is not the first lead: %+v", coverage, leads)
+		}
 		prm.Budget = 3 // too small: the definition becomes a lead over the budget
-		_, leads := search.SelectAnswer(ranked, prm)
+		_, leads = search.SelectAnswer(ranked, prm)
 		if len(leads) == 0 || !leads[0].OverBudget {
 			t.Errorf("coverage %v: a definition over the budget is not said to be: %+v", coverage, leads)
 		}
