@@ -28,8 +28,10 @@ func TestSearchAnswersWithLeads(t *testing.T) {
 		{"confident", "where are JWT tokens validated", 0.5, 8000, true, []string{"validateToken"}},
 		{"nothing confident", "where are tokens refreshed", 0.999, 8000, false,
 			[]string{"No result is confident", "relevance threshold 1.00", "Best leads:", "src/auth/tokenService.ts:", "p="}},
+		// A bare name's definition over the budget gets the advice of a
+		// lookup: its structure, or a larger budget.
 		{"over budget", "validateToken", 0.5, 150, false,
-			[]string{"larger than the token budget", "over the 150 budget"}},
+			[]string{"The symbol asked for is larger than the token budget", "ask for its structure", "over the 150 budget"}},
 		{"budget too small for a lead", "validateToken", 0.5, 1, false,
 			[]string{"the token budget 1 is too small for an answer: the smallest useful one takes"}},
 		// An exact lookup obeys the budget too (it once answered a
