@@ -129,40 +129,34 @@ var typeWords = map[string]bool{
 // wholeName is the query as one identifier or path of identifiers
 // ("StateManager", "Router.navigate", "A > b", "`useStore`"), in the
 // compound form of its last part and the parts before it; ok is false for
-// a query of several words.
-func wholeName(q string) (name string, parents []string, ok bool) {
+// a query of several words. typed is the last part with its case kept
+// (letters and digits only) when it has a capital, "" when it is all lower
+// case and its case says nothing.
+func wholeName(q string) (name string, parents []string, typed string, ok bool) {
 	q = strings.TrimSpace(strings.Trim(strings.TrimSpace(q), "`'\"()"))
 	q = strings.TrimSuffix(q, "()")
 	if q == "" {
-		return "", nil, false
+		return "", nil, "", false
 	}
 	var parts []string
+	last := ""
 	for _, seg := range strings.Split(strings.ReplaceAll(q, ">", "."), ".") {
 		seg = strings.TrimSpace(seg)
 		if seg == "" || strings.ContainsFunc(seg, unicode.IsSpace) {
-			return "", nil, false
+			return "", nil, "", false
 		}
 		for _, r := range seg {
 			if !(r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
-				return "", nil, false
+				return "", nil, "", false
 			}
 		}
 		parts = append(parts, compound(seg))
+		last = seg
 	}
-	return parts[len(parts)-1], parts[:len(parts)-1], true
-}
-
-// typedCase is the last name of a one-name query (see wholeName) with its
-// case kept, letters and digits only, when it has a capital; "" when it is
-// all lower case, and its case then says nothing.
-func typedCase(q string) string {
-	q = strings.TrimSuffix(strings.TrimSpace(strings.Trim(strings.TrimSpace(q), "`'\"()")), "()")
-	parts := strings.Split(strings.ReplaceAll(q, ">", "."), ".")
-	last := letters(parts[len(parts)-1])
-	if strings.ToLower(last) == last {
-		return ""
+	if typed = letters(last); strings.ToLower(typed) == typed {
+		typed = ""
 	}
-	return last
+	return parts[len(parts)-1], parts[:len(parts)-1], typed, true
 }
 
 // letters is s's letters and digits, case kept: USER_ID → USERID.
@@ -271,10 +265,7 @@ func newQueryInfoTerms(q string, qterms []string, st chunkindex.TermStats) query
 	qi := queryInfo{terms: qterms, idf: map[string]float64{}, pos: map[string]int{}, words: map[string]bool{}, code: map[string]bool{},
 		descriptors: QueryFeatures(q)}
 	qi.initials = terms.InitialsOf(qi.terms)
-	qi.whole, qi.wholeParents, qi.wholeOK = wholeName(q)
-	if qi.wholeOK {
-		qi.wholeCase = typedCase(q)
-	}
+	qi.whole, qi.wholeParents, qi.wholeCase, qi.wholeOK = wholeName(q)
 	for i, t := range qi.terms {
 		qi.pos[t] = i
 	}
