@@ -129,9 +129,8 @@ var typeWords = map[string]bool{
 // wholeName is the query as one identifier or path of identifiers
 // ("StateManager", "Router.navigate", "A > b", "`useStore`"), in the
 // compound form of its last part and the parts before it; ok is false for
-// a query of several words. typed is the last part with its case kept
-// (letters and digits only) when it has a capital, "" when it is all lower
-// case and its case says nothing.
+// a query of several words. typed is the last part with its case kept,
+// letters and digits only.
 func wholeName(q string) (name string, parents []string, typed string, ok bool) {
 	q = strings.TrimSpace(strings.Trim(strings.TrimSpace(q), "`'\"()"))
 	q = strings.TrimSuffix(q, "()")
@@ -153,10 +152,7 @@ func wholeName(q string) (name string, parents []string, typed string, ok bool) 
 		parts = append(parts, compound(seg))
 		last = seg
 	}
-	if typed = letters(last); strings.ToLower(typed) == typed {
-		typed = ""
-	}
-	return parts[len(parts)-1], parts[:len(parts)-1], typed, true
+	return parts[len(parts)-1], parts[:len(parts)-1], letters(last), true
 }
 
 // letters is s's letters and digits, case kept: USER_ID → USERID.
@@ -205,10 +201,12 @@ type queryInfo struct {
 	whole        string
 	wholeParents []string
 	wholeOK      bool
-	// wholeCase is the name as typed, when the query writes a capital in
-	// it: a definition must then match its case too (asked for Router, the
-	// router property is not its definition; asked for router, either is).
-	wholeCase string
+	// wholeTyped is the last name as typed (letters and digits, case
+	// kept): when a candidate is named exactly so, only such candidates
+	// define it (asked for Router, the Router interface and not the router
+	// property that holds one; asked for observable, the observable
+	// function and not the OBSERVABLE constant); otherwise any case does.
+	wholeTyped string
 	// wants records the query asking for what is otherwise demoted.
 	wantsTests, wantsAux, wantsImports, wantsComments bool
 	descriptors                                       [NumQueryFeatures]float64
@@ -265,7 +263,7 @@ func newQueryInfoTerms(q string, qterms []string, st chunkindex.TermStats) query
 	qi := queryInfo{terms: qterms, idf: map[string]float64{}, pos: map[string]int{}, words: map[string]bool{}, code: map[string]bool{},
 		descriptors: QueryFeatures(q)}
 	qi.initials = terms.InitialsOf(qi.terms)
-	qi.whole, qi.wholeParents, qi.wholeCase, qi.wholeOK = wholeName(q)
+	qi.whole, qi.wholeParents, qi.wholeTyped, qi.wholeOK = wholeName(q)
 	for i, t := range qi.terms {
 		qi.pos[t] = i
 	}
@@ -544,6 +542,15 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		sim       float64  // the best similarity of its candidates
 	}
 	files := map[string]*fileAgg{}
+	// A bare name is defined in the case it is written in when some
+	// candidate has that exact name (see queryInfo.wholeTyped).
+	exactName := false
+	for i := range cands {
+		if qi.wholeOK && letters(cands[i].Chunk.Name) == qi.wholeTyped {
+			exactName = true
+			break
+		}
+	}
 	type chunkMasks struct{ all, name, header, code, str termMask }
 	masks := make([]chunkMasks, len(cands))
 	sims := make([]float64, len(cands))
@@ -636,7 +643,7 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 			f[FBaseIdent] = 1
 		}
 		if qi.wholeOK && compound(c.Name) == qi.whole && endsWith(parents, qi.wholeParents) &&
-			(qi.wholeCase == "" || letters(c.Name) == qi.wholeCase) {
+			(!exactName || letters(c.Name) == qi.wholeTyped) {
 			f[FWholeName] = 1
 		}
 		if isTypesPath(c.RelativePath) {

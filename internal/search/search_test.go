@@ -434,11 +434,11 @@ func TestUnknownName(t *testing.T) {
 	}
 }
 
-// A name written with capitals asks for the symbol of that case: asked for
-// Router, the Router interface is the definition, not the router property
-// that holds one (which a case-blind match lifted first, and whose low
-// probability left the answer with leads only); asked for router, either
-// is.
+// A name asks for the symbol of the case it is written in when one has it:
+// asked for Router, the Router interface is the definition, not the router
+// property that holds one (which a case-blind match lifted first, and
+// whose low probability left the answer with leads only); asked for
+// router, the property; asked for ROUTER, which nothing is named, either.
 func TestDefinitionMatchesTheCaseAskedFor(t *testing.T) {
 	dir := t.TempDir()
 	for name, src := range map[string]string{
@@ -459,7 +459,8 @@ func TestDefinitionMatchesTheCaseAskedFor(t *testing.T) {
 		first []string // acceptable first results, by breadcrumb suffix
 	}{
 		{"Router", []string{"> Router"}},
-		{"router", []string{"> Router", "App > router"}},
+		{"router", []string{"App > router"}},
+		{"ROUTER", []string{"> Router", "App > router"}}, // no exact name: any case
 	} {
 		resp, err := pl.Search(context.Background(), search.Request{Query: tt.query, Params: search.DefaultParams()})
 		if err != nil {
