@@ -162,7 +162,7 @@ func Search(ctx context.Context, v View, req search.Request, callDepth int) (Ans
 				// goes back to being a plain lead: it is no confident match
 				// too large for the budget.
 				over = append(over, search.Lead{Chunk: r.Chunk, Probability: r.Score, Tokens: ans.Tokens,
-					OverBudget: r.Score >= req.Params.Threshold || r.Defines, Defines: r.Defines})
+					OverBudget: r.Passes(req.Params), Defines: r.Defines})
 			}
 			lr := ans.Response
 			lr.Results, lr.Leads = nil, append(over, ans.Response.Leads...)

@@ -3,8 +3,7 @@ package bench
 import (
 	"fmt"
 	"io"
-	"path"
-	"strings"
+	"slices"
 )
 
 // ForeignSplit is the split of a question asked of a repository other than
@@ -28,12 +27,7 @@ func ForeignQuestions(all, asked []QuestionRepo, ins []Instance) []Instance {
 	}
 	var out []Instance
 	for _, r := range asked {
-		at := -1
-		for i := range all {
-			if all[i].Repo == r.Repo {
-				at = i
-			}
-		}
+		at := slices.IndexFunc(all, func(a QuestionRepo) bool { return a.Repo == r.Repo })
 		if at < 0 {
 			continue
 		}
@@ -46,7 +40,7 @@ func ForeignQuestions(all, asked []QuestionRepo, ins []Instance) []Instance {
 			seen[j] = true
 			for _, q := range byRepo[all[j].Repo] {
 				out = append(out, Instance{ID: "foreign:" + r.Name + ":" + q.ID, Repo: r.Repo, Split: ForeignSplit,
-					BaseCommit: r.Revision, Query: q.Query, Category: "foreign-" + q.Category, Root: strings.Trim(path.Clean("/"+r.BenchmarkRoot), "/")})
+					BaseCommit: r.Revision, Query: q.Query, Category: "foreign-" + q.Category, Root: r.root()})
 			}
 		}
 	}

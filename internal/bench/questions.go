@@ -35,6 +35,12 @@ type QuestionRepo struct {
 	BenchmarkRoot string `json:"benchmark_root"`
 }
 
+// root is the benchmark root as a clean relative path ("" for the
+// repository's top): the directory indexed, and what labels are relative to.
+func (r QuestionRepo) root() string {
+	return strings.Trim(path.Clean("/"+r.BenchmarkRoot), "/")
+}
+
 // question is one line of a repository's question file.
 type question struct {
 	Query     string   `json:"query"`
@@ -62,7 +68,7 @@ func LoadQuestions(dir string) ([]QuestionRepo, []Instance, error) {
 		if err := readJSON(filepath.Join(dir, r.Name+".json"), &qs); err != nil {
 			return nil, nil, err
 		}
-		root := strings.Trim(path.Clean("/"+r.BenchmarkRoot), "/")
+		root := r.root()
 		rel := func(p string) (string, error) {
 			p = path.Clean(p)
 			if root == "" {
@@ -265,7 +271,7 @@ func questionIndex(ctx context.Context, opt QuestionOptions, repo QuestionRepo) 
 	if _, err := tree.Checkout(ctx, repo.Revision); err != nil {
 		return nil, nil, err
 	}
-	dir := filepath.Join(tree.Dir, filepath.FromSlash(strings.Trim(path.Clean("/"+repo.BenchmarkRoot), "/")))
+	dir := filepath.Join(tree.Dir, filepath.FromSlash(repo.root()))
 	dbPath := filepath.Join(opt.Work, slug, "questions.db")
 	_ = removeIndex(dbPath) // one that cannot be removed is synced up to date
 	_, st, ix, err := openIndex(dir, dbPath)

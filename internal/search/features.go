@@ -156,14 +156,7 @@ func wholeName(q string) (name string, parents []string, typed string, ok bool) 
 }
 
 // letters is s's letters and digits, case kept: USER_ID → USERID.
-func letters(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			return r
-		}
-		return -1
-	}, s)
-}
+func letters(s string) string { return alnum(s, false) }
 
 // isTypesPath says whether a file holds types by its name.
 func isTypesPath(p string) bool {
@@ -311,11 +304,17 @@ func rawWords(q string) []string {
 
 // compound lowercases an identifier and removes its separators, the form in
 // which userId, user_id, user-id and USER_ID are one word.
-func compound(s string) string {
+func compound(s string) string { return alnum(s, true) }
+
+// alnum is s's letters and digits, lowercased when fold is set.
+func alnum(s string, fold bool) string {
 	var b strings.Builder
 	for _, r := range s {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(unicode.ToLower(r))
+			if fold {
+				r = unicode.ToLower(r)
+			}
+			b.WriteRune(r)
 		}
 	}
 	return b.String()
@@ -545,11 +544,8 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 	// A bare name is defined in the case it is written in when some
 	// candidate has that exact name (see queryInfo.wholeTyped).
 	exactName := false
-	for i := range cands {
-		if qi.wholeOK && letters(cands[i].Chunk.Name) == qi.wholeTyped {
-			exactName = true
-			break
-		}
+	for i := 0; qi.wholeOK && !exactName && i < len(cands); i++ {
+		exactName = letters(cands[i].Chunk.Name) == qi.wholeTyped
 	}
 	type chunkMasks struct{ all, name, header, code, str termMask }
 	masks := make([]chunkMasks, len(cands))

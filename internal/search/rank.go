@@ -401,7 +401,7 @@ func leadsOf(ranked, sel []Result, prm Params) []Lead {
 		l := Lead{Chunk: r.Chunk, Probability: r.Score, Defines: r.Defines}
 		// Only a lead that passed the gate can have been left out for its
 		// size; only its size is worth counting.
-		if r.passes(prm) {
+		if r.Passes(prm) {
 			l.Tokens = r.Tokens
 			if l.Tokens == 0 {
 				l.Tokens = tokens.Count(r.Chunk.FullSource)

@@ -130,8 +130,8 @@ type Result struct {
 	expanded bool
 }
 
-// passes says whether r passes the relevance gate of prm on its own.
-func (r Result) passes(prm Params) bool {
+// Passes says whether r passes the relevance gate of prm on its own.
+func (r Result) Passes(prm Params) bool {
 	return r.Score >= prm.Threshold || r.Defines
 }
 
@@ -268,7 +268,7 @@ func (p *Pipeline) Answer(ranked []Result, unknown string, prm Params) ([]Result
 	cov := newCoverage()
 	for n < len(ranked) {
 		r := ranked[n]
-		if !r.passes(prm) {
+		if !r.Passes(prm) {
 			if !cov.wants(r, prm) && (extra == spare || r.Score < prm.lowest()) {
 				break
 			}
@@ -429,10 +429,10 @@ func Select(sorted []Result, prm Params) []Result {
 	used := 0
 	cov := newCoverage()
 	for _, r := range sorted {
-		if !r.passes(prm) && !cov.wants(r, prm) {
+		if !r.Passes(prm) && !cov.wants(r, prm) {
 			break
 		}
-		if !r.passes(prm) && cov.shows(r) {
+		if !r.Passes(prm) && cov.shows(r) {
 			continue // below the threshold, a file already shown adds no coverage
 		}
 		if prm.Limit > 0 && len(out) >= prm.Limit {
