@@ -15,7 +15,6 @@ const (
 	kLexical
 	kVariable
 	kVariableDeclarator
-	kError
 	kFunctionDecl
 	kGeneratorFunctionDecl
 	kFunctionSignature
@@ -75,7 +74,6 @@ var kindNames = map[string]kind{
 	"lexical_declaration":                   kLexical,
 	"variable_declaration":                  kVariable,
 	"variable_declarator":                   kVariableDeclarator,
-	"ERROR":                                 kError,
 	"function_declaration":                  kFunctionDecl,
 	"generator_function_declaration":        kGeneratorFunctionDecl,
 	"function_signature":                    kFunctionSignature,

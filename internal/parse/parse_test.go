@@ -92,6 +92,28 @@ const alpha, renamed, gamma, restOf 2-2 [exported] exported
 const first, second, others 3-3
 variable inner 4-4
 `},
+		{name: "what the grammar cannot finish on a declaration's line stays that declaration", path: "f.ts", src: `export type Visitors = import('zimmerframe').Visitors<A, B>;
+declare module 'legacy';
+const a = 1;;
+`, errors: true, want: `type Visitors 1-1 [exported] exported
+module 'legacy' 2-2 [declare]
+const a 3-3
+`},
+		{name: "functions assigned to a name at the root are definitions", path: "g.js", src: `/** Adds a job. */
+Queue.prototype.push = function (job) {
+  this.jobs.push(job);
+};
+Queue.create = () => new Queue();
+Queue.Worker = class {};
+handlers['drain'] = function () {
+  return null;
+};
+`, want: `function Queue.prototype.push 1-4 doc="Adds a job."
+function Queue.create 5-5
+class Queue.Worker 6-6
+expression handlers['drain'] = function () { 7-9
+  function handlers['drain'] 7-9
+`},
 		{name: "syntax error still covers every line", path: "d.ts", src: `export function ok(): number { return 1; }
 export function broken( { return
 const after = 2;

@@ -101,6 +101,11 @@ func mergeSameLine(in []*Symbol) []*Symbol {
 		switch {
 		case s.Kind == KindComment:
 			// a trailing comment adds nothing to the identity
+		case s.fragment && !prev.fragment && prev.Kind != KindComment:
+			// Nor does what the grammar failed to parse at the end of a
+			// declaration's line: export type V = import('m').V<A, B>; is
+			// the type V, though tree-sitter stops before "<A, B>;".
+			prev.Children = append(prev.Children, s.Children...)
 		case prev.Kind == KindComment:
 			s.StartByte, s.StartLine = prev.StartByte, prev.StartLine
 			extend(s, prev)
@@ -202,6 +207,7 @@ func (b *builder) statement(n *sitter.Node, parent string, depth int) *Symbol {
 		return b.exportStatement(n)
 	case kEmpty:
 		s := b.newSymbol(n, ";", KindStatement)
+		s.fragment = true
 		return s
 	case kExpressionStatement:
 		if inner := n.NamedChild(0); inner != nil {
@@ -217,17 +223,15 @@ func (b *builder) statement(n *sitter.Node, parent string, depth int) *Symbol {
 		if s := b.requireImport(n); s != nil {
 			return s
 		}
-	case kError:
-		b.errors++
-		s := b.newSymbol(n, firstLine(b.src[n.StartByte():n.EndByte()]), KindStatement)
-		s.Children = b.nested(n)
-		return s
 	}
 	if s := b.declaration(n, nil); s != nil {
 		return s
 	}
 	s := b.newSymbol(n, firstLine(b.src[n.StartByte():n.EndByte()]), KindStatement)
 	s.Children = b.nested(n)
+	// An error node's kind id lies outside the grammar's table, so it
+	// arrives here rather than under a kind of its own.
+	s.fragment = n.IsError()
 	return s
 }
 
@@ -253,12 +257,59 @@ func (b *builder) expressionStatement(n *sitter.Node) *Symbol {
 			return s
 		}
 	}
+	if s := b.assignedDefinition(n, expr); s != nil {
+		return s
+	}
 	s := b.newSymbol(n, firstLine(b.src[n.StartByte():n.EndByte()]), KindExpression)
 	if expr != nil {
 		s.Children = b.nested(expr)
 	}
 	s.Signature = collapseSpace(b.nodeView(n), 200)
 	return s
+}
+
+// assignedDefinition recognises a function or class assigned to a name at the
+// root (Mocha.prototype.retries = function (n) {...}, Reply.prototype.send =
+// ..., Foo.create = () => {...}), how CommonJS-era code defines its methods:
+// the statement is that definition, named by its target and carrying the doc
+// comment above it. Otherwise it would be an expression named by its first
+// line, wrapped around a function of the same name that lacks the comment.
+func (b *builder) assignedDefinition(n, expr *sitter.Node) *Symbol {
+	if expr == nil || b.kindOf(expr) != kAssignment {
+		return nil
+	}
+	right := b.child(expr, "right")
+	if right == nil {
+		return nil
+	}
+	switch b.kindOf(right) {
+	case kArrowFunction, kFunctionExpression, kGeneratorFunction, kClass:
+	default:
+		return nil
+	}
+	left := b.fieldText(expr, "left")
+	if !isDottedName(left) {
+		return nil
+	}
+	s := b.newSymbol(n, left, KindFunction)
+	b.valueSymbol(s, right, left, nil)
+	s.Signature = b.signature(n, s.BodyStartByte)
+	return s
+}
+
+// isDottedName reports whether s is an identifier or a path of them
+// (a.b.c): an assignment target that names what it defines, unlike
+// handlers[key] or getTarget().x.
+func isDottedName(s string) bool {
+	if len(s) > 120 {
+		return false
+	}
+	for _, part := range strings.Split(s, ".") {
+		if !ident.Is(part) {
+			return false
+		}
+	}
+	return true
 }
 
 func isCommonJSExport(left string) bool {

@@ -66,6 +66,11 @@ type Symbol struct {
 	Exported      bool
 	JSDoc         string
 	Children      []*Symbol
+
+	// fragment marks what the grammar could not make a statement of (an
+	// error node, a stray ";"): on the line of a declaration it belongs to
+	// that declaration rather than renaming it (see mergeSameLine).
+	fragment bool
 }
 
 // BodyBearing reports whether the symbol has a body that a parent chunk

@@ -24,11 +24,13 @@ import (
 )
 
 // SchemaVersion is stored in meta.schema_version. Bump it whenever the schema,
-// the terms normalisation or what the chunker records changes (12: chunks of
-// generated files carry the "generated" modifier): an index of any other
+// the terms normalisation or what the chunker records changes (13: a function
+// or class assigned to a dotted name at the root, Foo.prototype.bar =
+// function () {...}, is one definition rather than an expression around
+// one): an index of any other
 // version is dropped and rebuilt on Open, since it is only a cache of the
 // workspace.
-const SchemaVersion = 12
+const SchemaVersion = 13
 
 // applicationID marks the file as a scry index (PRAGMA application_id, "scry"),
 // so that Open never drops the tables of some other application's database
