@@ -3,7 +3,10 @@
 // signature stubs in the embedding text, and every root statement its own chunk.
 package chunk
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Chunk is one chunk as docs/architecture.md, rule 1, describes it (minus the vector and the per-file
 // change-detection fields, which live with the file record in the store).
@@ -30,12 +33,17 @@ type Chunk struct {
 }
 
 // DisplayName is the name answers show: Parent.name for a member, the
-// name alone for a top-level declaration.
+// name alone for a top-level declaration. A callback's name is a phrase
+// (`items.forEach() callback`), which a dot would run into its parent's:
+// those are joined as breadcrumbs are.
 func (c Chunk) DisplayName() string {
-	if c.ParentName != "" && c.Depth > 0 {
-		return c.ParentName + "." + c.Name
+	if c.ParentName == "" || c.Depth == 0 {
+		return c.Name
 	}
-	return c.Name
+	if strings.ContainsAny(c.ParentName, " (") || strings.ContainsAny(c.Name, " (") {
+		return c.ParentName + " > " + c.Name
+	}
+	return c.ParentName + "." + c.Name
 }
 
 // MarshalJSON writes parentChunkId as null for root chunks, as rule 1 of
