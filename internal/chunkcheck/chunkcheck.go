@@ -128,7 +128,23 @@ func IsBodyBearing(c chunk.Chunk) bool {
 		if t == "" {
 			continue
 		}
-		return strings.HasPrefix(t, "}") || strings.HasSuffix(t, "}")
+		return strings.HasSuffix(t, "}") || strings.HasPrefix(t, "}") && !closesTypeLiteral(t)
+	}
+	return false
+}
+
+// closesTypeLiteral reports whether a declaration's last line, starting
+// with "}", closes an object type inside its signature rather than a body:
+// "}): Exports;" (a parameter's type, then the return type), "}>;" (a type
+// argument), "}) => () => Config];" (a tuple of function types), "} ? A :
+// B>;" or "} | X;" (conditional and union types). Bodies end "}", "};",
+// "});", "}, [deps]);" or "}.bind(this));".
+func closesTypeLiteral(line string) bool {
+	rest := strings.TrimLeft(line, "}) \t")
+	for _, p := range []string{":", "=>", ">", "?", "|", "&"} {
+		if strings.HasPrefix(rest, p) {
+			return true
+		}
 	}
 	return false
 }

@@ -22,9 +22,10 @@ var (
 	reImportRequire = regexp.MustCompile(`\bimport\s+(?:type\s+)?([A-Za-z_$][\w$]*)\s*=\s*require\s*\(\s*['"]([^'"]+)['"]\s*\)`)
 	// import x = A.B.C
 	reImportAlias = regexp.MustCompile(`(?m)\bimport\s+([A-Za-z_$][\w$]*)\s*=\s*([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*)\s*(?:;|$)`)
-	// const x = require('m'), const { a, b: c } = require('m'), and further
-	// declarators of the same statement (", y = require('n')").
-	reRequire = regexp.MustCompile(`(?:\b(?:const|let|var)\s+|,\s*)(\{[^{}]*\}|\[[^\[\]]*\]|[A-Za-z_$][\w$]*)\s*=\s*require\s*\(\s*['"]([^'"]+)['"]\s*\)`)
+	// const x = require('m'), const { a, b: c } = require('m') (patterns
+	// nested up to three levels: const { configs: { base } } = ...), and
+	// further declarators of the same statement (", y = require('n')").
+	reRequire = regexp.MustCompile(`(?:\b(?:const|let|var)\s+|,\s*)(\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}|\[[^\[\]]*\]|[A-Za-z_$][\w$]*)\s*=\s*require\s*\(\s*['"]([^'"]+)['"]\s*\)`)
 	reIdent   = regexp.MustCompile(`^[A-Za-z_$][\w$]*$`)
 )
 
@@ -176,19 +177,45 @@ func patternNames(pat string) []string {
 	if reIdent.MatchString(pat) {
 		return []string{pat}
 	}
-	pat = strings.Trim(pat, "{}[] \t\r\n")
+	if len(pat) < 2 || !(pat[0] == '{' && pat[len(pat)-1] == '}' || pat[0] == '[' && pat[len(pat)-1] == ']') {
+		return nil
+	}
 	var names []string
-	for _, item := range strings.Split(pat, ",") {
+	for _, item := range splitTopLevel(pat[1:len(pat)-1], ',') {
 		item = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(item), "..."))
-		if _, local, ok := strings.Cut(item, ":"); ok {
-			item = strings.TrimSpace(local)
+		if key := splitTopLevel(item, ':'); len(key) == 2 {
+			item = strings.TrimSpace(key[1])
 		}
-		if name, _, ok := strings.Cut(item, "="); ok {
-			item = strings.TrimSpace(name)
-		}
-		if reIdent.MatchString(item) {
-			names = append(names, item)
-		}
+		item = strings.TrimSpace(splitTopLevel(item, '=')[0])
+		names = append(names, patternNames(item)...)
 	}
 	return names
+}
+
+// splitTopLevel splits s at each sep outside brackets and quotes.
+func splitTopLevel(s string, sep byte) []string {
+	var parts []string
+	depth, start := 0, 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case c == '{' || c == '[' || c == '(':
+			depth++
+		case c == '}' || c == ']' || c == ')':
+			depth--
+		case c == sep && depth == 0:
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, s[start:])
 }

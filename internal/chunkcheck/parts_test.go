@@ -58,6 +58,13 @@ func TestIsBodyBearing(t *testing.T) {
 		{"interface", "interface A {\n  a: string;\n} // trailing", false, true},
 		{"type", "type A = {\n  a: string;\n};", false, false},
 		{"function", "function readConfig(p: string): {\n  config?: any;\n}", false, false},
+		{"function", "export function hydrate(options: {\n  target: Element;\n}): Exports;", false, false},
+		{"method", "  encrypt(o: {\n  key: string;\n}): Promise<{\n  id: string;\n}>;", false, false},
+		{"function", "export function crossfade(p: P): [(node: any, params: {\n  key: any;\n}) => () => Config];", false, false},
+		{"method", "  run(o: O): Promise<O extends {\n  raw: true;\n} ? Response : Output>;", false, false},
+		{"callback", "  it('runs', () => {\n    go();\n  });", false, true},
+		{"callback", "  setTimeout(function () {\n    go();\n  }.bind(this));", false, true},
+		{"callback", "  items.forEach((p) => {\n    go(p);\n  }))", false, true},
 	}
 	for _, tc := range cases {
 		c := chunk.Chunk{NodeKind: tc.kind, FullSource: tc.src}
@@ -126,6 +133,7 @@ import pkg from '../package.json' with { type: 'json' };
 import Polygons = Geometry.Shapes.Polygons;
 const { promisify, inspect: show } = require('util');
 const debug = require('debug')('worker'), schema = require('./schema');
+const { configs: { "flat/recommended": recommended, base = {} }, rules: [first] } = require('plugin');
 const lazy = await import('./lazy');
 export { x } from './x';
 `
@@ -150,11 +158,12 @@ export { x } from './x';
 		"util":                     {"promisify", "show"},
 		"debug":                    {"debug"},
 		"./schema":                 {"schema"},
+		"plugin":                   {"recommended", "base", "first"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("parseImports:\n got %v\nwant %v", got, want)
 	}
-	if len(order) != 16 {
+	if len(order) != 17 {
 		t.Errorf("statements: %v", order)
 	}
 }
@@ -164,6 +173,12 @@ func TestStartsStatementLexing(t *testing.T) {
 	cs := build("t.ts", src+"\n", spec{id: "e", kind: "expression", name: "console.log", start: 1, end: 4})
 	if vs := Check("t.ts", []byte(src+"\n"), cs); len(vs) != 0 {
 		t.Fatalf("template literal lines taken for statements: %v", vs)
+	}
+	// A backslash at a line's end continues a quoted string onto the next.
+	src = "describe(\"one long title \\\nusing two lines\", () => {\n  go();\n});"
+	cs = build("t.ts", src+"\n", spec{id: "d", kind: "expression", name: "describe", start: 1, end: 4})
+	if vs := Check("t.ts", []byte(src+"\n"), cs); len(vs) != 0 {
+		t.Fatalf("a continued string's second line taken for a statement: %v", vs)
 	}
 	src = "/* one\nimport x from 'x';\n*/ import y from 'y';\n"
 	cs = build("t.ts", src, spec{id: "i", kind: "import", name: "import:y", start: 1, end: 3})

@@ -132,6 +132,7 @@ func scanLines(text string) []lineInfo {
 		}
 		sawCode := false
 		sawComment := state == blockComment
+		continued := false // a quoted string's line ends in "\": it goes on
 		for i := 0; i < len(line); i++ {
 			c := line[i]
 			switch state {
@@ -172,6 +173,7 @@ func scanLines(text string) []lineInfo {
 				switch {
 				case c == '\\':
 					i++
+					continued = i >= len(line) || i == len(line)-1 && line[i] == '\r'
 				case c == '\'' && state == single, c == '"' && state == double, c == '`' && state == template:
 					state = code
 					info.last = c
@@ -185,8 +187,9 @@ func scanLines(text string) []lineInfo {
 		if state == lineComment {
 			state = code
 		}
-		// An unterminated quote ends at the line break.
-		if state == single || state == double {
+		// An unterminated quote ends at the line break, unless a backslash
+		// escapes the break.
+		if (state == single || state == double) && !continued {
 			state = code
 		}
 		info.commentOnly = sawComment && !sawCode
