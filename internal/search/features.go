@@ -12,6 +12,7 @@ import (
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/embed/builtin"
+	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/terms"
 )
 
@@ -149,8 +150,14 @@ func wholeName(q string) (name string, parents []string, typed string, ok bool) 
 				return "", nil, "", false
 			}
 		}
+		if seg == "prototype" {
+			continue // Mocha.prototype.retries asks for what Mocha.retries does
+		}
 		parts = append(parts, compound(seg))
 		last = seg
+	}
+	if len(parts) == 0 {
+		return "", nil, "", false
 	}
 	return parts[len(parts)-1], parts[:len(parts)-1], letters(last), true
 }
@@ -545,7 +552,8 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 	// candidate has that exact name (see queryInfo.wholeTyped).
 	exactName := false
 	for i := 0; qi.wholeOK && !exactName && i < len(cands); i++ {
-		exactName = letters(cands[i].Chunk.Name) == qi.wholeTyped
+		name, _ := definedName(cands[i].Chunk.Name)
+		exactName = letters(name) == qi.wholeTyped
 	}
 	type chunkMasks struct{ all, name, header, code, str termMask }
 	masks := make([]chunkMasks, len(cands))
@@ -622,9 +630,11 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		f[FCovString] = qi.coverage(masks[i].str.andNot(masks[i].code))
 		parents := parentNames(c.Breadcrumb)
 		f[FCovParent] = qi.coverage(qi.mask(strings.Join(parents, " ")))
+		defined, owners := definedName(c.Name)
+		parents = append(parents, owners...)
 		f[FCovPath] = qi.coverage(fa.path)
 		f[FCovBase] = qi.coverage(fa.base)
-		if name := compound(c.Name); len(name) >= 3 && qi.words[name] {
+		if name := compound(defined); len(name) >= 3 && qi.words[name] {
 			f[FDefines] = 1
 			if qi.code[name] {
 				f[FDefinesCode] = 1
@@ -638,8 +648,8 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 		if b := compound(stem(c.RelativePath)); len(b) >= 3 && qi.words[b] {
 			f[FBaseIdent] = 1
 		}
-		if qi.wholeOK && compound(c.Name) == qi.whole && endsWith(parents, qi.wholeParents) &&
-			(!exactName || letters(c.Name) == qi.wholeTyped) {
+		if qi.wholeOK && compound(defined) == qi.whole && endsWith(parents, qi.wholeParents) &&
+			(!exactName || letters(defined) == qi.wholeTyped) {
 			f[FWholeName] = 1
 		}
 		if isTypesPath(c.RelativePath) {
@@ -723,6 +733,30 @@ func endsWith(parents, want []string) bool {
 
 // parentNames are the enclosing symbols' names from a breadcrumb
 // "path > Outer > Inner > name": everything between the path and the name.
+// definedName splits a symbol named by the path it was assigned to
+// (Mocha.prototype.retries = function …, Queue.create = …) into the name it
+// defines and the names that own it, leaving out "prototype": asked for
+// retries, Mocha.retries or Mocha > retries, that symbol is the definition.
+// Any other name is returned whole.
+func definedName(name string) (string, []string) {
+	if !strings.Contains(name, ".") {
+		return name, nil
+	}
+	segs := strings.Split(name, ".")
+	for _, s := range segs {
+		if !ident.Is(s) {
+			return name, nil
+		}
+	}
+	var owners []string
+	for _, s := range segs[:len(segs)-1] {
+		if s != "prototype" {
+			owners = append(owners, s)
+		}
+	}
+	return segs[len(segs)-1], owners
+}
+
 func parentNames(breadcrumb string) []string {
 	parts := strings.Split(breadcrumb, " > ")
 	if len(parts) <= 2 {

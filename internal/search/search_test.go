@@ -480,3 +480,64 @@ func TestDefinitionMatchesTheCaseAskedFor(t *testing.T) {
 		}
 	}
 }
+
+// A method assigned to a prototype (or a function to a path) defines its
+// last name: asked for it bare, by its owner's path or in full, it is the
+// definition, before code that only calls it or defines a longer name.
+func TestAssignedDefinitionIsTheNameAskedFor(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"lib/runner.js": "'use strict';\n\nfunction Runner(suite) {\n  this.suite = suite;\n}\n\n/**\n * Sets how many times a failing test is retried.\n */\n" +
+			"Runner.prototype.retries = function (n) {\n  this.suite.retries(n);\n  return this;\n};\n\nRunner.create = function (suite) {\n  return new Runner(suite);\n};\n\nmodule.exports = Runner;\n",
+		"lib/cli.js": "'use strict';\n\nconst Runner = require('./runner');\n\nfunction main(argv) {\n  const runner = Runner.create(argv.suite);\n  runner.retries(argv.retries);\n  runner.retriesLeft = argv.retries;\n  return runner;\n}\n\nmodule.exports = main;\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pl := search.Pipeline{Store: indexDir(t, dir)}
+	for _, tt := range []struct{ query, first string }{
+		{"retries", "Runner.prototype.retries"},
+		{"Runner.retries", "Runner.prototype.retries"},
+		{"Runner > retries", "Runner.prototype.retries"},
+		{"Runner.prototype.retries", "Runner.prototype.retries"},
+		{"create", "Runner.create"},
+	} {
+		resp, err := pl.Search(context.Background(), search.Request{Query: tt.query, Params: search.DefaultParams()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Results) == 0 {
+			t.Errorf("%q: no result (leads %d)", tt.query, len(resp.Leads))
+			continue
+		}
+		if got := resp.Results[0].Chunk.Name; got != tt.first || !resp.Results[0].Defines {
+			t.Errorf("%q: first result %s (defines %v), want the definition %s", tt.query, got, resp.Results[0].Defines, tt.first)
+		}
+	}
+	// The exact lookup reads the same paths, and still nothing else.
+	for _, tt := range []struct{ query, want string }{
+		{"symbol = Runner > retries", "Runner.prototype.retries"},
+		{"symbol = Runner.retries", "Runner.prototype.retries"},
+		{"symbol = Runner.prototype.retries", "Runner.prototype.retries"},
+		{"symbol = lib/runner.js > Runner > create", "Runner.create"},
+		{"symbol = lib/cli.js > Runner > create", ""},
+		{"symbol = Runner > retriesLeft", ""},
+		{"symbol = Suite > retries", ""},
+	} {
+		resp, err := pl.Search(context.Background(), search.Request{Query: tt.query, Params: search.DefaultParams()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range resp.Results {
+			got = append(got, r.Chunk.Name)
+		}
+		if want := []string{tt.want}; tt.want == "" && len(got) > 0 || tt.want != "" && !slices.Equal(got, want) {
+			t.Errorf("%q: %v, want %q", tt.query, got, tt.want)
+		}
+	}
+}

@@ -97,6 +97,22 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 // LookupSymbol finds the chunks a symbol path names exactly: every match when
 // the name is ambiguous, none (not an error) when nothing matches.
 func LookupSymbol(st Reader, p SymbolPath, paths, languages []string) ([]chunk.Chunk, error) {
+	out, err := lookupExact(st, p, paths, languages)
+	if len(out) > 0 || err != nil || len(p.Parents) == 0 {
+		return out, err
+	}
+	// JavaScript written before classes names a method by the path it is
+	// assigned to (Mocha.prototype.retries = function …): Mocha > retries,
+	// Mocha.retries and Mocha.prototype.retries name that symbol exactly.
+	for _, q := range assignedPaths(p) {
+		if out, err = lookupExact(st, q, paths, languages); len(out) > 0 || err != nil {
+			return out, err
+		}
+	}
+	return nil, nil
+}
+
+func lookupExact(st Reader, p SymbolPath, paths, languages []string) ([]chunk.Chunk, error) {
 	cands, err := st.ChunksByName(p.Name)
 	if err != nil {
 		return nil, fmt.Errorf("lookup %s: %w", p, err)
@@ -115,6 +131,25 @@ func LookupSymbol(st Reader, p SymbolPath, paths, languages []string) ([]chunk.C
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// assignedPaths are the readings of p in which its last parents and its
+// name form one assigned name: for A > B > m, A > B.m, A > B.prototype.m,
+// A.B.m and A.B.prototype.m, in that order (a prototype written in p is
+// kept as it is).
+func assignedPaths(p SymbolPath) []SymbolPath {
+	var out []SymbolPath
+	for k := len(p.Parents) - 1; k >= 0; k-- {
+		owner := strings.Join(p.Parents[k:], ".")
+		names := []string{owner + "." + p.Name}
+		if p.Parents[len(p.Parents)-1] != "prototype" {
+			names = append(names, owner+".prototype."+p.Name)
+		}
+		for _, n := range names {
+			out = append(out, SymbolPath{File: p.File, Parents: p.Parents[:k], Name: n})
+		}
+	}
+	return out
 }
 
 // parentsMatch checks that the breadcrumb (file > ... > parent > name) ends
