@@ -49,6 +49,17 @@ func Is(s string) bool {
 	return s != ""
 }
 
+// IsPath reports whether s is an identifier or a path of them joined by
+// dots (a.b.c), as code names what it assigns to.
+func IsPath(s string) bool {
+	for part := range strings.SplitSeq(s, ".") {
+		if !Is(part) {
+			return false
+		}
+	}
+	return true
+}
+
 // StartByte is the scanners' rule for a byte that can begin a name.
 func StartByte(b byte) bool {
 	return b >= utf8.RuneSelf || b == '_' || b == '$' || b|0x20 >= 'a' && b|0x20 <= 'z'

@@ -88,3 +88,20 @@ func TestDecode(t *testing.T) {
 		}
 	}
 }
+
+func TestIsPath(t *testing.T) {
+	for s, want := range map[string]bool{
+		"retries":                 true,
+		"Mocha.prototype.retries": true,
+		"$.fn.plugin":             true,
+		"handlers['drain']":       false,
+		"getTarget().x":           false,
+		"a..b":                    false,
+		".a":                      false,
+		"":                        false,
+	} {
+		if got := IsPath(s); got != want {
+			t.Errorf("IsPath(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

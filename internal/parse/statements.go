@@ -288,28 +288,13 @@ func (b *builder) assignedDefinition(n, expr *sitter.Node) *Symbol {
 		return nil
 	}
 	left := b.fieldText(expr, "left")
-	if !isDottedName(left) {
+	if len(left) > 120 || !ident.IsPath(left) {
 		return nil
 	}
 	s := b.newSymbol(n, left, KindFunction)
 	b.valueSymbol(s, right, left, nil)
 	s.Signature = b.signature(n, s.BodyStartByte)
 	return s
-}
-
-// isDottedName reports whether s is an identifier or a path of them
-// (a.b.c): an assignment target that names what it defines, unlike
-// handlers[key] or getTarget().x.
-func isDottedName(s string) bool {
-	if len(s) > 120 {
-		return false
-	}
-	for _, part := range strings.Split(s, ".") {
-		if !ident.Is(part) {
-			return false
-		}
-	}
-	return true
 }
 
 func isCommonJSExport(left string) bool {

@@ -731,23 +731,16 @@ func endsWith(parents, want []string) bool {
 	return true
 }
 
-// parentNames are the enclosing symbols' names from a breadcrumb
-// "path > Outer > Inner > name": everything between the path and the name.
 // definedName splits a symbol named by the path it was assigned to
 // (Mocha.prototype.retries = function …, Queue.create = …) into the name it
 // defines and the names that own it, leaving out "prototype": asked for
 // retries, Mocha.retries or Mocha > retries, that symbol is the definition.
 // Any other name is returned whole.
 func definedName(name string) (string, []string) {
-	if !strings.Contains(name, ".") {
+	if !strings.Contains(name, ".") || !ident.IsPath(name) {
 		return name, nil
 	}
 	segs := strings.Split(name, ".")
-	for _, s := range segs {
-		if !ident.Is(s) {
-			return name, nil
-		}
-	}
 	var owners []string
 	for _, s := range segs[:len(segs)-1] {
 		if s != "prototype" {
@@ -757,6 +750,8 @@ func definedName(name string) (string, []string) {
 	return segs[len(segs)-1], owners
 }
 
+// parentNames are the enclosing symbols' names from a breadcrumb
+// "path > Outer > Inner > name": everything between the path and the name.
 func parentNames(breadcrumb string) []string {
 	parts := strings.Split(breadcrumb, " > ")
 	if len(parts) <= 2 {
