@@ -131,11 +131,16 @@ func parseWhole(path string, src []byte, lang string) (*File, error) {
 	if unclosed < 0 {
 		unclosed, unclosedKind = unclosedTemplate(tree.RootNode(), src), KindStatement
 	}
+	input := src
 	if unclosed >= 0 {
 		tree.Close()
-		if tree = p.Parse(blankFrom(src, unclosed), nil); tree == nil {
+		input = blankFrom(src, unclosed)
+		if tree = p.Parse(input, nil); tree == nil {
 			return nil, fmt.Errorf("parse %s: tree-sitter returned no tree", path)
 		}
+	}
+	if lang == LangTypeScript && tree.RootNode().HasError() {
+		tree = reparseSignatures(p, tree, input)
 	}
 	defer tree.Close()
 

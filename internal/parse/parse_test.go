@@ -114,6 +114,34 @@ class Queue.Worker 6-6
 expression handlers['drain'] = function () { 7-9
   function handlers['drain'] 7-9
 `},
+		{name: "generic call signatures a line break separates", path: "h.ts", src: `export interface Handler<E> {
+  // app.get(handler)
+  <P extends string>(handler: H<E, P>): Hono<
+    E
+  >
+
+  // app.get(path, handler)
+  <P extends string, I>(path: P, handler: H<E, P, I>): Hono<E>
+  <P>(path: P): Hono<E> // no semicolon either
+}
+`, want: `interface Handler 1-10 [exported] exported
+  call-signature () 3-5
+  call-signature () 8-8
+  call-signature () 9-9
+`},
+		{name: "a comparison broken over lines is no signature", path: "i.ts", src: `export interface Broken {
+  <T>(x: T): T
+  <T>(x: T, y: T): T
+}
+export function lessThan(a: number, b: number) {
+  return a
+    < b;
+}
+`, want: `interface Broken 1-4 [exported] exported
+  call-signature () 2-2
+  call-signature () 3-3
+function lessThan 5-8 [exported] exported
+`},
 		{name: "syntax error still covers every line", path: "d.ts", src: `export function ok(): number { return 1; }
 export function broken( { return
 const after = 2;

@@ -24,13 +24,13 @@ import (
 )
 
 // SchemaVersion is stored in meta.schema_version. Bump it whenever the schema,
-// the terms normalisation or what the chunker records changes (13: a function
-// or class assigned to a dotted name at the root, Foo.prototype.bar =
-// function () {...}, is one definition rather than an expression around
-// one): an index of any other
-// version is dropped and rebuilt on Open, since it is only a cache of the
-// workspace.
-const SchemaVersion = 13
+// the terms normalisation or what the chunker records changes (14: generic
+// call signatures separated by line breaks alone are parsed, not left in an
+// error node; 13: a function or class assigned to a dotted name at the root
+// is one definition rather than an expression around one): an index of any
+// other version is dropped and rebuilt on Open, since it is only a cache of
+// the workspace.
+const SchemaVersion = 14
 
 // applicationID marks the file as a scry index (PRAGMA application_id, "scry"),
 // so that Open never drops the tables of some other application's database
