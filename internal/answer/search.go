@@ -178,8 +178,11 @@ func Search(ctx context.Context, v View, req search.Request, callDepth int) (Ans
 			return leadsOnly(lr)
 		}
 		shown := ans.Response
+		// A bare name's definition too large for the budget leads the
+		// leads; the answer says so above the other matches.
+		overDefinition := len(shown.Leads) > 0 && shown.Leads[0].Defines && shown.Leads[0].OverBudget
 		return fitLeads(req.Query, budget, shown, 0, func(leads []graph.Lead) (Answer, error) {
-			a, err := renderAnswer(req.Query, shown.Results, descs, snaps, budget, leads)
+			a, err := renderAnswer(req.Query, shown.Results, descs, snaps, budget, leads, overDefinition)
 			a.Approximate = approx
 			return a, err
 		})
@@ -188,7 +191,7 @@ func Search(ctx context.Context, v View, req search.Request, callDepth int) (Ans
 	if budget <= 0 {
 		noLeads = graphLeads(resp.Leads)
 	}
-	ans, err := renderAnswer(req.Query, results, descs, snaps, budget, noLeads)
+	ans, err := renderAnswer(req.Query, results, descs, snaps, budget, noLeads, false)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -205,7 +208,7 @@ func Search(ctx context.Context, v View, req search.Request, callDepth int) (Ans
 			return Answer{}, err
 		}
 		mid := (lo + hi) / 2
-		a, err := renderAnswer(req.Query, results[:mid], descs, snaps, budget, nil)
+		a, err := renderAnswer(req.Query, results[:mid], descs, snaps, budget, nil, false)
 		if err != nil {
 			return Answer{}, err
 		}
@@ -368,7 +371,9 @@ func (c *snapshotCache) of(file string, targets []snapshot.Target) (string, erro
 	return text, nil
 }
 
-func renderAnswer(query string, results []search.Result, descs map[string]graph.Result, snaps *snapshotCache, budget int, leads []graph.Lead) (Answer, error) {
+// renderAnswer renders the results with their snapshots and the leads;
+// lookup says the first lead is the symbol asked for (graph.Input.Lookup).
+func renderAnswer(query string, results []search.Result, descs map[string]graph.Result, snaps *snapshotCache, budget int, leads []graph.Lead, lookup bool) (Answer, error) {
 	ans := Answer{Budget: budget}
 	type fileGroup struct {
 		file    string
@@ -377,7 +382,7 @@ func renderAnswer(query string, results []search.Result, descs map[string]graph.
 	}
 	var groups []*fileGroup
 	byFile := map[string]*fileGroup{}
-	in := graph.Input{Query: query, Budget: budget, Leads: leads}
+	in := graph.Input{Query: query, Budget: budget, Leads: leads, Lookup: lookup}
 	for _, r := range results {
 		c := r.Chunk
 		g, ok := byFile[c.RelativePath]

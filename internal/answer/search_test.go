@@ -96,3 +96,46 @@ func TestSearchFitsTheBudget(t *testing.T) {
 		}
 	}
 }
+
+// overView answers two small functions and names, as its first lead, the
+// definition asked for, too large for any budget.
+type overView struct{ fileView }
+
+func (v overView) Search(context.Context, search.Request) (search.Response, error) {
+	_, results := newFileView()
+	big := chunk.Chunk{ID: "big", RelativePath: "b.ts", Name: "Big", NodeKind: "class", StartLine: 1, EndLine: 900}
+	return search.Response{Results: results[:2], Leads: []search.Lead{
+		{Chunk: big, Probability: 0.95, Tokens: 11129, OverBudget: true, Defines: true},
+	}}, nil
+}
+
+// A bare name's definition too large for the budget is said to be the
+// symbol asked for, above the smaller matches that are shown; a lead that
+// is no definition gets no such line.
+func TestSearchSaysTheDefinitionIsOverBudget(t *testing.T) {
+	files, _ := newFileView()
+	ans, err := Search(context.Background(), overView{files}, search.Request{Query: "Big", Params: search.Params{Budget: 8000}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := graph.Render(ans.Graph)
+	if len(ans.Response.Results) != 2 || !ans.Graph.Lookup ||
+		!strings.Contains(text, "The symbol asked for, class Big (b.ts:1), takes 11,129 tokens, more than the 8,000 budget") {
+		t.Errorf("results %d, lookup %v:\n%s", len(ans.Response.Results), ans.Graph.Lookup, text)
+	}
+	ans, err = Search(context.Background(), overNotDefined{files}, search.Request{Query: "big things", Params: search.Params{Budget: 8000}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, _ := graph.Render(ans.Graph); ans.Graph.Lookup || strings.Contains(text, "The symbol asked for") {
+		t.Errorf("a sentence's large lead said to be the symbol asked for:\n%s", text)
+	}
+}
+
+type overNotDefined struct{ fileView }
+
+func (v overNotDefined) Search(ctx context.Context, req search.Request) (search.Response, error) {
+	resp, err := overView{v.fileView}.Search(ctx, req)
+	resp.Leads[0].Defines = false
+	return resp, err
+}

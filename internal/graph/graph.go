@@ -34,8 +34,10 @@ type Input struct {
 	// Threshold is the relevance threshold the results had to pass, said
 	// when leads stand in for results.
 	Threshold float64 `json:"threshold,omitempty"`
-	// Lookup: the query named its symbol (`symbol = …`), so a match over
-	// the budget is not asked for by name again.
+	// Lookup: the query named its symbol (`symbol = …`, or a bare name
+	// whose definition leads the leads), so a match over the budget is not
+	// asked for by name again and, beside other results, is said to be the
+	// one asked for.
 	Lookup bool `json:"lookup,omitempty"`
 	// Unknown is the name the query asked for when nothing in the index
 	// defines or mentions it: the leads share only part of it.

@@ -83,6 +83,10 @@ func (m *model) body() string {
 		allApprox = allApprox && r.Approximate && approxNote(r) == approxNote(rs[0])
 	}
 	var sections []string
+	if l := m.in.Leads; len(l) > 0 && l[0].OverBudget && m.in.Lookup {
+		sections = append(sections, fmt.Sprintf("The symbol asked for, %s %s (%s:%d), takes %s tokens, more than the %s budget: raise the budget, or ask for its structure (info, callers, refs). Other matches:",
+			l[0].Kind, l[0].Name, textfmt.Name(l[0].File), l[0].Line, textfmt.Thousands(l[0].Tokens), textfmt.Thousands(m.in.Budget)))
+	}
 	head := ""
 	if allApprox {
 		// One note covers every result when the server was down for all
