@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/scry-dev/scry/internal/index"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
+	"github.com/scry-dev/scry/internal/testkit"
 	"github.com/scry-dev/scry/internal/tokens"
 	"github.com/scry-dev/scry/internal/workspace"
 )
@@ -441,18 +441,11 @@ func TestUnknownName(t *testing.T) {
 // router, the property; asked for ROUTER, which nothing is named, either.
 func TestDefinitionMatchesTheCaseAskedFor(t *testing.T) {
 	dir := t.TempDir()
-	for name, src := range map[string]string{
+	testkit.WriteTree(t, dir, map[string]string{
 		"src/router.ts": "export interface Router<T> {\n  add(method: string, path: string, handler: T): void;\n  match(method: string, path: string): T[];\n}\n",
 		"src/app.ts": "import type { Router } from './router';\n\nexport class App {\n  router: Router<string>;\n  constructor(router: Router<string>) {\n    this.router = router;\n  }\n" +
 			"  get(path: string): string[] {\n    return this.router.match('GET', path);\n  }\n}\n",
-	} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	pl := search.Pipeline{Store: indexDir(t, dir)}
 	for _, tt := range []struct {
 		query string
@@ -486,19 +479,20 @@ func TestDefinitionMatchesTheCaseAskedFor(t *testing.T) {
 // definition, before code that only calls it or defines a longer name.
 func TestAssignedDefinitionIsTheNameAskedFor(t *testing.T) {
 	dir := t.TempDir()
-	for name, src := range map[string]string{
+	testkit.WriteTree(t, dir, map[string]string{
 		"lib/runner.js": "'use strict';\n\nfunction Runner(suite) {\n  this.suite = suite;\n}\n\n/**\n * Sets how many times a failing test is retried.\n */\n" +
 			"Runner.prototype.retries = function (n) {\n  this.suite.retries(n);\n  return this;\n};\n\nRunner.create = function (suite) {\n  return new Runner(suite);\n};\n\nmodule.exports = Runner;\n",
 		"lib/cli.js": "'use strict';\n\nconst Runner = require('./runner');\n\nfunction main(argv) {\n  const runner = Runner.create(argv.suite);\n  runner.retries(argv.retries);\n  runner.retriesLeft = argv.retries;\n  return runner;\n}\n\nmodule.exports = main;\n",
-	} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	pl := search.Pipeline{Store: indexDir(t, dir)}
+	ask := func(q string) search.Response {
+		t.Helper()
+		resp, err := pl.Search(context.Background(), search.Request{Query: q, Params: search.DefaultParams()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
 	for _, tt := range []struct{ query, first string }{
 		{"retries", "Runner.prototype.retries"},
 		{"Runner.retries", "Runner.prototype.retries"},
@@ -506,10 +500,7 @@ func TestAssignedDefinitionIsTheNameAskedFor(t *testing.T) {
 		{"Runner.prototype.retries", "Runner.prototype.retries"},
 		{"create", "Runner.create"},
 	} {
-		resp, err := pl.Search(context.Background(), search.Request{Query: tt.query, Params: search.DefaultParams()})
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := ask(tt.query)
 		if len(resp.Results) == 0 {
 			t.Errorf("%q: no result (leads %d)", tt.query, len(resp.Leads))
 			continue
@@ -528,10 +519,7 @@ func TestAssignedDefinitionIsTheNameAskedFor(t *testing.T) {
 		{"symbol = Runner > retriesLeft", ""},
 		{"symbol = Suite > retries", ""},
 	} {
-		resp, err := pl.Search(context.Background(), search.Request{Query: tt.query, Params: search.DefaultParams()})
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := ask(tt.query)
 		var got []string
 		for _, r := range resp.Results {
 			got = append(got, r.Chunk.Name)
