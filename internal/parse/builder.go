@@ -69,18 +69,6 @@ func (b *builder) children(n *sitter.Node) []sitter.Node {
 	return b.childNodes(n, false)
 }
 
-func (b *builder) countErrors(n *sitter.Node) {
-	if n.IsError() || n.IsMissing() {
-		b.errors++
-	}
-	if !n.HasError() {
-		return
-	}
-	for _, c := range b.children(n) {
-		b.countErrors(&c)
-	}
-}
-
 // newSymbol makes a symbol spanning node n.
 func (b *builder) newSymbol(n *sitter.Node, name, k string) *Symbol {
 	start, end := int(n.StartByte()), int(n.EndByte())

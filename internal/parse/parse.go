@@ -167,8 +167,7 @@ func parseWhole(path string, src []byte, lang string) (*File, error) {
 	f.Imports = b.imports
 	f.ErrorNodes = b.errors
 	if root.HasError() && b.errors == 0 {
-		b.countErrors(root)
-		f.ErrorNodes = b.errors
+		f.ErrorNodes = errorNodes(root)
 	}
 	if testBuilder != nil {
 		testBuilder(b)

@@ -1,6 +1,8 @@
 package parse
 
 import (
+	"bytes"
+
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/scry-dev/scry/internal/ident"
@@ -60,7 +62,7 @@ func separateSignatures(src []byte, spans [][2]int) ([]byte, int) {
 			i++
 		}
 		switch rest := line[i:]; {
-		case len(rest) == 0 || rest[0] == '\r', hasPrefix(rest, "//"), hasPrefix(rest, "/*"), hasPrefix(rest, "*"):
+		case len(rest) == 0 || rest[0] == '\r', bytes.HasPrefix(rest, []byte("//")), bytes.HasPrefix(rest, []byte("/*")), bytes.HasPrefix(rest, []byte("*")):
 			// blank or comment: the member before still ends where it did
 		default:
 			if rest[0] == '<' && i > 0 && endsMember(prevEnd) && overlaps(spans, start, end) {
@@ -103,10 +105,6 @@ func lastCode(line []byte) byte {
 	return line[end-1]
 }
 
-func hasPrefix(b []byte, p string) bool {
-	return len(b) >= len(p) && string(b[:len(p)]) == p
-}
-
 // overlaps reports whether the line [start, end] shares a byte with a span
 // (an error node begins after the "<" it is about, at the type arguments it
 // took it for).
@@ -124,11 +122,8 @@ func errorSpans(n *sitter.Node, out [][2]int) [][2]int {
 	if n.IsError() {
 		return append(out, [2]int{int(n.StartByte()), int(n.EndByte())})
 	}
-	if !n.HasError() {
-		return out
-	}
-	for i := uint(0); i < n.ChildCount(); i++ {
-		out = errorSpans(n.Child(i), out)
+	if n.HasError() {
+		eachChild(n, func(c *sitter.Node) { out = errorSpans(c, out) })
 	}
 	return out
 }
@@ -138,12 +133,20 @@ func errorNodes(n *sitter.Node) int {
 	if n.IsError() || n.IsMissing() {
 		return 1
 	}
-	if !n.HasError() {
-		return 0
-	}
 	count := 0
-	for i := uint(0); i < n.ChildCount(); i++ {
-		count += errorNodes(n.Child(i))
+	if n.HasError() {
+		eachChild(n, func(c *sitter.Node) { count += errorNodes(c) })
 	}
 	return count
+}
+
+// eachChild calls fn on every child of n, through a cursor: Node.Child(i)
+// walks the siblings from the first, which makes a root of thousands of
+// statements quadratic.
+func eachChild(n *sitter.Node, fn func(*sitter.Node)) {
+	c := n.Walk()
+	defer c.Close()
+	for ok := c.GotoFirstChild(); ok; ok = c.GotoNextSibling() {
+		fn(c.Node())
+	}
 }
