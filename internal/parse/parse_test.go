@@ -129,6 +129,29 @@ expression handlers['drain'] = function () { 7-9
   call-signature () 8-8
   call-signature () 9-9
 `},
+		{name: "a signature whose error begins on the member before", path: "j.ts", src: `export interface Sliced<D> {
+  selector: {
+    <S extends (state: D) => unknown>(fn: S): (
+      state: D
+    ) => ReturnType<S>
+
+    /**
+     * With the state picked from a root state.
+     */
+    <
+      S extends (state: D) => unknown,
+      R,
+    >(
+      fn: S,
+      pick: (root: R) => D,
+    ): (
+      state: R
+    ) => ReturnType<S>
+  }
+}
+`, want: `interface Sliced 1-20 [exported] exported
+  property selector 2-19
+`},
 		{name: "a comparison broken over lines is no signature", path: "i.ts", src: `export interface Broken {
   <T>(x: T): T
   <T>(x: T, y: T): T

@@ -43,14 +43,15 @@ func reparseSignatures(p *sitter.Parser, tree *sitter.Tree, src []byte) *sitter.
 }
 
 // separateSignatures returns a copy of src with ";" over the first
-// indentation character of every indented line meeting spans that opens with
-// "<" right after a code line ending in a name, ")", "]" or ">" (the end of
-// a member), and how many lines it changed. Comment-only and blank lines in
+// indentation character of every indented line that opens with "<" right
+// after a code line ending in a name, ")", "]" or ">" (the end of a member),
+// where spans meet either line, and how many lines it changed. Comment-only and blank lines in
 // between are skipped.
 func separateSignatures(src []byte, spans [][2]int) ([]byte, int) {
 	var out []byte
 	n := 0
 	var prevEnd byte // last character of the last code line
+	prevStart := 0   // where that line starts
 	for start := 0; start < len(src); {
 		end := start
 		for end < len(src) && src[end] != '\n' {
@@ -65,14 +66,16 @@ func separateSignatures(src []byte, spans [][2]int) ([]byte, int) {
 		case len(rest) == 0 || rest[0] == '\r', bytes.HasPrefix(rest, []byte("//")), bytes.HasPrefix(rest, []byte("/*")), bytes.HasPrefix(rest, []byte("*")):
 			// blank or comment: the member before still ends where it did
 		default:
-			if rest[0] == '<' && i > 0 && endsMember(prevEnd) && overlaps(spans, start, end) {
+			// The error may begin on the member before, which took the
+			// "<" for its own type arguments.
+			if rest[0] == '<' && i > 0 && endsMember(prevEnd) && overlaps(spans, prevStart, end) {
 				if out == nil {
 					out = append([]byte(nil), src...)
 				}
 				out[start] = ';'
 				n++
 			}
-			prevEnd = lastCode(rest)
+			prevEnd, prevStart = lastCode(rest), start
 		}
 		start = end + 1
 	}
