@@ -84,8 +84,8 @@ func (m *model) body() string {
 	}
 	var sections []string
 	if l := m.in.Leads; len(l) > 0 && l[0].OverBudget && m.in.Lookup {
-		sections = append(sections, fmt.Sprintf("The symbol asked for, %s %s (%s:%d), takes %s tokens, more than the %s budget: raise the budget, or ask for its structure (info, callers, refs). Other matches:",
-			l[0].Kind, l[0].Name, textfmt.Name(l[0].File), l[0].Line, textfmt.Thousands(l[0].Tokens), textfmt.Thousands(m.in.Budget)))
+		sections = append(sections, fmt.Sprintf("The symbol asked for, %s %s (%s:%d), takes %s tokens, more than the %s budget: %s. Other matches:",
+			l[0].Kind, l[0].Name, textfmt.Name(l[0].File), l[0].Line, textfmt.Thousands(l[0].Tokens), textfmt.Thousands(m.in.Budget), lookupAdvice))
 	}
 	head := ""
 	if allApprox {
@@ -113,6 +113,10 @@ func (m *model) body() string {
 	return head + "\n\n" + strings.Join(sections, "\n\n")
 }
 
+// lookupAdvice is what to do about a symbol asked for that outgrows the
+// budget, wherever the answer says so.
+const lookupAdvice = "raise the budget, or ask for its structure (info, callers, refs)"
+
 // leadLines say why no result is shown and name the best candidates, one
 // line each, so that the next question can ask for one of them by name.
 func leadLines(in Input) string {
@@ -121,7 +125,7 @@ func leadLines(in Input) string {
 	case in.Unknown != "":
 		fmt.Fprintf(&b, "Nothing in this index defines or mentions %s. Nearest leads, which share only part of the name:", in.Unknown)
 	case in.Leads[0].OverBudget && in.Lookup:
-		b.WriteString("The symbol asked for is larger than the token budget; raise the budget, or ask for its structure (info, callers, refs) instead of its source:")
+		b.WriteString("The symbol asked for is larger than the token budget; " + lookupAdvice + " instead of its source:")
 	case in.Leads[0].OverBudget:
 		b.WriteString("The best matches are larger than the token budget; ask for one by name (symbol = …) or raise the budget:")
 	default:
