@@ -139,8 +139,10 @@ func parseWhole(path string, src []byte, lang string) (*File, error) {
 			return nil, fmt.Errorf("parse %s: tree-sitter returned no tree", path)
 		}
 	}
-	if lang == LangTypeScript && tree.RootNode().HasError() {
-		tree = reparseSignatures(p, tree, input)
+	tree, input = reparse(p, tree, input, blankNewerSyntax)
+	if lang == LangTypeScript {
+		// In TSX a line opening with "<" is JSX.
+		tree, _ = reparse(p, tree, input, separateMembers)
 	}
 	defer tree.Close()
 

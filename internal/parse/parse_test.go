@@ -92,10 +92,10 @@ const alpha, renamed, gamma, restOf 2-2 [exported] exported
 const first, second, others 3-3
 variable inner 4-4
 `},
-		{name: "what the grammar cannot finish on a declaration's line stays that declaration", path: "f.ts", src: `export type Visitors = import('zimmerframe').Visitors<A, B>;
+		{name: "what the grammar cannot finish on a declaration's line stays that declaration", path: "f.ts", src: `declare const HOOK: { inject: (any) => void }
 declare module 'legacy';
 const a = 1;;
-`, errors: true, want: `type Visitors 1-1 [exported] exported
+`, errors: true, want: `const HOOK 1-1 [declare]
 module 'legacy' 2-2 [declare]
 const a 3-3
 `},
@@ -164,6 +164,57 @@ export function lessThan(a: number, b: number) {
   call-signature () 2-2
   call-signature () 3-3
 function lessThan 5-8 [exported] exported
+`},
+		{name: "variance annotations", path: "v.ts", src: `export interface Store<in out T> {
+  get(): T
+}
+export class Route<
+  in out TParent extends object,
+  out TPath = string,
+> {
+  path?: TPath
+}
+`, want: `interface Store 1-3 [exported] exported
+  method get 2-2
+class Route 4-9 [exported] exported
+  property path 8-8
+`},
+		{name: "type-only star exports", path: "index.ts", src: `export type * from './types'
+export type * as shapes from './shapes'
+export function area(): number { return 1 }
+`, want: `re-export re-export:./types 1-1 exported
+re-export re-export:./shapes 2-2 exported
+function area 3-3 [exported] exported
+`},
+		{name: "import types with arguments", path: "types.d.ts", src: `export type Context<S = State> = import('zimmerframe').Context<
+  Node,
+  S
+>;
+export interface Descriptor {
+  scriptAst?: import('@babel/types').Statement[]
+}
+`, want: `type Context 1-4 [exported] exported
+interface Descriptor 5-7 [exported] exported
+  property scriptAst 6-6
+`},
+		{name: "members named in after members without semicolons", path: "filters.ts", src: `export type StringFilter<M = never> = {
+  equals?: string | Ref<M>
+  in?: string[]
+  notIn?: string[]
+}
+export interface SVGAttributes {
+  href?: string | undefined
+  in2?: string | undefined
+}
+`, want: `type StringFilter 1-5 [exported] exported
+interface SVGAttributes 6-9 [exported] exported
+  property href 7-7
+  property in2 8-8
+`},
+		{name: "reserved words as export names", path: "index.js", src: `export { if_block as if, each as const } from './blocks.js';
+export function mount() {}
+`, want: `re-export re-export:./blocks.js 1-1 exported
+function mount 2-2 [exported] exported
 `},
 		{name: "syntax error still covers every line", path: "d.ts", src: `export function ok(): number { return 1; }
 export function broken( { return

@@ -3,51 +3,33 @@ package parse
 import (
 	"bytes"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/scry-dev/scry/internal/ident"
 )
 
-// reparseSignatures works around a gap in the TypeScript grammar: a generic
-// call signature on its own line after another member that ends without a
-// semicolon, as in
+// separateMembers works around two members that tree-sitter joins to the
+// member on the line before when that one ends without a semicolon. One is a
+// generic call signature on its own line, as in
 //
 //	interface HandlerInterface {
 //	  <P extends string>(handler: H<P>): Hono<P>
 //	  <P extends string, I>(path: P, handler: H<P, I>): Hono<P>
 //	}
 //
-// is legal TypeScript (a line break ends a member), but tree-sitter reads the
-// "<" as type arguments of the line before and fails, and the error swallows
-// the whole declaration, often the whole file (hono's types.ts). Such lines
-// are parsed again with a ";" written over the first character of their
-// indentation: offsets and lines stay the same, and the symbols' text is still
-// read from the source as written. Only lines the first tree's error nodes
-// reach are touched, and the new tree is kept only when it has fewer error
-// nodes than the first.
-func reparseSignatures(p *sitter.Parser, tree *sitter.Tree, src []byte) *sitter.Tree {
-	fixed, n := separateSignatures(src, errorSpans(tree.RootNode(), nil))
-	if n == 0 {
-		return tree
-	}
-	again := p.Parse(fixed, nil)
-	if again == nil {
-		return tree
-	}
-	if errorNodes(again.RootNode()) < errorNodes(tree.RootNode()) {
-		tree.Close()
-		return again
-	}
-	again.Close()
-	return tree
-}
-
-// separateSignatures returns a copy of src with ";" over the first
-// indentation character of every indented line that opens with "<" right
-// after a code line ending in a name, ")", "]" or ">" (the end of a member),
-// where spans meet either line, and how many lines it changed. Comment-only and blank lines in
-// between are skipped.
-func separateSignatures(src []byte, spans [][2]int) ([]byte, int) {
+// which is legal TypeScript (a line break ends a member), but tree-sitter
+// reads the "<" as type arguments of the line before and fails, and the
+// error swallows the whole declaration, often the whole file (hono's
+// types.ts). The other is a member whose name begins with "in" (in?: string,
+// in2, instanceof: SVG attributes, Prisma filters), read as the operator.
+// Such lines get a ";" written over the first character of their
+// indentation.
+//
+// It returns a copy of src with ";" over the first indentation character of
+// every indented line that opens with "<", or with a name beginning "in"
+// followed by ":", "?" or "(", right after a code line ending in a name,
+// ")", "]" or ">" (the end of a member), where spans meet either line, and
+// how many lines it changed. Comment-only and blank lines in between are
+// skipped.
+func separateMembers(src []byte, spans [][2]int) ([]byte, int) {
 	var out []byte
 	n := 0
 	var prevEnd byte // last character of the last code line
@@ -68,7 +50,7 @@ func separateSignatures(src []byte, spans [][2]int) ([]byte, int) {
 		default:
 			// The error may begin on the member before, which took the
 			// "<" for its own type arguments.
-			if rest[0] == '<' && i > 0 && endsMember(prevEnd) && overlaps(spans, prevStart, end) {
+			if (rest[0] == '<' || opensInMember(rest)) && i > 0 && endsMember(prevEnd) && overlaps(spans, prevStart, end) {
 				if out == nil {
 					out = append([]byte(nil), src...)
 				}
@@ -83,6 +65,20 @@ func separateSignatures(src []byte, spans [][2]int) ([]byte, int) {
 		return src, 0
 	}
 	return out, n
+}
+
+// opensInMember reports whether a line opens with a member whose name
+// begins with "in".
+func opensInMember(rest []byte) bool {
+	if !bytes.HasPrefix(rest, []byte("in")) {
+		return false
+	}
+	i := 2
+	for i < len(rest) && ident.PartByte(rest[i]) {
+		i++
+	}
+	rest = bytes.TrimLeft(rest[i:], " \t")
+	return len(rest) > 0 && (rest[0] == ':' || rest[0] == '?' || rest[0] == '(')
 }
 
 func endsMember(c byte) bool {
@@ -106,50 +102,4 @@ func lastCode(line []byte) byte {
 		return 0
 	}
 	return line[end-1]
-}
-
-// overlaps reports whether the line [start, end] shares a byte with a span
-// (an error node begins after the "<" it is about, at the type arguments it
-// took it for).
-func overlaps(spans [][2]int, start, end int) bool {
-	for _, sp := range spans {
-		if sp[0] <= end && sp[1] > start {
-			return true
-		}
-	}
-	return false
-}
-
-// errorSpans appends the byte spans of the outermost error nodes under n.
-func errorSpans(n *sitter.Node, out [][2]int) [][2]int {
-	if n.IsError() {
-		return append(out, [2]int{int(n.StartByte()), int(n.EndByte())})
-	}
-	if n.HasError() {
-		eachChild(n, func(c *sitter.Node) { out = errorSpans(c, out) })
-	}
-	return out
-}
-
-// errorNodes counts the error and missing nodes of a tree.
-func errorNodes(n *sitter.Node) int {
-	if n.IsError() || n.IsMissing() {
-		return 1
-	}
-	count := 0
-	if n.HasError() {
-		eachChild(n, func(c *sitter.Node) { count += errorNodes(c) })
-	}
-	return count
-}
-
-// eachChild calls fn on every child of n, through a cursor: Node.Child(i)
-// walks the siblings from the first, which makes a root of thousands of
-// statements quadratic.
-func eachChild(n *sitter.Node, fn func(*sitter.Node)) {
-	c := n.Walk()
-	defer c.Close()
-	for ok := c.GotoFirstChild(); ok; ok = c.GotoNextSibling() {
-		fn(c.Node())
-	}
 }

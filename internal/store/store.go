@@ -24,13 +24,16 @@ import (
 )
 
 // SchemaVersion is stored in meta.schema_version. Bump it whenever the schema,
-// the terms normalisation or what the chunker records changes (14: generic
+// the terms normalisation or what the chunker records changes (15: syntax
+// newer than the grammar, variance annotations, export type *, import types
+// with arguments, reserved words as export names and members named in...
+// after a line break, is parsed rather than left in error nodes; 14: generic
 // call signatures separated by line breaks alone are parsed, not left in an
 // error node; 13: a function or class assigned to a dotted name at the root
 // is one definition rather than an expression around one): an index of any
 // other version is dropped and rebuilt on Open, since it is only a cache of
 // the workspace.
-const SchemaVersion = 14
+const SchemaVersion = 15
 
 // applicationID marks the file as a scry index (PRAGMA application_id, "scry"),
 // so that Open never drops the tables of some other application's database
