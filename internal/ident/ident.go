@@ -60,6 +60,17 @@ func IsPath(s string) bool {
 	return true
 }
 
+// Assigned is the name a definition named by the dotted path it was
+// assigned to defines: its last segment (retries for
+// Mocha.prototype.retries = function …), and "" for any other name.
+func Assigned(name string) string {
+	i := strings.LastIndexByte(name, '.')
+	if i < 0 || !IsPath(name) {
+		return ""
+	}
+	return name[i+1:]
+}
+
 // StartByte is the scanners' rule for a byte that can begin a name.
 func StartByte(b byte) bool {
 	return b >= utf8.RuneSelf || b == '_' || b == '$' || b|0x20 >= 'a' && b|0x20 <= 'z'

@@ -105,3 +105,20 @@ func TestIsPath(t *testing.T) {
 		}
 	}
 }
+
+func TestAssigned(t *testing.T) {
+	for s, want := range map[string]string{
+		"Mocha.prototype.retries": "retries",
+		"exports.parse":           "parse",
+		"$.fn.plugin":             "plugin",
+		"retries":                 "",
+		"handlers['drain']":       "",
+		"a..b":                    "",
+		"a.":                      "",
+		"":                        "",
+	} {
+		if got := Assigned(s); got != want {
+			t.Errorf("Assigned(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

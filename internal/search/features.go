@@ -737,17 +737,17 @@ func endsWith(parents, want []string) bool {
 // retries, Mocha.retries or Mocha > retries, that symbol is the definition.
 // Any other name is returned whole.
 func definedName(name string) (string, []string) {
-	if !strings.Contains(name, ".") || !ident.IsPath(name) {
+	last := ident.Assigned(name)
+	if last == "" {
 		return name, nil
 	}
-	segs := strings.Split(name, ".")
 	var owners []string
-	for _, s := range segs[:len(segs)-1] {
+	for s := range strings.SplitSeq(name[:len(name)-len(last)-1], ".") {
 		if s != "prototype" {
 			owners = append(owners, s)
 		}
 	}
-	return segs[len(segs)-1], owners
+	return last, owners
 }
 
 // parentNames are the enclosing symbols' names from a breadcrumb

@@ -19,7 +19,8 @@ type Reader interface {
 	// TermStats are the document frequencies of terms and the number of
 	// chunks, for IDF weights.
 	TermStats(terms []string) (chunkindex.TermStats, error)
-	// ChunksNamed returns (light) chunks whose name is one of names.
+	// ChunksNamed returns (light) chunks whose name is one of names, then
+	// those assigned to a dotted path whose last name is (ident.Assigned).
 	ChunksNamed(names []string, limit int) ([]chunk.Chunk, error)
 	// NameCounts says how many chunks carry each name.
 	NameCounts(names []string) (map[string]int, error)

@@ -414,3 +414,43 @@ func TestSignatureRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestChunksNamedFindsAssignedDefinitions: a function assigned to a dotted
+// path (Mocha.prototype.retries = function …) is named by the path, and
+// defines its last name; asked for that name, ChunksNamed returns it after
+// the chunks named exactly so, and a limit keeps the exact ones.
+func TestChunksNamedFindsAssignedDefinitions(t *testing.T) {
+	s := openTemp(t)
+	mustReplace(t, s, rec("a/mocha.js"),
+		fn("a/mocha.js", "Mocha.prototype.retries", 1, "this._retries = n"),
+		fn("a/mocha.js", "Mocha.retriesOff", 5, "x"),
+		fn("a/mocha.js", "exports.retries", 9, "y"))
+	mustReplace(t, s, rec("z/runner.ts"),
+		fn("z/runner.ts", "retries", 1, "z"),
+		fn("z/runner.ts", "prototype", 5, "z"))
+	names := func(cs []chunk.Chunk) []string {
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.Name)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		asked []string
+		limit int
+		want  []string
+	}{
+		{[]string{"retries"}, 10, []string{"retries", "Mocha.prototype.retries", "exports.retries"}},
+		{[]string{"retries"}, 1, []string{"retries"}},
+		{[]string{"retriesOff"}, 10, []string{"Mocha.retriesOff"}},
+		// Only the last name is defined: the owners are not.
+		{[]string{"Mocha"}, 10, nil},
+		{[]string{"prototype"}, 10, []string{"prototype"}},
+		{[]string{"Mocha.prototype.retries"}, 10, []string{"Mocha.prototype.retries"}},
+	} {
+		got, err := s.ChunksNamed(tt.asked, tt.limit)
+		if err != nil || !reflect.DeepEqual(names(got), tt.want) {
+			t.Errorf("ChunksNamed(%q, %d) = %q, %v; want %q", tt.asked, tt.limit, names(got), err, tt.want)
+		}
+	}
+}

@@ -128,18 +128,23 @@ func (c *statsCache) close() {
 
 // ChunksNamed returns, light (see lightCols), the chunks whose name is any
 // of names (exact, case sensitive: callers pass the spellings they want),
-// at most limit of them, ordered by file and line.
+// then those assigned to a dotted path whose last name is (retries finds
+// Mocha.prototype.retries = function …), at most limit of them, each group
+// ordered by file and line.
 func (s *Store) ChunksNamed(names []string, limit int) ([]chunk.Chunk, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}
-	args := make([]any, 0, len(names)+1)
-	for _, n := range names {
-		args = append(args, n)
+	args := make([]any, 0, 3*len(names)+1)
+	for range 3 {
+		for _, n := range names {
+			args = append(args, n)
+		}
 	}
 	args = append(args, limit)
-	out, err := s.queryChunks(`SELECT `+lightCols+` FROM chunks c`+fileJoin+` WHERE c.name IN (`+placeholders(len(names))+`)
-		ORDER BY cf.path, c.start_line, c.depth, c.seq LIMIT ?`, args...)
+	in := `(` + placeholders(len(names)) + `)`
+	out, err := s.queryChunks(`SELECT `+lightCols+` FROM chunks c`+fileJoin+` WHERE c.name IN `+in+` OR c.assigned_name IN `+in+`
+		ORDER BY c.name NOT IN `+in+`, cf.path, c.start_line, c.depth, c.seq LIMIT ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: chunks named: %w", err)
 	}

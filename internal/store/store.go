@@ -24,7 +24,8 @@ import (
 )
 
 // SchemaVersion is stored in meta.schema_version. Bump it whenever the schema,
-// the terms normalisation or what the chunker records changes (15: syntax
+// the terms normalisation or what the chunker records changes (16: the
+// name a definition assigned to a dotted path defines is a column; 15: syntax
 // newer than the grammar, variance annotations, export type *, import types
 // with arguments, reserved words as export names and members named in...
 // after a line break, is parsed rather than left in error nodes; 14: generic
@@ -33,7 +34,7 @@ import (
 // is one definition rather than an expression around one): an index of any
 // other version is dropped and rebuilt on Open, since it is only a cache of
 // the workspace.
-const SchemaVersion = 15
+const SchemaVersion = 16
 
 // applicationID marks the file as a scry index (PRAGMA application_id, "scry"),
 // so that Open never drops the tables of some other application's database
@@ -243,6 +244,7 @@ var schema = []string{
 		depth            INTEGER NOT NULL,
 		node_kind        TEXT NOT NULL,
 		name             TEXT NOT NULL,
+		assigned_name    TEXT, -- ident.Assigned(name), NULL when that is ""
 		parent_name      TEXT NOT NULL,
 		parent_chunk_id  TEXT NOT NULL,
 		exported         INTEGER NOT NULL,
@@ -267,6 +269,7 @@ var schema = []string{
 		data BLOB NOT NULL
 	)`,
 	`CREATE INDEX chunks_by_name ON chunks(name)`,
+	`CREATE INDEX chunks_by_assigned_name ON chunks(assigned_name) WHERE assigned_name IS NOT NULL`,
 	`CREATE VIRTUAL TABLE chunks_fts USING fts5(
 		name, breadcrumb, signature, jsdoc, body, idents,
 		content = '',

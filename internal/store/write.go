@@ -13,6 +13,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/chunkindex"
+	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/sqlitedb"
 )
 
@@ -402,11 +403,11 @@ func checkRelPath(p string) error {
 
 const (
 	insertChunkSQL = `INSERT INTO chunks(
-		seq, id, start_line, end_line, depth, node_kind, name, parent_name,
+		seq, id, start_line, end_line, depth, node_kind, name, assigned_name, parent_name,
 		parent_chunk_id, exported, needs_embedding, src_block, src_last, src_off, src_len, file_path,
 		breadcrumb, child_chunk_ids, modifiers, relevant_imports, signature, jsdoc,
 		embedding_text, full_source)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	insertFullTextSQL = `INSERT INTO chunks_fts(rowid, name, breadcrumb, signature, jsdoc, body, idents)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`
 	insertSourceSQL = `INSERT INTO sources(key, data) VALUES (?, ?)`
@@ -431,7 +432,7 @@ func insertChunks(rows inserter, base int64, rec chunkindex.FileRecord, filePath
 			}
 		}
 		err := rows.Exec(insChunk,
-			seq, c.ID, c.StartLine, c.EndLine, c.Depth, c.NodeKind, c.Name, c.ParentName,
+			seq, c.ID, c.StartLine, c.EndLine, c.Depth, c.NodeKind, c.Name, assignedName(c.Name), c.ParentName,
 			c.ParentChunkID, c.Exported, block, last, off, n, storedFilePath(c.FilePath, filePath),
 			encodeBreadcrumb(c.Breadcrumb, rec.Path, c.ParentName, c.Name), jsonList(c.ChildChunkIDs), jsonList(c.Modifiers), importRefs(c.RelevantImports, importPos),
 			encodeSignature(c.Signature, c.EmbeddingText), c.JSDoc, embeddingText(c, prep.text[i]), source)
@@ -442,6 +443,15 @@ func insertChunks(rows inserter, base int64, rec chunkindex.FileRecord, filePath
 		if err := rows.Exec(insFullText, seq, f[0], f[1], f[2], f[3], f[4], f[5]); err != nil {
 			return fmt.Errorf("chunk %s: full-text row: %w", c.ID, err)
 		}
+	}
+	return nil
+}
+
+// assignedName is the assigned_name column: NULL for the names that are not
+// dotted paths, which keeps its index to the few that are.
+func assignedName(name string) any {
+	if a := ident.Assigned(name); a != "" {
+		return a
 	}
 	return nil
 }

@@ -324,7 +324,7 @@ func (c *Client) chunkClass() *models.Class {
 		prop("startLine", "int", false, true, ""), prop("endLine", "int", false, false, ""),
 		stored("relevantImports", "text[]"), stored("modifiers", "text[]"), prop("exported", "boolean", false, false, ""),
 		words("fName"), words("fBreadcrumb"), words("fSignature"), words("fJsdoc"), words("fIdents"),
-		exact("embedModel"),
+		exact("embedModel"), exact("assignedName"),
 	)
 }
 

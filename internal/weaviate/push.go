@@ -22,6 +22,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/chunkindex"
+	"github.com/scry-dev/scry/internal/ident"
 )
 
 // Source is what Push reads: a repository's local index, already brought
@@ -428,6 +429,9 @@ func chunkObject(repo string, f chunkindex.FileRecord, seq int, ch *chunk.Chunk,
 			// (body, always empty there, is left out).
 			"fName": ft[0], "fBreadcrumb": ft[1], "fSignature": ft[2], "fJsdoc": ft[3], "fIdents": ft[5],
 		},
+	}
+	if a := ident.Assigned(ch.Name); a != "" {
+		o.Properties.(map[string]any)["assignedName"] = a
 	}
 	if len(vec) > 0 {
 		o.Vector = models.C11yVector(vec)

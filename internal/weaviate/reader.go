@@ -448,11 +448,18 @@ func (t *tenant) chunksNamed(ctx context.Context, names []string, limit int) ([]
 	if len(names) == 0 {
 		return nil, nil
 	}
-	objs, err := t.get(ctx, "", anyText("name", names), maxResults, true)
+	objs, err := t.get(ctx, "", or(anyText("name", names), anyText("assignedName", names)), maxResults, true)
 	if err != nil {
 		return nil, err
 	}
 	sortLines(objs)
+	// The exact names first, then the definitions assigned to a dotted
+	// path that ends in one (as the SQLite store orders them).
+	exact := make(map[string]bool, len(names))
+	for _, n := range names {
+		exact[n] = true
+	}
+	sort.SliceStable(objs, func(i, j int) bool { return exact[objs[i].Name] && !exact[objs[j].Name] })
 	return chunks(objs[:min(limit, len(objs))], true), nil
 }
 

@@ -213,14 +213,24 @@ func (r *Reader) TermStats(ts []string) (chunkindex.TermStats, error) {
 	return sum, nil
 }
 
-// ChunksNamed returns light chunks named any of names, in file order.
+// ChunksNamed returns light chunks named any of names, then those assigned
+// to a dotted path whose last name is, each group in file order.
 func (r *Reader) ChunksNamed(names []string, limit int) ([]chunk.Chunk, error) {
 	all, err := r.chunksPerTenant(func(t *tenant) ([]chunk.Chunk, error) { return t.chunksNamed(r.ctx, names, limit) })
 	if err != nil {
 		return nil, err
 	}
 	if r.multi {
-		sort.SliceStable(all, func(i, j int) bool { return lineOrder(all[i], all[j]) })
+		exact := make(map[string]bool, len(names))
+		for _, n := range names {
+			exact[n] = true
+		}
+		sort.SliceStable(all, func(i, j int) bool {
+			if a, b := exact[all[i].Name], exact[all[j].Name]; a != b {
+				return a
+			}
+			return lineOrder(all[i], all[j])
+		})
 		all = all[:min(limit, len(all))]
 	}
 	return all, nil

@@ -118,6 +118,12 @@ export function issueToken(user: string): string {
 }
 `
 	files["src/config.ts"] = "export const TOKEN_EXPIRY = 3600, ISSUER = 'scry';\n"
+	files["src/legacy/session.js"] = `function Session() {}
+/** Renews the session's expiry. */
+Session.prototype.renew = function (ttl) {
+  this.expires = Date.now() + ttl;
+};
+`
 	return files
 }()
 
@@ -276,6 +282,17 @@ func TestParity(t *testing.T) {
 				t.Errorf("%s: %q unknown %q, want %q", name, tt.query, cs.Unknown, tt.unknown)
 			}
 		}
+	}
+	// Both find definitions by name alike, a method assigned to a
+	// prototype by the name it defines, after the exact names.
+	named := [2][]chunk.Chunk{}
+	for i, st := range []search.Reader{w.st, rd} {
+		if named[i], err = st.ChunksNamed([]string{"renew", "issueToken", "Session"}, 10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a, b := strings.Join(chunkIDs(named[0]), ","), strings.Join(chunkIDs(named[1]), ","); a != b || !strings.HasSuffix(a, "=Session.prototype.renew") {
+		t.Errorf("ChunksNamed: sqlite %s, weaviate %s; want the assigned method last", a, b)
 	}
 	// Exact symbol lookups are the same.
 	for _, name := range []string{"validateToken", "ISSUER", "AuthMiddleware > verify", "produce"} {
