@@ -62,10 +62,11 @@ func IsPath(s string) bool {
 
 // Assigned is the name a definition named by the dotted path it was
 // assigned to defines: its last segment (retries for
-// Mocha.prototype.retries = function …), and "" for any other name.
+// Mocha.prototype.retries = function …), and "" for any other name and for
+// module.exports, which is the module's export, not a name "exports".
 func Assigned(name string) string {
 	i := strings.LastIndexByte(name, '.')
-	if i < 0 || !IsPath(name) {
+	if i < 0 || name == "module.exports" || !IsPath(name) {
 		return ""
 	}
 	return name[i+1:]

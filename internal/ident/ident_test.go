@@ -110,6 +110,8 @@ func TestAssigned(t *testing.T) {
 	for s, want := range map[string]string{
 		"Mocha.prototype.retries": "retries",
 		"exports.parse":           "parse",
+		"module.exports":          "",
+		"module.exports.parse":    "parse",
 		"$.fn.plugin":             "plugin",
 		"retries":                 "",
 		"handlers['drain']":       "",
