@@ -1,8 +1,10 @@
 package answer
 
 import (
+	"cmp"
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
@@ -125,11 +127,24 @@ func outgoing(calls []structure.OutgoingCall) []graph.Call {
 	})
 }
 
-// incoming is a tree of callers as the graph draws it.
+// incoming is a tree of callers as the graph draws it, the callers in
+// test files after the others: the list is capped when shown, and the code
+// that depends on a symbol matters more to an edit than its tests.
 func incoming(calls []structure.IncomingCaller) []graph.Call {
-	return graphCalls(calls, func(c structure.IncomingCaller) (structure.CallInfo, []structure.IncomingCaller) {
+	out := graphCalls(calls, func(c structure.IncomingCaller) (structure.CallInfo, []structure.IncomingCaller) {
 		return c.CallInfo, c.IncomingCallers
 	})
+	slices.SortStableFunc(out, func(a, b graph.Call) int {
+		return cmp.Compare(b2i(IsTestFile(a.File)), b2i(IsTestFile(b.File)))
+	})
+	return out
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // graphCalls converts a call tree of either direction; node gives a

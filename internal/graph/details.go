@@ -157,9 +157,22 @@ func (m *model) callLines(label string, cs []Call, self int) []string {
 		deep = deep || len(c.Children) > 0
 	}
 	if !deep {
-		items := make([]string, len(cs))
-		for j, c := range cs {
-			items[j] = m.detailCall(c, self, false)
+		// One entry per distinct caller or callee as shown: a test file's
+		// thirty it() callbacks are one entry with their count, not the
+		// whole list.
+		var items []string
+		count := map[string]int{}
+		for _, c := range cs {
+			s := m.detailCall(c, self, false)
+			if count[s] == 0 {
+				items = append(items, s)
+			}
+			count[s]++
+		}
+		for j, s := range items {
+			if n := count[s]; n > 1 {
+				items[j] = s + " ×" + strconv.Itoa(n)
+			}
 		}
 		return []string{detailIndent + label + ": " + capList(items)}
 	}

@@ -1,0 +1,38 @@
+package answer
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/scry-dev/scry/internal/structure"
+)
+
+// TestCallersInTestsComeLast: the callers a symbol's answer lists are
+// capped when shown, so the code that depends on it comes before its tests,
+// each group in the compiler's order.
+func TestCallersInTestsComeLast(t *testing.T) {
+	caller := func(name, file string) structure.IncomingCaller {
+		return structure.IncomingCaller{CallInfo: structure.CallInfo{SymbolRef: structure.SymbolRef{Name: name, File: file, Line: 1}}}
+	}
+	got := incoming([]structure.IncomingCaller{
+		caller("it() callback", "src/cookie/index.test.ts"),
+		caller("deleteCookie", "src/cookie/index.ts"),
+		caller("describe() callback", "test/cookie.ts"),
+		caller("jwt", "src/middleware/jwt.ts"),
+		caller("it() callback", "src/__tests__/jwt.ts"),
+	})
+	var names []string
+	for _, c := range got {
+		names = append(names, c.Name+" "+c.File)
+	}
+	want := []string{
+		"deleteCookie src/cookie/index.ts",
+		"jwt src/middleware/jwt.ts",
+		"it() callback src/cookie/index.test.ts",
+		"describe() callback test/cookie.ts",
+		"it() callback src/__tests__/jwt.ts",
+	}
+	if !slices.Equal(names, want) {
+		t.Errorf("incoming order\n got %q\nwant %q", names, want)
+	}
+}
