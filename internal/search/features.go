@@ -209,6 +209,11 @@ type queryInfo struct {
 	wholeTyped string
 	// wants records the query asking for what is otherwise demoted.
 	wantsTests, wantsAux, wantsImports, wantsComments bool
+	// testWords are the query's terms that set wantsTests; subjectFiles,
+	// when they name the code's subject instead, the files named after a
+	// definition of it (test.js defining Test), which are that code.
+	testWords    []string
+	subjectFiles map[string]bool
 	descriptors                                       [NumQueryFeatures]float64
 	// initials are the query terms' first letters: text words that start
 	// otherwise cannot match, and are not even stemmed.
@@ -289,6 +294,7 @@ func newQueryInfoTerms(q string, qterms []string, st chunkindex.TermStats) query
 		switch t {
 		case "test", "tests", "spec", "specs", "mock", "mocks":
 			qi.wantsTests = true
+			qi.testWords = append(qi.testWords, t)
 		case "exampl", "example", "examples", "fixtur", "fixture", "fixtures", "doc", "docs", "playground", "benchmark", "bench", "script", "scripts", "demo", "generat", "vendor":
 			qi.wantsAux = true
 		case "import", "imports", "export", "exports", "depend", "dependency":
@@ -298,6 +304,66 @@ func newQueryInfoTerms(q string, qterms []string, st chunkindex.TermStats) query
 		}
 	}
 	return qi
+}
+
+// testsAreTheSubject keeps wantsTests only when a test word of the query
+// can mean test files: in a test runner's own code "test" names its
+// subject (mocha's Test, whose timeout "where is the timeout of a test
+// enforced" asks about), and its hundreds of test files would crowd out
+// the code. A word names the subject when one of defs (the chunks named
+// by testNames) outside the test files defines it: a callable, class,
+// interface or type of that name, singular or plural, in any case.
+func (qi *queryInfo) testsAreTheSubject(defs []chunk.Chunk) {
+	if !qi.wantsTests {
+		return
+	}
+	named := map[string]bool{}
+	homes := map[string]bool{}
+	for _, c := range defs {
+		if !isDefinitionKind(c.NodeKind) {
+			continue
+		}
+		// A file named after the definition it holds is that definition's
+		// home, whatever its name says (mocha's test.js, indexed from
+		// lib/, defines Test).
+		file := path.Base(c.RelativePath)
+		home := strings.EqualFold(strings.TrimSuffix(file, path.Ext(file)), c.Name)
+		if isTestPath(c.RelativePath) && !home {
+			continue
+		}
+		if home {
+			homes[c.RelativePath] = true
+		}
+		n := strings.ToLower(c.Name)
+		named[n], named[n+"s"] = true, true
+	}
+	for _, w := range qi.testWords {
+		if !named[w] {
+			return
+		}
+	}
+	qi.wantsTests, qi.subjectFiles = false, homes
+}
+
+// testNames are the spellings a definition named by the query's test
+// words would have (test: test, Test, tests, Tests).
+func (qi *queryInfo) testNames() []string {
+	var out []string
+	for _, w := range qi.testWords {
+		w = strings.TrimSuffix(w, "s")
+		up := strings.ToUpper(w[:1]) + w[1:]
+		out = append(out, w, up, w+"s", up+"s")
+	}
+	return out
+}
+
+// isDefinitionKind: a chunk of this kind defines a callable or a type.
+func isDefinitionKind(kind string) bool {
+	switch kind {
+	case "function", "method", "class", "interface", "type", "enum":
+		return true
+	}
+	return false
 }
 
 // rawWords splits a query at anything that cannot be part of an identifier
@@ -486,17 +552,28 @@ const maxFeatureText = 6 << 10
 func isTestPath(p string) bool {
 	l := strings.ToLower(p)
 	base := path.Base(l)
+	dirs := strings.Split(path.Dir(l), "/")
 	if strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") || strings.Contains(base, "_test.") ||
-		strings.HasPrefix(base, "test.") || strings.HasPrefix(base, "test-") || strings.HasPrefix(base, "test_") {
+		strings.HasPrefix(base, "test.") && !sourceOfTest(base, dirs) || strings.HasPrefix(base, "test-") || strings.HasPrefix(base, "test_") {
 		return true
 	}
-	for _, seg := range strings.Split(path.Dir(l), "/") {
+	for _, seg := range dirs {
 		switch seg {
 		case "test", "tests", "__tests__", "spec", "specs", "__mocks__", "mocks", "e2e", "test-utils", "testing", "__snapshots__":
 			return true
 		}
 	}
 	return false
+}
+
+// sourceOfTest: a file named test.js among the sources (under lib/ or src/)
+// is the code of a thing called test, as mocha's lib/test.js defines its
+// Test; elsewhere (a package's root, config/) it is a test file.
+func sourceOfTest(base string, dirs []string) bool {
+	if strings.TrimSuffix(base, path.Ext(base)) != "test" {
+		return false
+	}
+	return slices.Contains(dirs, "lib") || slices.Contains(dirs, "src")
 }
 
 func isAuxPath(p string) bool {
@@ -673,7 +750,7 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 			f[FFileSemantic] = fa.sim / bestSim
 		}
 		copy(f[FQueryTerms:], qi.descriptors[:])
-		if isTestPath(c.RelativePath) && !qi.wantsTests {
+		if isTestPath(c.RelativePath) && !qi.wantsTests && !qi.subjectFiles[c.RelativePath] {
 			f[FTest] = 1
 		}
 		if (isAuxPath(c.RelativePath) || slices.Contains(c.Modifiers, chunk.GeneratedModifier)) && !qi.wantsAux {

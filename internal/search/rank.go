@@ -131,6 +131,13 @@ func (p *Pipeline) gather(ctx context.Context, req Request) (Candidates, error) 
 	}
 	qi := newQueryInfoTerms(req.Query, qterms, st)
 	qi.codeMarked(req.Query)
+	if qi.wantsTests {
+		defs, err := p.Store.ChunksNamed(qi.testNames(), maxNamed)
+		if err != nil {
+			return out, fmt.Errorf("search: %w", err)
+		}
+		qi.testsAreTheSubject(defs)
+	}
 	if p.Hybrid != nil && p.Hybrid.Index != nil && anyVectorRank(cands) {
 		// The configured embedder's similarity is the semantic signal:
 		// a user's model knows more than the built-in one, and a question

@@ -72,6 +72,13 @@ func TestPathClasses(t *testing.T) {
 		{"static/app.bundle.js", false, true, false, "app"},
 		{"vendor-lib/lodash.min.js", false, true, false, "lodash"},
 		{"src/umd/factory.ts", false, false, false, "factory"},
+		{"lib/test.js", false, false, false, "test"},
+		{"packages/runner/src/test.ts", false, false, false, "test"},
+		{"test.js", true, false, false, "test"},
+		{"config/prettier/test.ts", true, false, false, "test"},
+		{"lib/test-utils.js", true, false, false, "test-utils"},
+		{"lib/test.helpers.js", true, false, false, "test"},
+		{"src/test/index.ts", true, false, false, "index"},
 	}
 	for _, tt := range tests {
 		if got := isTestPath(tt.path); got != tt.test {
@@ -477,6 +484,10 @@ func TestSelectCoverage(t *testing.T) {
 	res := func(file string, p float64) Result {
 		return Result{Chunk: chunk.Chunk{ID: fmt.Sprint(file, p), RelativePath: file, StartLine: 1, EndLine: 1, FullSource: "x"}, Score: p}
 	}
+	comment := func(r Result) Result {
+		r.Chunk.NodeKind = "comment"
+		return r
+	}
 	tests := []struct {
 		name   string
 		ranked []Result
@@ -492,6 +503,8 @@ func TestSelectCoverage(t *testing.T) {
 		{"no plausible match: nothing", []Result{res("a", 0.01)}, Params{Threshold: 0.5, Coverage: 0.9}, 0},
 		{"a candidate read light is never shown", []Result{res("a", 0.3), {Chunk: chunk.Chunk{ID: "b", RelativePath: "b"}, Score: 0.3}}, Params{Threshold: 0.5, Coverage: 0.9}, 1},
 		{"a second chunk of a shown file adds no coverage", []Result{res("a", 0.4), res("a", 0.39), res("b", 0.3)}, Params{Threshold: 0.5, Coverage: 0.5, Floor: 0.1}, 2},
+		{"a comment never joins for coverage", []Result{comment(res("a", 0.4)), res("b", 0.3)}, Params{Threshold: 0.5, Coverage: 0.9}, 1},
+		{"a confident comment stays", []Result{comment(res("a", 0.6)), res("b", 0.3)}, Params{Threshold: 0.5, Coverage: 0.9}, 2},
 	}
 	for _, tt := range tests {
 		if got := Select(tt.ranked, tt.prm); len(got) != tt.want {

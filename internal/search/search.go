@@ -435,6 +435,13 @@ func Select(sorted []Result, prm Params) []Result {
 		if !r.Passes(prm) && cov.shows(r) {
 			continue // below the threshold, a file already shown adds no coverage
 		}
+		if !r.Passes(prm) && r.Chunk.NodeKind == "comment" {
+			// Below the threshold a comment is no plausible match to show
+			// in full: it holds no code to edit (hono's banner above an
+			// interface too large for the budget, "////// HandlerInterface
+			// //////", was one). It stays a lead.
+			continue
+		}
 		if prm.Limit > 0 && len(out) >= prm.Limit {
 			break
 		}

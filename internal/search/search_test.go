@@ -529,3 +529,56 @@ func TestAssignedDefinitionIsTheNameAskedFor(t *testing.T) {
 		}
 	}
 }
+
+// TestTestWordsOfATestRunner: "test" in a question asks for test files
+// (they are not demoted), except where the code defines a Test: in a test
+// runner's own code the word names its subject, and the test files' many
+// mentions of timeouts would crowd out the one place that enforces them.
+func TestTestWordsOfATestRunner(t *testing.T) {
+	tree := func(dir, subject string) map[string]string {
+		files := map[string]string{
+			dir + strings.ToLower(subject) + ".js": "'use strict';\n\nfunction " + subject + "(title, fn) {\n  this.title = title;\n  this.fn = fn;\n  this._timeout = 2000;\n}\n\n" +
+				"/**\n * Fails the run when it takes longer than its timeout.\n */\n" + subject + ".prototype.enforceTimeout = function (elapsed) {\n  if (elapsed > this._timeout) {\n    throw new Error('Timeout of ' + this._timeout + 'ms exceeded');\n  }\n};\n\nmodule.exports = " + subject + ";\n",
+			"test/timeout.spec.js": "describe('timeout', function () {\n  it('test fails after its timeout is exceeded', function () {\n    this.timeout(100);\n  });\n});\n",
+		}
+		return files
+	}
+	for _, tt := range []struct {
+		dir, subject, query string
+		demoted             bool // the test file's chunks are demoted
+	}{
+		{"lib/", "Test", "where is the timeout of a test enforced", true},
+		{"lib/", "Test", "how do tests enforce a timeout", true},
+		{"lib/", "Runnable", "where is the timeout of a test enforced", false},
+		{"lib/", "Runnable", "timeout specs", false},
+		{"lib/", "Test", "timeout specs", false}, // every test word must name the subject
+		// Indexed from lib/: test.js defines Test, and is its code.
+		{"", "Test", "where is the timeout of a test enforced", true},
+	} {
+		dir := t.TempDir()
+		testkit.WriteTree(t, dir, tree(tt.dir, tt.subject))
+		pl := search.Pipeline{Store: indexDir(t, dir)}
+		cs, err := pl.Gather(context.Background(), search.Request{Query: tt.query, Params: search.DefaultParams()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, code := 0, 0
+		for i, r := range cs.Results {
+			demoted := cs.Features[i][search.FTest] == 1
+			switch {
+			case strings.HasPrefix(r.Chunk.RelativePath, "test/"):
+				n++
+				if demoted != tt.demoted {
+					t.Errorf("%s%s, %q: %s demoted %v, want %v", tt.dir, tt.subject, tt.query, r.Chunk.Name, demoted, tt.demoted)
+				}
+			case demoted:
+				t.Errorf("%s%s, %q: the code's %s demoted as a test", tt.dir, tt.subject, tt.query, r.Chunk.Name)
+			default:
+				code++
+			}
+		}
+		if n == 0 || code == 0 {
+			t.Errorf("%s%s, %q: %d candidates from the test file, %d from the code", tt.dir, tt.subject, tt.query, n, code)
+		}
+	}
+}
