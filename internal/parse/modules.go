@@ -153,7 +153,10 @@ func (b *builder) exportStatement(n *sitter.Node) *Symbol {
 			}
 			s = b.class(v, name)
 		default:
-			s = b.newSymbol(v, collapseSpace(b.nodeView(n), 60), KindExpression)
+			// export default { … } or defineConfig({ … }): the module's
+			// default export, named as the compiler names it (as an
+			// anonymous function or class is above), not by its text.
+			s = b.newSymbol(v, "default", KindExpression)
 			s.Children = b.nested(v)
 		}
 		s.Modifiers = append(mods, s.Modifiers...)

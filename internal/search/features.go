@@ -162,6 +162,19 @@ func wholeName(q string) (name string, parents []string, typed string, ok bool) 
 	return parts[len(parts)-1], parts[:len(parts)-1], letters(last), true
 }
 
+// fileWord is the query, folded as compound folds names, when it is one
+// word that can name a file: letters, digits, "_", "$" and "-" (no-console,
+// user-profile); "" otherwise.
+func fileWord(q string) string {
+	q = strings.TrimSpace(strings.Trim(strings.TrimSpace(q), "`'\""))
+	if q == "" || strings.ContainsFunc(q, func(r rune) bool {
+		return !(r == '_' || r == '$' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r))
+	}) {
+		return ""
+	}
+	return compound(q)
+}
+
 // letters is s's letters and digits, case kept: USER_ID → USERID.
 func letters(s string) string { return alnum(s, false) }
 
@@ -207,6 +220,8 @@ type queryInfo struct {
 	// property that holds one; asked for observable, the observable
 	// function and not the OBSERVABLE constant); otherwise any case does.
 	wholeTyped string
+	// fileWord is the query as a file's name would be (see fileWord).
+	fileWord string
 	// wants records the query asking for what is otherwise demoted.
 	wantsTests, wantsAux, wantsImports, wantsComments bool
 	// testWords are the query's terms that set wantsTests; subjectFiles,
@@ -269,6 +284,7 @@ func newQueryInfoTerms(q string, qterms []string, st chunkindex.TermStats) query
 		descriptors: QueryFeatures(q)}
 	qi.initials = terms.InitialsOf(qi.terms)
 	qi.whole, qi.wholeParents, qi.wholeTyped, qi.wholeOK = wholeName(q)
+	qi.fileWord = fileWord(q)
 	for i, t := range qi.terms {
 		qi.pos[t] = i
 	}
@@ -729,6 +745,15 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 			(!exactName || letters(defined) == qi.wholeTyped) {
 			f[FWholeName] = 1
 		}
+		// A module's default export (export default {…}, module.exports =
+		// …) has no name of its own: its importers call it by its file's,
+		// so an eslint rule's id (no-console) or a page's file name asks
+		// for it. One that only names another (export default app;) is no
+		// definition.
+		if qi.fileWord != "" && isModuleExport(c.Name) && c.EndLine > c.StartLine &&
+			compound(stem(c.RelativePath)) == qi.fileWord {
+			f[FWholeName] = 1
+		}
 		if isTypesPath(c.RelativePath) {
 			f[FTypesFile] = 1
 		}
@@ -825,6 +850,11 @@ func definedName(name string) (string, []string) {
 		}
 	}
 	return last, owners
+}
+
+// isModuleExport: a chunk so named is its module's default export.
+func isModuleExport(name string) bool {
+	return name == "default" || name == "module.exports"
 }
 
 // parentNames are the enclosing symbols' names from a breadcrumb

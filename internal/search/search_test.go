@@ -582,3 +582,38 @@ func TestTestWordsOfATestRunner(t *testing.T) {
 		}
 	}
 }
+
+// TestModuleExportIsNamedByItsFile: a module's default export has no name
+// of its own; its importers call it by its file's, so an eslint rule's id
+// asks for the rule. An export that only names another definition is not
+// the definition.
+func TestModuleExportIsNamedByItsFile(t *testing.T) {
+	dir := t.TempDir()
+	testkit.WriteTree(t, dir, map[string]string{
+		"lib/rules/no-console.js": "'use strict';\n\nmodule.exports = {\n  meta: { type: 'suggestion', docs: { description: 'Disallow the use of console' } },\n  create(context) {\n" +
+			"    function isConsole(reference) {\n      return reference.identifier.name === 'console';\n    }\n    function report(node) {\n      context.report({ node, messageId: 'unexpected' });\n    }\n" +
+			"    return { 'Program:exit'() { report(isConsole); } };\n  },\n};\n",
+		"lib/rules/no-alert.js": "'use strict';\n\nmodule.exports = {\n  meta: { type: 'suggestion' },\n  create(context) {\n    return { CallExpression(node) { context.report({ node }); } };\n  },\n};\n",
+		"src/pages/about.js": "export default {\n  title: 'About',\n  render() {\n    return '<h1>About</h1>';\n  },\n};\n",
+		"lib/runner.js": "function Runner(suite) {\n  this.suite = suite;\n}\n\nRunner.prototype.run = function () {\n  return this.suite;\n};\n\nmodule.exports = Runner;\n",
+	})
+	pl := search.Pipeline{Store: indexDir(t, dir)}
+	for _, tt := range []struct{ query, file, name string }{
+		{"no-console", "lib/rules/no-console.js", "module.exports"},
+		{"no-alert", "lib/rules/no-alert.js", "module.exports"},
+		{"about", "src/pages/about.js", "default"},
+		{"runner", "lib/runner.js", "Runner"},
+	} {
+		resp, err := pl.Search(context.Background(), search.Request{Query: tt.query, Params: search.DefaultParams()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Results) == 0 {
+			t.Errorf("%q: no result", tt.query)
+			continue
+		}
+		if r := resp.Results[0]; r.Chunk.RelativePath != tt.file || r.Chunk.Name != tt.name || !r.Defines {
+			t.Errorf("%q: first result %s %s (defines %v), want %s %s", tt.query, r.Chunk.RelativePath, r.Chunk.Name, r.Defines, tt.file, tt.name)
+		}
+	}
+}

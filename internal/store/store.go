@@ -24,7 +24,9 @@ import (
 )
 
 // SchemaVersion is stored in meta.schema_version. Bump it whenever the schema,
-// the terms normalisation or what the chunker records changes (16: the
+// the terms normalisation or what the chunker records changes (17: a
+// default export that is neither a function nor a class is named "default",
+// not by its text; 16: the
 // name a definition assigned to a dotted path defines is a column; 15: syntax
 // newer than the grammar, variance annotations, export type *, import types
 // with arguments, reserved words as export names and members named in...
@@ -34,7 +36,7 @@ import (
 // is one definition rather than an expression around one): an index of any
 // other version is dropped and rebuilt on Open, since it is only a cache of
 // the workspace.
-const SchemaVersion = 16
+const SchemaVersion = 17
 
 // applicationID marks the file as a scry index (PRAGMA application_id, "scry"),
 // so that Open never drops the tables of some other application's database
