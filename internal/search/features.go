@@ -229,7 +229,7 @@ type queryInfo struct {
 	// definition of it (test.js defining Test), which are that code.
 	testWords    []string
 	subjectFiles map[string]bool
-	descriptors                                       [NumQueryFeatures]float64
+	descriptors  [NumQueryFeatures]float64
 	// initials are the query terms' first letters: text words that start
 	// otherwise cannot match, and are not even stemmed.
 	initials *terms.Initials

@@ -594,8 +594,8 @@ func TestModuleExportIsNamedByItsFile(t *testing.T) {
 			"    function isConsole(reference) {\n      return reference.identifier.name === 'console';\n    }\n    function report(node) {\n      context.report({ node, messageId: 'unexpected' });\n    }\n" +
 			"    return { 'Program:exit'() { report(isConsole); } };\n  },\n};\n",
 		"lib/rules/no-alert.js": "'use strict';\n\nmodule.exports = {\n  meta: { type: 'suggestion' },\n  create(context) {\n    return { CallExpression(node) { context.report({ node }); } };\n  },\n};\n",
-		"src/pages/about.js": "export default {\n  title: 'About',\n  render() {\n    return '<h1>About</h1>';\n  },\n};\n",
-		"lib/runner.js": "function Runner(suite) {\n  this.suite = suite;\n}\n\nRunner.prototype.run = function () {\n  return this.suite;\n};\n\nmodule.exports = Runner;\n",
+		"src/pages/about.js":    "export default {\n  title: 'About',\n  render() {\n    return '<h1>About</h1>';\n  },\n};\n",
+		"lib/runner.js":         "function Runner(suite) {\n  this.suite = suite;\n}\n\nRunner.prototype.run = function () {\n  return this.suite;\n};\n\nmodule.exports = Runner;\n",
 	})
 	pl := search.Pipeline{Store: indexDir(t, dir)}
 	for _, tt := range []struct{ query, file, name string }{
