@@ -33,7 +33,7 @@ const (
 	ReasonLoading    = "TypeScript 7 is still loading the project"
 	ReasonNotStarted = "TypeScript 7 did not start"
 	reasonNoAnswer   = "TypeScript 7 did not answer"
-	reasonAnonymous  = "an anonymous function has no name to ask the compiler about"
+	reasonAnonymous  = "it has no name of its own to ask the compiler about (a callback, a default export, an assignment to a path)"
 	reasonUnresolved = "the compiler did not resolve it"
 )
 
@@ -65,7 +65,9 @@ func ask[T any](ctx context.Context, x Local, named bool, q func(source) (T, err
 }
 
 // named reports whether a declaration has a name the compiler can be asked
-// about: callbacks and computed names do not.
+// about: callbacks, default exports, assignments to a path (the compiler
+// reads Runner.prototype.run = function … as an untyped value) and computed
+// names do not.
 func named(c chunk.Chunk) bool { return ident.Is(strings.TrimPrefix(c.Name, "#")) }
 
 // metadataOf is SymbolMetadata for a chunk: from the compiler when
