@@ -183,13 +183,6 @@ func TestLineOrder(t *testing.T) {
 		return ch
 	}
 	kinds := []string{"function"}
-	names := func(cs []chunk.Chunk) []string {
-		var out []string
-		for _, c := range cs {
-			out = append(out, c.Name)
-		}
-		return out
-	}
 	for _, tt := range []struct {
 		name    string
 		chunks  []chunk.Chunk
@@ -214,8 +207,8 @@ func TestLineOrder(t *testing.T) {
 				return a.Depth < b.Depth
 			})
 			got, err := s.ChunksByFile("a.ts")
-			if err != nil || !slices.Equal(names(got), names(want)) {
-				t.Errorf("ChunksByFile = %v, %v; want %v", names(got), err, names(want))
+			if err != nil || !slices.Equal(chunkNames(got), chunkNames(want)) {
+				t.Errorf("ChunksByFile = %v, %v; want %v", chunkNames(got), err, chunkNames(want))
 			}
 			var shallow []chunk.Chunk
 			for _, w := range want {
@@ -225,8 +218,8 @@ func TestLineOrder(t *testing.T) {
 			}
 			for limit := range len(shallow) + 2 {
 				defs, err := s.TopLevelDefinitions("a.ts", kinds, limit)
-				if w := shallow[:min(limit, len(shallow))]; err != nil || !slices.Equal(names(defs), names(w)) {
-					t.Errorf("TopLevelDefinitions limit %d = %v, %v; want %v", limit, names(defs), err, names(w))
+				if w := shallow[:min(limit, len(shallow))]; err != nil || !slices.Equal(chunkNames(defs), chunkNames(w)) {
+					t.Errorf("TopLevelDefinitions limit %d = %v, %v; want %v", limit, chunkNames(defs), err, chunkNames(w))
 				}
 			}
 		})
@@ -428,13 +421,6 @@ func TestChunksNamedFindsAssignedDefinitions(t *testing.T) {
 	mustReplace(t, s, rec("z/runner.ts"),
 		fn("z/runner.ts", "retries", 1, "z"),
 		fn("z/runner.ts", "prototype", 5, "z"))
-	names := func(cs []chunk.Chunk) []string {
-		var out []string
-		for _, c := range cs {
-			out = append(out, c.Name)
-		}
-		return out
-	}
 	for _, tt := range []struct {
 		asked []string
 		limit int
@@ -449,8 +435,17 @@ func TestChunksNamedFindsAssignedDefinitions(t *testing.T) {
 		{[]string{"Mocha.prototype.retries"}, 10, []string{"Mocha.prototype.retries"}},
 	} {
 		got, err := s.ChunksNamed(tt.asked, tt.limit)
-		if err != nil || !reflect.DeepEqual(names(got), tt.want) {
-			t.Errorf("ChunksNamed(%q, %d) = %q, %v; want %q", tt.asked, tt.limit, names(got), err, tt.want)
+		if err != nil || !reflect.DeepEqual(chunkNames(got), tt.want) {
+			t.Errorf("ChunksNamed(%q, %d) = %q, %v; want %q", tt.asked, tt.limit, chunkNames(got), err, tt.want)
 		}
 	}
+}
+
+// chunkNames are the chunks' names in order.
+func chunkNames(cs []chunk.Chunk) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Name)
+	}
+	return out
 }
