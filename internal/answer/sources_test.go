@@ -248,7 +248,7 @@ func TestCallbackStructureSaysWhyItIsApproximate(t *testing.T) {
 		kinds[c.NodeKind] = true
 		switch c.NodeKind {
 		case "callback":
-			if !md.Approximate || len(md.Notes) == 0 || !strings.Contains(md.Notes[0], "anonymous function") {
+			if !md.Approximate || len(md.Notes) == 0 || !strings.Contains(md.Notes[0], "no name of its own to ask the compiler about (a callback") {
 				t.Errorf("callback %q: approximate %v, notes %q", c.Name, md.Approximate, md.Notes)
 			}
 		case "function":
