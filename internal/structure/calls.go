@@ -50,6 +50,9 @@ func (r *req) nodeFromItem(item tsls.CallHierarchyItem, sites []tsls.Range, site
 		Name: item.Name, Kind: kindFor("", item.Kind), File: r.rel(path),
 		Container: item.Detail, External: pc.external, Package: pc.pkg,
 	}
+	if r.unresolvedImport(path, item.SelectionRange.Start, &pc, &n.ref) {
+		n.external, n.hasRange = true, false
+	}
 	if callee && !pc.external {
 		if impl, ok := r.implementationOf(path, item.SelectionRange.Start, &item.Range); ok {
 			// Walk the implementation, not the overload signature the
@@ -266,6 +269,7 @@ func (r *req) uncoveredCallees(n *callNode, ranges []tsls.Range, covered []tsls.
 				continue
 			}
 			ref := r.refAt(d)
+			r.unresolvedImport(dp, d.Range.Start, &pc, &ref)
 			if !calleeKinds[ref.Kind] && !pc.external {
 				continue // parameters, imports and other non-declarations
 			}
@@ -313,6 +317,26 @@ func (r *req) uncoveredCallees(n *callNode, ranges []tsls.Range, covered []tsls.
 		}
 	}
 	return extra, nil
+}
+
+// unresolvedImport marks a declaration that is a name of an import
+// statement in user code (the compiler lands there when the module is not
+// installed) as external, in the module it names, and says whether it did.
+func (r *req) unresolvedImport(path string, at tsls.Position, pc *pathClass, ref *SymbolRef) bool {
+	if pc.external {
+		return false
+	}
+	txt, err := r.text(path)
+	if err != nil {
+		return false
+	}
+	mod, ok := importedFrom(txt.Bytes(), txt.OffsetAt(at))
+	if !ok {
+		return false
+	}
+	pc.external, pc.pkg = true, mod
+	ref.External, ref.Package = true, mod
+	return true
 }
 
 // calleeKinds are declaration kinds a call can land on.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -188,5 +189,30 @@ func TestOverloadedCalleeListedOnce(t *testing.T) {
 		if strings.Join(got, " ") != tt.want {
 			t.Errorf("calls of %s = %s, want %s", tt.q.Symbol, strings.Join(got, " "), tt.want)
 		}
+	}
+}
+
+// TestCallsIntoAnUninstalledPackage: without node_modules the compiler
+// resolves a call to an imported function to the import in the calling
+// file, as if that file declared it; the call is the package's.
+func TestCallsIntoAnUninstalledPackage(t *testing.T) {
+	root := testkit.Tree(t, map[string]string{
+		"tsconfig.json": `{"compilerOptions":{"strict":true,"moduleResolution":"bundler","module":"esnext"},"include":["*.ts"]}`,
+		"store.ts": "import {\n  isPlainObject,\n  combineReducers as combine,\n} from 'redux';\nimport { local } from './local';\n\n" +
+			"export function configure(r: unknown): unknown {\n  if (isPlainObject(r)) {\n    return combine(r as any);\n  }\n  return local(r);\n}\n",
+		"local.ts": "export function local(r: unknown): unknown {\n  return r;\n}\n",
+	})
+	res := structure.NewCompiler(startServer(t, root))
+	md, err := res.Metadata(context.Background(), targetOf(t, root, query{File: "store.ts", Decl: "function configure", Symbol: "configure"}), structure.Options{Sections: structure.SecOutgoing})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range md.OutgoingCalls {
+		got = append(got, fmt.Sprintf("%s (%s) external=%v", c.Name, c.Where(), c.External))
+	}
+	want := []string{"isPlainObject (redux) external=true", "combine (redux) external=true", "local (local.ts) external=false"}
+	if !slices.Equal(got, want) {
+		t.Errorf("calls of configure:\n got %q\nwant %q", got, want)
 	}
 }

@@ -1,0 +1,61 @@
+package structure
+
+import (
+	"bytes"
+	"regexp"
+
+	"github.com/scry-dev/scry/internal/ident"
+)
+
+// importFrom finds the module specifier of an import statement's from
+// clause: the first one after a name of the statement.
+var importFrom = regexp.MustCompile(`^[\s\w$,{}*]*?\bfrom\s*(?:'([^'\n]*)'|"([^"\n]*)")`)
+
+// importedFrom says which module the name declared at off of src is
+// imported from, when off lies in an import statement's names (import { a,
+// b as c } from 'm', import d from 'm', import * as ns from 'm'). Without
+// the module installed, the compiler resolves a call to such a name to the
+// import itself, in the calling file, as if that file declared it: the
+// answer should name the module instead.
+func importedFrom(src []byte, off int) (string, bool) {
+	if off < 0 || off > len(src) {
+		return "", false
+	}
+	// The statement starts at the nearest line before off that opens with
+	// "import", with only names between it and off.
+	start := -1
+	for i := off; i >= 0; {
+		ls := bytes.LastIndexByte(src[:i], '\n') + 1
+		line := bytes.TrimLeft(src[ls:i], " \t")
+		if bytes.HasPrefix(line, []byte("import")) && (len(line) == 6 || !ident.PartByte(line[6])) {
+			start = ls
+			break
+		}
+		if !onlyNames(src[ls:i]) || ls == 0 {
+			return "", false
+		}
+		i = ls - 1
+	}
+	if start < 0 {
+		return "", false
+	}
+	m := importFrom.FindSubmatch(src[off:min(len(src), off+4096)])
+	if m == nil {
+		return "", false
+	}
+	if len(m[1]) > 0 {
+		return string(m[1]), true
+	}
+	return string(m[2]), len(m[2]) > 0
+}
+
+// onlyNames: b holds nothing but what lies between the names of an import
+// statement's list.
+func onlyNames(b []byte) bool {
+	for _, c := range b {
+		if !(ident.PartByte(c) || c == ' ' || c == '\t' || c == '\r' || c == ',' || c == '{' || c == '}' || c == '*') {
+			return false
+		}
+	}
+	return true
+}

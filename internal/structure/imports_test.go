@@ -1,0 +1,32 @@
+package structure
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestImportedFrom(t *testing.T) {
+	tests := []struct {
+		src  string // | marks the offset
+		want string // "" when not an imported name
+	}{
+		{"import { |isPlainObject, combineReducers as combine } from 'redux';\n", "redux"},
+		{"import { isPlainObject, combineReducers as |combine } from 'redux';\n", "redux"},
+		{"import {\n  combineReducers,\n  |isPlainObject,\n} from \"redux\"\n", "redux"},
+		{"import |thunk from 'redux-thunk'\n", "redux-thunk"},
+		{"import * as |R from 'ramda'\n", "ramda"},
+		{"import type { |Reducer } from '@reduxjs/toolkit'\n", "@reduxjs/toolkit"},
+		{"import { a } from 'x'\nexport function |f() {}\n", ""},
+		{"const { |a } = require('x')\n", ""},
+		{"export { |a } from 'x'\n", ""},
+		{"const m = await import('x')\nconst |y = m.from\n", ""},
+	}
+	for _, tt := range tests {
+		off := strings.Index(tt.src, "|")
+		src := strings.Replace(tt.src, "|", "", 1)
+		got, ok := importedFrom([]byte(src), off)
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("importedFrom(%q) = %q, %v; want %q", tt.src, got, ok, tt.want)
+		}
+	}
+}
