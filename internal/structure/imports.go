@@ -11,6 +11,10 @@ import (
 // clause: the first one after a name of the statement.
 var importFrom = regexp.MustCompile(`^[\s\w$,{}*]*?\bfrom\s*(?:'([^'\n]*)'|"([^"\n]*)")`)
 
+// importEnded finds the end of an import statement: its from clause or a
+// semicolon.
+var importEnded = regexp.MustCompile(`\bfrom\s*['"]|;`)
+
 // importedFrom says which module the name declared at off of src is
 // imported from, when off lies in an import statement's names (import { a,
 // b as c } from 'm', import d from 'm', import * as ns from 'm'). Without
@@ -36,7 +40,9 @@ func importedFrom(src []byte, off int) (string, bool) {
 		}
 		i = ls - 1
 	}
-	if start < 0 {
+	// The statement must still be open at off: an import that ended on a
+	// line above (its from clause, or a ";") is another statement's.
+	if start < 0 || importEnded.Match(src[start:off]) {
 		return "", false
 	}
 	m := importFrom.FindSubmatch(src[off:min(len(src), off+4096)])

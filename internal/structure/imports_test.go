@@ -20,6 +20,11 @@ func TestImportedFrom(t *testing.T) {
 		{"const { |a } = require('x')\n", ""},
 		{"export { |a } from 'x'\n", ""},
 		{"const m = await import('x')\nconst |y = m.from\n", ""},
+		// Declarations after an import statement are not its names, even
+		// when only names stand between them and a later from clause.
+		{"import { a } from 'x'\nexport { |b, c }\nimport d from 'y'\n", ""},
+		{"import z from 'q'\nexport class |Foo {\n  a\n}\nimport x from 'y'\n", ""},
+		{"import 'side-effect';\nexport class |Foo {\n  a\n}\nimport x from 'y'\n", ""},
 	}
 	for _, tt := range tests {
 		off := strings.Index(tt.src, "|")
