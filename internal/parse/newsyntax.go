@@ -42,6 +42,7 @@ var keywordAlias = regexp.MustCompile(`\bas\s+(break|case|catch|class|const|cont
 //     export { if_block as if }) becomes underscores, a name of the same
 //     length (the symbols' names are read from the source as written).
 func blankNewerSyntax(src []byte, spans [][2]int) ([]byte, int) {
+	errs := spanCursor{spans: spans}
 	var out []byte
 	n := 0
 	blank := func(from, to int, with byte) {
@@ -58,7 +59,7 @@ func blankNewerSyntax(src []byte, spans [][2]int) ([]byte, int) {
 		if end < start {
 			end = len(src)
 		}
-		if overlaps(spans, start, end) {
+		if errs.overlaps(start, end) {
 			line := src[start:end]
 			if m := typeOnlyStar.FindSubmatchIndex(line); m != nil {
 				blank(start+m[2], start+m[3], ' ')

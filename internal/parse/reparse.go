@@ -34,16 +34,23 @@ func reparse(p *sitter.Parser, tree *sitter.Tree, src []byte, fix rewrite) (*sit
 	return tree, src
 }
 
+// spanCursor reports whether lines share a byte with the error spans,
+// asked in document order: the spans (errorSpans') are disjoint and in
+// document order too, so the cursor only moves forward and a rewrite stays
+// linear in the file however many errors it has.
+type spanCursor struct {
+	spans [][2]int
+	i     int
+}
+
 // overlaps reports whether the line [start, end] shares a byte with a span
 // (an error node begins after the "<" it is about, at the type arguments it
-// took it for).
-func overlaps(spans [][2]int, start, end int) bool {
-	for _, sp := range spans {
-		if sp[0] <= end && sp[1] > start {
-			return true
-		}
+// took it for). start never decreases between calls.
+func (c *spanCursor) overlaps(start, end int) bool {
+	for c.i < len(c.spans) && c.spans[c.i][1] <= start {
+		c.i++
 	}
-	return false
+	return c.i < len(c.spans) && c.spans[c.i][0] <= end
 }
 
 // errorSpans appends the byte spans of the outermost error nodes under n,

@@ -30,6 +30,7 @@ import (
 // how many lines it changed. Comment-only and blank lines in between are
 // skipped.
 func separateMembers(src []byte, spans [][2]int) ([]byte, int) {
+	errs := spanCursor{spans: spans}
 	var out []byte
 	n := 0
 	var prevEnd byte // last character of the last code line
@@ -50,7 +51,7 @@ func separateMembers(src []byte, spans [][2]int) ([]byte, int) {
 		default:
 			// The error may begin on the member before, which took the
 			// "<" for its own type arguments.
-			if (rest[0] == '<' || opensInMember(rest)) && i > 0 && endsMember(prevEnd) && overlaps(spans, prevStart, end) {
+			if (rest[0] == '<' || opensInMember(rest)) && i > 0 && endsMember(prevEnd) && errs.overlaps(prevStart, end) {
 				if out == nil {
 					out = append([]byte(nil), src...)
 				}
