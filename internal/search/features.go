@@ -336,7 +336,7 @@ func (qi *queryInfo) testsAreTheSubject(defs []chunk.Chunk) {
 	named := map[string]bool{}
 	homes := map[string]bool{}
 	for _, c := range defs {
-		if !isDefinitionKind(c.NodeKind) {
+		if !isCallableOrType(c.NodeKind) {
 			continue
 		}
 		// A file named after the definition it holds is that definition's
@@ -373,8 +373,10 @@ func (qi *queryInfo) testNames() []string {
 	return out
 }
 
-// isDefinitionKind: a chunk of this kind defines a callable or a type.
-func isDefinitionKind(kind string) bool {
+// isCallableOrType: a chunk of this kind defines a callable or a type
+// (narrower than definitionKinds, which also counts constants and
+// properties).
+func isCallableOrType(kind string) bool {
 	switch kind {
 	case "function", "method", "class", "interface", "type", "enum":
 		return true
