@@ -756,6 +756,12 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 			compound(stem(c.RelativePath)) == qi.fileWord {
 			f[FWholeName] = 1
 		}
+		// A file's name written as it is (content-type-parser) asks for
+		// the definition named so in code (ContentTypeParser), as the
+		// identifier itself would.
+		if !qi.wholeOK && qi.fileWord != "" && len(parents) == 0 && compound(defined) == qi.fileWord {
+			f[FWholeName] = 1
+		}
 		if isTypesPath(c.RelativePath) {
 			f[FTypesFile] = 1
 		}

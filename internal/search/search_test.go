@@ -595,7 +595,9 @@ func TestModuleExportIsNamedByItsFile(t *testing.T) {
 			"    return { 'Program:exit'() { report(isConsole); } };\n  },\n};\n",
 		"lib/rules/no-alert.js": "'use strict';\n\nmodule.exports = {\n  meta: { type: 'suggestion' },\n  create(context) {\n    return { CallExpression(node) { context.report({ node }); } };\n  },\n};\n",
 		"src/pages/about.js":    "export default {\n  title: 'About',\n  render() {\n    return '<h1>About</h1>';\n  },\n};\n",
-		"lib/runner.js":         "function Runner(suite) {\n  this.suite = suite;\n}\n\nRunner.prototype.run = function () {\n  return this.suite;\n};\n\nmodule.exports = Runner;\n",
+		"lib/content-type-parser.js": "'use strict';\n\nfunction ContentTypeParser(bodyLimit) {\n  this.bodyLimit = bodyLimit;\n}\n\n" +
+			"function hasContentTypeParser(type) {\n  return type in parsers;\n}\n\nmodule.exports = ContentTypeParser;\nmodule.exports.has = hasContentTypeParser;\n",
+		"lib/runner.js": "function Runner(suite) {\n  this.suite = suite;\n}\n\nRunner.prototype.run = function () {\n  return this.suite;\n};\n\nmodule.exports = Runner;\n",
 	})
 	pl := search.Pipeline{Store: indexDir(t, dir)}
 	for _, tt := range []struct{ query, file, name string }{
@@ -603,6 +605,9 @@ func TestModuleExportIsNamedByItsFile(t *testing.T) {
 		{"no-alert", "lib/rules/no-alert.js", "module.exports"},
 		{"about", "src/pages/about.js", "default"},
 		{"runner", "lib/runner.js", "Runner"},
+		// Its file's name written as it is asks for the definition named
+		// so in code.
+		{"content-type-parser", "lib/content-type-parser.js", "ContentTypeParser"},
 	} {
 		resp, err := pl.Search(context.Background(), search.Request{Query: tt.query, Params: search.DefaultParams()})
 		if err != nil {
