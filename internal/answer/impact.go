@@ -75,7 +75,7 @@ const DefaultImpactDepth = 3
 const maxImpactSymbols = 200
 
 // testFile recognises test files by the usual names and directories.
-var testFile = regexp.MustCompile(`(^|/)(__tests__|__test__|tests?|spec|e2e)/|\.(test|spec|e2e)\.[cm]?[jt]sx?$`)
+var testFile = regexp.MustCompile(`(^|/)(__tests__|__test__|tests?|spec|e2e)/|\.(test|spec|e2e)(-d)?\.[cm]?[jt]sx?$`)
 
 // IsTestFile reports whether a workspace path is a test file.
 func IsTestFile(rel string) bool { return testFile.MatchString(rel) }

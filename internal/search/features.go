@@ -571,7 +571,9 @@ func isTestPath(p string) bool {
 	l := strings.ToLower(p)
 	base := path.Base(l)
 	dirs := strings.Split(path.Dir(l), "/")
+	// .test-d.ts and .spec-d.ts are type tests (vitest's, tsd's).
 	if strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") || strings.Contains(base, "_test.") ||
+		strings.Contains(base, ".test-d.") || strings.Contains(base, ".spec-d.") ||
 		strings.HasPrefix(base, "test.") && !sourceOfTest(base, dirs) || strings.HasPrefix(base, "test-") || strings.HasPrefix(base, "test_") {
 		return true
 	}

@@ -79,6 +79,8 @@ func TestPathClasses(t *testing.T) {
 		{"lib/test-utils.js", true, false, false, "test-utils"},
 		{"lib/test.helpers.js", true, false, false, "test"},
 		{"src/test/index.ts", true, false, false, "index"},
+		{"packages/core/src/link.test-d.tsx", true, false, false, "link"},
+		{"src/api.spec-d.ts", true, false, false, "api"},
 	}
 	for _, tt := range tests {
 		if got := isTestPath(tt.path); got != tt.test {
