@@ -342,8 +342,7 @@ func (qi *queryInfo) testsAreTheSubject(defs []chunk.Chunk) {
 		// A file named after the definition it holds is that definition's
 		// home, whatever its name says (mocha's test.js, indexed from
 		// lib/, defines Test).
-		file := path.Base(c.RelativePath)
-		home := strings.EqualFold(strings.TrimSuffix(file, path.Ext(file)), c.Name)
+		home := strings.EqualFold(stem(c.RelativePath), c.Name)
 		if isTestPath(c.RelativePath) && !home {
 			continue
 		}

@@ -453,14 +453,19 @@ func (t *tenant) chunksNamed(ctx context.Context, names []string, limit int) ([]
 		return nil, err
 	}
 	sortLines(objs)
-	// The exact names first, then the definitions assigned to a dotted
-	// path that ends in one (as the SQLite store orders them).
+	exactNamesFirst(objs, func(o object) string { return o.Name }, names)
+	return chunks(objs[:min(limit, len(objs))], true), nil
+}
+
+// exactNamesFirst moves the items named exactly one of names before the
+// rest (the definitions assigned to a dotted path that ends in one), each
+// group in the order it had, as the SQLite store orders ChunksNamed.
+func exactNamesFirst[T any](xs []T, name func(T) string, names []string) {
 	exact := make(map[string]bool, len(names))
 	for _, n := range names {
 		exact[n] = true
 	}
-	sort.SliceStable(objs, func(i, j int) bool { return exact[objs[i].Name] && !exact[objs[j].Name] })
-	return chunks(objs[:min(limit, len(objs))], true), nil
+	sort.SliceStable(xs, func(i, j int) bool { return exact[name(xs[i])] && !exact[name(xs[j])] })
 }
 
 func (t *tenant) topLevelDefinitions(ctx context.Context, path string, kinds []string, limit int) ([]chunk.Chunk, error) {

@@ -221,16 +221,8 @@ func (r *Reader) ChunksNamed(names []string, limit int) ([]chunk.Chunk, error) {
 		return nil, err
 	}
 	if r.multi {
-		exact := make(map[string]bool, len(names))
-		for _, n := range names {
-			exact[n] = true
-		}
-		sort.SliceStable(all, func(i, j int) bool {
-			if a, b := exact[all[i].Name], exact[all[j].Name]; a != b {
-				return a
-			}
-			return lineOrder(all[i], all[j])
-		})
+		sort.SliceStable(all, func(i, j int) bool { return lineOrder(all[i], all[j]) })
+		exactNamesFirst(all, func(c chunk.Chunk) string { return c.Name }, names)
 		all = all[:min(limit, len(all))]
 	}
 	return all, nil
