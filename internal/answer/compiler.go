@@ -10,6 +10,7 @@ import (
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/lines"
+	"github.com/scry-dev/scry/internal/pathclass"
 	"github.com/scry-dev/scry/internal/structure"
 )
 
@@ -128,14 +129,14 @@ func outgoing(calls []structure.OutgoingCall) []graph.Call {
 }
 
 // incoming is a tree of callers as the graph draws it, the callers in
-// test files after the others: the list is capped when shown, and the code
+// tests and test support after the others: the list is capped when shown, and the code
 // that depends on a symbol matters more to an edit than its tests.
 func incoming(calls []structure.IncomingCaller) []graph.Call {
 	out := graphCalls(calls, func(c structure.IncomingCaller) (structure.CallInfo, []structure.IncomingCaller) {
 		return c.CallInfo, c.IncomingCallers
 	})
 	slices.SortStableFunc(out, func(a, b graph.Call) int {
-		return cmp.Compare(b2i(IsTestFile(a.File)), b2i(IsTestFile(b.File)))
+		return cmp.Compare(b2i(pathclass.TestCode(a.File)), b2i(pathclass.TestCode(b.File)))
 	})
 	return out
 }

@@ -36,20 +36,3 @@ func TestCallersInTestsComeLast(t *testing.T) {
 		t.Errorf("incoming order\n got %q\nwant %q", names, want)
 	}
 }
-
-func TestIsTestFile(t *testing.T) {
-	for p, want := range map[string]bool{
-		"src/cookie/index.test.ts":                       true,
-		"packages/core/__tests__/watch.spec.ts":          true,
-		"test/helpers/server.js":                         true,
-		"packages/solid-router/tests/Matches.test-d.tsx": true, // a type test
-		"src/api.spec-d.ts":                              true,
-		"src/cookie/index.ts":                            false,
-		"src/contest/testimony.ts":                       false,
-		"lib/test.js":                                    false,
-	} {
-		if got := IsTestFile(p); got != want {
-			t.Errorf("IsTestFile(%q) = %v, want %v", p, got, want)
-		}
-	}
-}

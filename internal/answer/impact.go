@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/pathclass"
 	"github.com/scry-dev/scry/internal/structure"
 	"github.com/scry-dev/scry/internal/workspace"
 )
@@ -73,12 +74,6 @@ const DefaultImpactDepth = 3
 // maxImpactSymbols bounds the changed symbols examined: a change to
 // thousands of declarations is answered for its first ones.
 const maxImpactSymbols = 200
-
-// testFile recognises test files by the usual names and directories.
-var testFile = regexp.MustCompile(`(^|/)(__tests__|__test__|tests?|spec|e2e)/|\.(test|spec|e2e)(-d)?\.[cm]?[jt]sx?$`)
-
-// IsTestFile reports whether a workspace path is a test file.
-func IsTestFile(rel string) bool { return testFile.MatchString(rel) }
 
 // Impact answers "what does this change affect?" for the working tree
 // against HEAD (rev ""), the working tree against a revision, or a range
@@ -319,7 +314,7 @@ func (x Local) testsReaching(reached map[string]string, depth int) []ImpactTest 
 	sort.Strings(frontier)
 	for _, f := range frontier {
 		seen[f] = true
-		if IsTestFile(f) {
+		if pathclass.Test(f) {
 			tests = append(tests, ImpactTest{File: f, Via: reached[f], Hops: 0})
 		}
 	}
@@ -336,7 +331,7 @@ func (x Local) testsReaching(reached map[string]string, depth int) []ImpactTest 
 	for hop := 1; hop <= depth && len(frontier) > 0; hop++ {
 		var next []string
 		for _, f := range frontier {
-			if IsTestFile(f) {
+			if pathclass.Test(f) {
 				continue
 			}
 			imps, err := x.importers(context.Background(), f, false)
@@ -349,7 +344,7 @@ func (x Local) testsReaching(reached map[string]string, depth int) []ImpactTest 
 				}
 				seen[im.File] = true
 				next = append(next, im.File)
-				if IsTestFile(im.File) {
+				if pathclass.Test(im.File) {
 					tests = append(tests, ImpactTest{File: im.File, Via: path.Clean(f), Hops: hop})
 				}
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/embed/builtin"
 	"github.com/scry-dev/scry/internal/ident"
+	"github.com/scry-dev/scry/internal/pathclass"
 	"github.com/scry-dev/scry/internal/terms"
 )
 
@@ -180,7 +181,7 @@ func letters(s string) string { return alnum(s, false) }
 
 // isTypesPath says whether a file holds types by its name.
 func isTypesPath(p string) bool {
-	if isDeclPath(p) {
+	if pathclass.Decl(p) {
 		return true
 	}
 	switch strings.ToLower(stem(p)) {
@@ -343,7 +344,7 @@ func (qi *queryInfo) testsAreTheSubject(defs []chunk.Chunk) {
 		// home, whatever its name says (mocha's test.js, indexed from
 		// lib/, defines Test).
 		home := strings.EqualFold(stem(c.RelativePath), c.Name)
-		if isTestPath(c.RelativePath) && !home {
+		if pathclass.TestCode(c.RelativePath) && !home {
 			continue
 		}
 		if home {
@@ -564,63 +565,6 @@ func (qi *queryInfo) coverage(m termMask) float64 {
 // stubs of its members, and reading more costs query latency for nothing.
 const maxFeatureText = 6 << 10
 
-// pathClass says which parts of a repository a path belongs to, by its
-// directory and file names.
-func isTestPath(p string) bool {
-	l := strings.ToLower(p)
-	base := path.Base(l)
-	dirs := strings.Split(path.Dir(l), "/")
-	// .test-d.ts and .spec-d.ts are type tests (vitest's, tsd's).
-	if strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") || strings.Contains(base, "_test.") ||
-		strings.Contains(base, ".test-d.") || strings.Contains(base, ".spec-d.") ||
-		strings.HasPrefix(base, "test.") && !sourceOfTest(base, dirs) || strings.HasPrefix(base, "test-") || strings.HasPrefix(base, "test_") {
-		return true
-	}
-	for _, seg := range dirs {
-		switch seg {
-		case "test", "tests", "__tests__", "spec", "specs", "__mocks__", "mocks", "e2e", "test-utils", "testing", "__snapshots__":
-			return true
-		}
-	}
-	return false
-}
-
-// sourceOfTest: a file named test.js among the sources (under lib/ or src/)
-// is the code of a thing called test, as mocha's lib/test.js defines its
-// Test; elsewhere (a package's root, config/) it is a test file.
-func sourceOfTest(base string, dirs []string) bool {
-	if strings.TrimSuffix(base, path.Ext(base)) != "test" {
-		return false
-	}
-	return slices.Contains(dirs, "lib") || slices.Contains(dirs, "src")
-}
-
-func isAuxPath(p string) bool {
-	l := strings.ToLower(p)
-	for _, seg := range strings.Split(path.Dir(l), "/") {
-		switch seg {
-		case "example", "examples", "fixture", "fixtures", "__fixtures__", "samples", "sample", "docs", "doc",
-			"documentation", "playground", "playgrounds", "bench", "benchmark", "benchmarks", "scripts", "script",
-			"demo", "demos", "sandbox", "sandboxes", "generated", "__generated__", "vendor", "third_party",
-			"site", "sites", "website", "www", "storybook", ".storybook", "stories":
-			return true
-		}
-	}
-	// Minified, UMD and bundled builds hold a whole library's code again,
-	// compiled: a copy of the source, not the place to read or edit it.
-	base := path.Base(l)
-	for _, mark := range []string{".generated.", ".stories.", ".min.", ".umd.", ".bundle."} {
-		if strings.Contains(base, mark) {
-			return true
-		}
-	}
-	return false
-}
-
-func isDeclPath(p string) bool {
-	return strings.HasSuffix(p, ".d.ts") || strings.HasSuffix(p, ".d.mts") || strings.HasSuffix(p, ".d.cts")
-}
-
 // stem is a file name without its extensions (".d.ts", ".test.ts" …).
 func stem(p string) string {
 	b := path.Base(p)
@@ -784,13 +728,13 @@ func featurize(qi *queryInfo, cands []Result, nameCount map[string]int, nChunks 
 			f[FFileSemantic] = fa.sim / bestSim
 		}
 		copy(f[FQueryTerms:], qi.descriptors[:])
-		if isTestPath(c.RelativePath) && !qi.wantsTests && !qi.subjectFiles[c.RelativePath] {
+		if pathclass.TestCode(c.RelativePath) && !qi.wantsTests && !qi.subjectFiles[c.RelativePath] {
 			f[FTest] = 1
 		}
-		if (isAuxPath(c.RelativePath) || slices.Contains(c.Modifiers, chunk.GeneratedModifier)) && !qi.wantsAux {
+		if (pathclass.Aux(c.RelativePath) || slices.Contains(c.Modifiers, chunk.GeneratedModifier)) && !qi.wantsAux {
 			f[FAux] = 1
 		}
-		if isDeclPath(c.RelativePath) {
+		if pathclass.Decl(c.RelativePath) {
 			f[FDecl] = 1
 		}
 		switch c.NodeKind {

@@ -51,49 +51,19 @@ func TestQueryWords(t *testing.T) {
 	}
 }
 
-func TestPathClasses(t *testing.T) {
-	tests := []struct {
-		path      string
-		test, aux bool
-		decl      bool
-		stem      string
-	}{
-		{"src/auth/token.ts", false, false, false, "token"},
-		{"src/auth/token.test.ts", true, false, false, "token"},
-		{"packages/core/__tests__/watch.spec.ts", true, false, false, "watch"},
-		{"test/helpers/server.js", true, false, false, "server"},
-		{"examples/react/basic/src/main.tsx", false, true, false, "main"},
-		{"packages/router/src/fixtures/tree.ts", false, true, false, "tree"},
-		{"docs/guide/setup.js", false, true, false, "setup"},
-		{"src/types/index.d.ts", false, false, true, "index"},
-		{"src/helpers/to-json-schema.ts", false, false, false, "to-json-schema"},
-		{"src/contest/testimony.ts", false, false, false, "testimony"},
-		{"public/js/chart.umd.js", false, true, false, "chart"},
-		{"static/app.bundle.js", false, true, false, "app"},
-		{"vendor-lib/lodash.min.js", false, true, false, "lodash"},
-		{"src/umd/factory.ts", false, false, false, "factory"},
-		{"lib/test.js", false, false, false, "test"},
-		{"packages/runner/src/test.ts", false, false, false, "test"},
-		{"test.js", true, false, false, "test"},
-		{"config/prettier/test.ts", true, false, false, "test"},
-		{"lib/test-utils.js", true, false, false, "test-utils"},
-		{"lib/test.helpers.js", true, false, false, "test"},
-		{"src/test/index.ts", true, false, false, "index"},
-		{"packages/core/src/link.test-d.tsx", true, false, false, "link"},
-		{"src/api.spec-d.ts", true, false, false, "api"},
-	}
-	for _, tt := range tests {
-		if got := isTestPath(tt.path); got != tt.test {
-			t.Errorf("isTestPath(%q) = %v", tt.path, got)
-		}
-		if got := isAuxPath(tt.path); got != tt.aux {
-			t.Errorf("isAuxPath(%q) = %v", tt.path, got)
-		}
-		if got := isDeclPath(tt.path); got != tt.decl {
-			t.Errorf("isDeclPath(%q) = %v", tt.path, got)
-		}
-		if got := stem(tt.path); got != tt.stem {
-			t.Errorf("stem(%q) = %q", tt.path, got)
+// stem is the file name the name features compare a chunk's name with.
+func TestStem(t *testing.T) {
+	for p, want := range map[string]string{
+		"src/auth/token.ts":                 "token",
+		"src/auth/token.test.ts":            "token",
+		"src/types/index.d.ts":              "index",
+		"src/helpers/to-json-schema.ts":     "to-json-schema",
+		"lib/test.helpers.js":               "test",
+		"packages/core/src/link.test-d.tsx": "link",
+		"Makefile":                          "Makefile",
+	} {
+		if got := stem(p); got != want {
+			t.Errorf("stem(%q) = %q, want %q", p, got, want)
 		}
 	}
 }

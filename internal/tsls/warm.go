@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/scry-dev/scry/internal/pathclass"
 	"github.com/scry-dev/scry/internal/textfmt"
 )
 
@@ -45,7 +46,7 @@ func pickWarmFile(root string) string {
 	best, bestScore := "", 1<<30
 	walkFiles(root, func(path string, d fs.DirEntry) error {
 		lower := strings.ToLower(d.Name())
-		if strings.HasSuffix(lower, ".d.ts") || strings.HasSuffix(lower, ".d.mts") || strings.HasSuffix(lower, ".d.cts") {
+		if pathclass.Decl(lower) {
 			return nil
 		}
 		score := 0
@@ -62,7 +63,7 @@ func pickWarmFile(root string) string {
 		if parts[0] != "src" {
 			score += 5
 		}
-		if strings.Contains(lower, ".test.") || strings.Contains(lower, ".spec.") {
+		if pathclass.TestCode(filepath.ToSlash(rel)) {
 			score += 100
 		}
 		if score < bestScore || (score == bestScore && path < best) {
