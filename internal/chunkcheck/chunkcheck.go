@@ -611,7 +611,10 @@ func (c *checker) rootIsolation() {
 			if t == "" || info[j].commentOnly {
 				continue
 			}
-			if info[j].inCode && indentWidth(lines[j]) <= base && startsStatement(t, prev) {
+			// A line inside brackets opened above is part of the statement
+			// however it is indented: eslint's indent fixtures put a
+			// callback's body at column 0 on purpose.
+			if info[j].inCode && !info[j].nested && indentWidth(lines[j]) <= base && startsStatement(t, prev) {
 				c.add(RuleRootIsolation, ch, ch.StartLine+j, "%s holds a second statement starting on line %d: %q",
 					label(ch), ch.StartLine+j, truncate(t, 60))
 			}

@@ -180,6 +180,19 @@ func TestStartsStatementLexing(t *testing.T) {
 	if vs := Check("t.ts", []byte(src+"\n"), cs); len(vs) != 0 {
 		t.Fatalf("a continued string's second line taken for a statement: %v", vs)
 	}
+	// A callback's body written at column 0 (eslint's indent fixtures do it
+	// on purpose) is inside the call's brackets, not a second statement.
+	src = "a( \"long\" +\n    \"title\", function() {\n  b();\na(); // ->\n    c();\n    });\n"
+	cs = build("t.ts", src, spec{id: "a", kind: "expression", name: "a", start: 1, end: 6})
+	if vs := Check("t.ts", []byte(src), cs); len(vs) != 0 {
+		t.Fatalf("a statement inside a callback's brackets taken for a second root statement: %v", vs)
+	}
+	// Closing those brackets ends the nesting: the next line is a statement.
+	src = "a(function() {\nb();\n})\nc()\n"
+	cs = build("t.ts", src, spec{id: "a", kind: "expression", name: "a", start: 1, end: 4})
+	if rules(Check("t.ts", []byte(src), cs))[RuleRootIsolation] != 1 {
+		t.Fatal("a statement after a closed callback merged without report")
+	}
 	src = "/* one\nimport x from 'x';\n*/ import y from 'y';\n"
 	cs = build("t.ts", src, spec{id: "i", kind: "import", name: "import:y", start: 1, end: 3})
 	if vs := Check("t.ts", []byte(src), cs); len(vs) != 0 {

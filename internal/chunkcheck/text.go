@@ -109,6 +109,10 @@ type lineInfo struct {
 	// last is the last non-space character that is code or string content
 	// (not comment); 0 when the line has none.
 	last byte
+	// nested: the line starts inside brackets opened on an earlier line
+	// (parentheses, braces, square brackets counted in code, never below
+	// zero), as the body of a callback passed to a call is.
+	nested bool
 }
 
 // scanLines lexes text and reports per-line state.
@@ -124,8 +128,9 @@ func scanLines(text string) []lineInfo {
 	lines := strings.Split(text, "\n")
 	out := make([]lineInfo, len(lines))
 	state := code
+	depth := 0
 	for li, line := range lines {
-		info := lineInfo{inCode: state == code}
+		info := lineInfo{inCode: state == code, nested: depth > 0}
 		if state == lineComment {
 			state = code
 			info.inCode = true
@@ -162,6 +167,12 @@ func scanLines(text string) []lineInfo {
 				default:
 					sawCode = true
 					info.last = c
+					switch c {
+					case '(', '{', '[':
+						depth++
+					case ')', '}', ']':
+						depth = max(0, depth-1)
+					}
 				}
 			case blockComment:
 				if c == '*' && i+1 < len(line) && line[i+1] == '/' {
