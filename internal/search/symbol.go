@@ -1,12 +1,15 @@
 package search
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/parse"
+	"github.com/scry-dev/scry/internal/pathclass"
 )
 
 // SymbolPath is a parsed `symbol = [file >] [Parent >]... name` query.
@@ -95,8 +98,32 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 }
 
 // LookupSymbol finds the chunks a symbol path names exactly: every match when
-// the name is ambiguous, none (not an error) when nothing matches.
+// the name is ambiguous, none (not an error) when nothing matches. Several
+// matches come in the order an agent most likely means them: the code's
+// before its tests' and auxiliary code's, a file's top-level declaration
+// before one nested in a function (vue's nextTick before the test helper
+// of that name in a describe() callback).
 func LookupSymbol(st Reader, p SymbolPath, paths, languages []string) ([]chunk.Chunk, error) {
+	out, err := lookupSymbol(st, p, paths, languages)
+	slices.SortStableFunc(out, func(a, b chunk.Chunk) int {
+		return cmp.Or(cmp.Compare(partOf(a.RelativePath), partOf(b.RelativePath)), cmp.Compare(a.Depth, b.Depth))
+	})
+	return out, err
+}
+
+// partOf ranks a path's part of the repository for the order of a name's
+// definitions: code 0, tests and their support 1, auxiliary code 2.
+func partOf(p string) int {
+	switch {
+	case pathclass.Aux(p):
+		return 2
+	case pathclass.TestCode(p):
+		return 1
+	}
+	return 0
+}
+
+func lookupSymbol(st Reader, p SymbolPath, paths, languages []string) ([]chunk.Chunk, error) {
 	out, err := lookupExact(st, p, paths, languages)
 	if len(out) > 0 || err != nil || len(p.Parents) == 0 {
 		return out, err
