@@ -184,6 +184,12 @@ func (m *model) cycles() []string {
 					continue
 				}
 				seen[id] = true
+				if len(cyc) == 1 {
+					// A cycle of one is recursion: "X → X" reads as two
+					// symbols that call each other.
+					lines = append(lines, "Recursive: "+m.patternName(m.nodes[cyc[0]])+" calls itself")
+					continue
+				}
 				names := make([]string, 0, len(cyc)+1)
 				for _, k := range append(cyc, cyc[0]) {
 					names = append(names, m.patternName(m.nodes[k]))
