@@ -342,7 +342,7 @@ func (r *req) unresolvedImport(path string, at tsls.Position, pc *pathClass, ref
 // calleeKinds are declaration kinds a call can land on.
 var calleeKinds = map[string]bool{
 	"function": true, "method": true, "const": true, "variable": true, "property": true,
-	"class": true, "constructor": true, "getter": true,
+	"class": true, "constructor": true, "getter": true, "call-signature": true,
 }
 
 func (r *req) declOf(path string, p tsls.Position) (*tsls.DocumentSymbol, error) {

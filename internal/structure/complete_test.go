@@ -156,6 +156,12 @@ func TestOverloadedCalleeListedOnce(t *testing.T) {
 			"export function retry(d: number): number {\n  const again = (): number => timer(d) + local(d);\n  return again();\n}\n",
 		"bus.ts": "export class Bus {\n  /** a */\n  on(e: 'a', f: () => void): void;\n  /** @deprecated */\n  on(e: 'b', f: () => void): void;\n  on(e: string, f: () => void): void {}\n}\n" +
 			"export function wire(b: Bus): void {\n  b.on('a', () => {});\n  b.on('b', () => {});\n  [b].forEach((x) => x.on('a', () => {}));\n}\n",
+		// A property typed by an interface with call signatures (hono's
+		// SetHeaders): a call to it resolves to a signature, which has no
+		// name of its own.
+		"ctx.ts": "interface SetHeaders {\n  (name: 'a', value?: string): void\n  (name: string, value?: string): void\n}\n" +
+			"export class Ctx {\n  #r?: () => void\n  header: SetHeaders = (name: string, value?: string): void => {}\n" +
+			"  send = (): void => {\n    this.#r ??= () => this.header('a', 'b')\n  }\n}\n",
 		"local.ts": "export function local(a: number): number;\nexport function local(a: string): number;\n" +
 			"export function local(a: number | string): number {\n  return Number(a);\n}\n",
 	})
@@ -176,6 +182,9 @@ func TestOverloadedCalleeListedOnce(t *testing.T) {
 		{query{File: "bus.ts", Decl: "function wire", Symbol: "wire"},
 			func(c structure.OutgoingCall) string { return fmt.Sprintf("%s%v", c.QualifiedName(), c.CallSites) },
 			"Bus.on[9 10 11]"},
+		{query{File: "ctx.ts", Decl: "class Ctx", Symbol: "Ctx"},
+			func(c structure.OutgoingCall) string { return c.QualifiedName() },
+			"SetHeaders call signature"},
 	}
 	for _, tt := range tests {
 		md, err := res.Metadata(context.Background(), targetOf(t, root, tt.q), structure.Options{Sections: structure.SecOutgoing})

@@ -45,6 +45,12 @@ func (r *req) refAt(loc tsls.Location) SymbolRef {
 	if ref.Kind == "unknown" && pc.external {
 		ref.Kind = ""
 	}
+	if ref.Name == "" && off < len(src) && (src[off] == '(' || src[off] == '<') {
+		// A call signature (hono's `interface SetHeaders { (name: string): void }`,
+		// called as c.header(…)) has no name of its own: the answer names
+		// it by its interface.
+		ref.Kind = "call-signature"
+	}
 	ref.IsAbstract = kw == "class" && isAbstractDecl(src, off)
 	return ref
 }

@@ -10,6 +10,8 @@
 // Lines are 1-based. Columns are 1-based byte columns (as ripgrep counts).
 package structure
 
+import "strings"
+
 // Position is a place in a file in the parser's coordinates.
 type Position struct {
 	// File is an absolute path.
@@ -118,8 +120,11 @@ type SymbolRef struct {
 }
 
 // QualifiedName is the name as answers show it: Container.Name for a
-// member.
+// member, "Container call signature" for an interface's call signature.
 func (r SymbolRef) QualifiedName() string {
+	if r.Kind == "call-signature" && r.Name == "" {
+		return strings.TrimSpace(r.Container + " call signature")
+	}
 	if r.Container != "" {
 		return r.Container + "." + r.Name
 	}
