@@ -82,15 +82,16 @@ func usage(line string, col int, name string) string {
 // cannot tell a same-named symbol apart, which is why callers mark it
 // approximate.
 func (x Local) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
-	if !ident.Is(strings.TrimPrefix(c.Name, "#")) {
+	name := definedName(c)
+	if !ident.Is(strings.TrimPrefix(name, "#")) {
 		return nil, nil
 	}
-	files, err := x.Store.FilesReferencing(c.Name, "")
+	files, err := x.Store.FilesReferencing(name, "")
 	if err != nil {
 		return nil, err
 	}
 	sort.Strings(files)
-	re := regexp.MustCompile(`(?:^|[^` + identChars + `#])(` + regexp.QuoteMeta(c.Name) + `)(?:$|[^` + identChars + `])`)
+	re := regexp.MustCompile(`(?:^|[^` + identChars + `#])(` + regexp.QuoteMeta(name) + `)(?:$|[^` + identChars + `])`)
 	var out []Site
 	for _, f := range files {
 		abs, _, err := x.Root.Resolve(f)
@@ -109,7 +110,7 @@ func (x Local) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
 				continue
 			}
 			col := loc[2]
-			ctx := usage(line, col, c.Name)
+			ctx := usage(line, col, name)
 			if f == c.RelativePath && n == nameLine(c) {
 				ctx = "declaration"
 			}

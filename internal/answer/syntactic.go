@@ -10,6 +10,7 @@ import (
 	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/lines"
+	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/structure"
 )
@@ -124,13 +125,14 @@ func (s syntactic) describe(_ context.Context, c chunk.Chunk, callDepth int) (gr
 	return r, nil
 }
 
-// callees finds `name(` in the chunk's own code (children collapsed) and
+// callees finds `name(` in the chunk's own code (children collapsed;
+// comments and string literals left out) and
 // resolves each name to a declaration in the index: one in the same file
 // first, else the only one of that name.
 func (s syntactic) callees(c chunk.Chunk) []chunk.Chunk {
 	seen := map[string]bool{}
 	var out []chunk.Chunk
-	text := c.EmbeddingText
+	text := search.BlankNonCode(c.EmbeddingText)
 	for i := 0; i < len(text) && len(out) < 12; i++ {
 		if text[i] != '(' {
 			continue
@@ -140,7 +142,7 @@ func (s syntactic) callees(c chunk.Chunk) []chunk.Chunk {
 			j--
 		}
 		name := text[j:i]
-		if name == "" || seen[name] || keywords[name] || name == c.Name || j > 0 && text[j-1] == '.' && !strings.HasSuffix(text[:j], "this.") {
+		if name == "" || seen[name] || keywords[name] || name == definedName(c) || j > 0 && text[j-1] == '.' && !ownMember(text[:j]) {
 			continue
 		}
 		seen[name] = true
@@ -167,6 +169,28 @@ func (s syntactic) callees(c chunk.Chunk) []chunk.Chunk {
 		out = append(out, cands[pick])
 	}
 	return out
+}
+
+// definedName is the name a declaration defines: its own, or for a
+// function assigned to a path (Runner.prototype.runTests = function …)
+// the path's last name, which is what its callers write.
+func definedName(c chunk.Chunk) string {
+	if a := ident.Assigned(c.Name); a != "" {
+		return a
+	}
+	return c.Name
+}
+
+// ownMember reports whether the text before a called member names the
+// calling object itself: this, or self, which JavaScript written before
+// arrow functions keeps this in (var self = this). A member of any other
+// object could be any declaration of that name.
+func ownMember(before string) bool {
+	if !strings.HasSuffix(before, "this.") && !strings.HasSuffix(before, "self.") {
+		return false
+	}
+	i := len(before) - len("this.")
+	return i == 0 || !ident.PartByte(before[i-1])
 }
 
 var keywords = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "catch": true, "function": true, "return": true, "typeof": true, "await": true, "new": true, "super": true, "import": true, "require": true, "constructor": true}
@@ -358,10 +382,11 @@ func (s syntactic) incoming(c chunk.Chunk, depth int, marks bool) []structure.In
 // callers lists the declarations whose own code calls c, by file and
 // line.
 func (s syntactic) callers(c chunk.Chunk) []chunk.Chunk {
-	if !ident.Is(c.Name) {
+	name := definedName(c)
+	if !ident.Is(name) {
 		return nil
 	}
-	ids, err := s.ix.Store.ChunksReferencing(c.Name, "")
+	ids, err := s.ix.Store.ChunksReferencing(name, "")
 	if err != nil {
 		return nil
 	}

@@ -511,6 +511,8 @@ func TestAssignedDefinitionIsTheNameAskedFor(t *testing.T) {
 	}
 	// The exact lookup reads the same paths, and still nothing else.
 	for _, tt := range []struct{ query, want string }{
+		{"symbol = retries", "Runner.prototype.retries"},
+		{"symbol = lib/runner.js > create", "Runner.create"},
 		{"symbol = Runner > retries", "Runner.prototype.retries"},
 		{"symbol = Runner.retries", "Runner.prototype.retries"},
 		{"symbol = Runner.prototype.retries", "Runner.prototype.retries"},

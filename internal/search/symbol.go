@@ -8,6 +8,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/chunkindex"
+	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/parse"
 	"github.com/scry-dev/scry/internal/pathclass"
 )
@@ -125,8 +126,19 @@ func partOf(p string) int {
 
 func lookupSymbol(st Reader, p SymbolPath, paths, languages []string) ([]chunk.Chunk, error) {
 	out, err := lookupExact(st, p, paths, languages)
-	if len(out) > 0 || err != nil || len(p.Parents) == 0 {
-		return out, err
+	if err != nil {
+		return nil, err
+	}
+	if len(p.Parents) == 0 {
+		// A bare name is every declaration of it: a class's method `run`,
+		// and so `Runner.prototype.run = function …` too, the method of
+		// JavaScript written before classes, named by the path it is
+		// assigned to.
+		assigned, err := lookupAssigned(st, p, paths, languages)
+		return append(out, assigned...), err
+	}
+	if len(out) > 0 {
+		return out, nil
 	}
 	// JavaScript written before classes names a method by the path it is
 	// assigned to (Mocha.prototype.retries = function …): Mocha > retries,
@@ -157,6 +169,45 @@ func lookupExact(st Reader, p SymbolPath, paths, languages []string) ([]chunk.Ch
 		}
 		out = append(out, c)
 	}
+	return out, nil
+}
+
+// maxAssigned bounds the definitions assigned to paths that one bare name
+// brings in (mocha has a few dozen of each common method name at most).
+const maxAssigned = 200
+
+// lookupAssigned finds the definitions assigned to a path whose last name
+// is p.Name (ident.Assigned), in full, by path and line.
+func lookupAssigned(st Reader, p SymbolPath, paths, languages []string) ([]chunk.Chunk, error) {
+	named, err := st.ChunksNamed([]string{p.Name}, maxAssigned)
+	if err != nil {
+		return nil, fmt.Errorf("lookup %s: %w", p, err)
+	}
+	var ids []string
+	for _, c := range named {
+		if c.Name != p.Name && ident.Assigned(c.Name) == p.Name {
+			ids = append(ids, c.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	full, err := st.ChunksByIDs(ids)
+	if err != nil {
+		return nil, fmt.Errorf("lookup %s: %w", p, err)
+	}
+	var out []chunk.Chunk
+	for _, id := range ids {
+		c, ok := full[id]
+		if !ok || p.File != "" && c.RelativePath != p.File && !strings.HasSuffix(c.RelativePath, "/"+p.File) ||
+			!matchesFilters(c.RelativePath, paths, languages) {
+			continue
+		}
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b chunk.Chunk) int {
+		return cmp.Or(strings.Compare(a.RelativePath, b.RelativePath), cmp.Compare(a.StartLine, b.StartLine))
+	})
 	return out, nil
 }
 

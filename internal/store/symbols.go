@@ -51,9 +51,12 @@ func (s *Store) FindSymbols(q SymbolQuery) ([]chunk.Chunk, error) {
 	var args []any
 	switch q.Match {
 	case MatchExact, "":
+		// A name is also defined by a function assigned to a path ending
+		// in it (Runner.prototype.run = function …), listed after the
+		// declarations of that exact name by the ORDER BY below.
 		w, a := nameIs(q.Name)
-		where = append(where, w)
-		args = append(args, a...)
+		where = append(where, "("+w+" OR c.assigned_name = ?)")
+		args = append(append(args, a...), q.Name)
 	case MatchPrefix:
 		// A statement declaring several names ("A, B") matches when any
 		// of them starts with the prefix; it is split below.
