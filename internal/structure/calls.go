@@ -2,6 +2,7 @@ package structure
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/scry-dev/scry/internal/tsls"
@@ -163,8 +164,21 @@ func (r *req) callees(n *callNode) ([]*callNode, error) {
 			if err != nil {
 				return nil, err
 			}
+			// A call site that reaches TypeScript's own library calls the
+			// platform (see uncoveredCallees): its other declarations are
+			// redeclarations of a global, not callees.
+			var platform []tsls.Range
+			for _, oc := range outs {
+				if classify(r.c.root, oc.To.Path()).lib {
+					platform = append(platform, oc.FromRanges...)
+				}
+			}
 			for _, oc := range outs {
 				covered = append(covered, oc.FromRanges...)
+				oc.FromRanges = slices.DeleteFunc(slices.Clone(oc.FromRanges), func(rg tsls.Range) bool { return slices.Contains(platform, rg) })
+				if len(oc.FromRanges) == 0 {
+					continue
+				}
 				c := r.nodeFromItem(oc.To, oc.FromRanges, n.path, true)
 				if c == nil {
 					continue
@@ -257,12 +271,16 @@ func (r *req) uncoveredCallees(n *callNode, ranges []tsls.Range, covered []tsls.
 			continue
 		}
 		site := tsls.Range{Start: txt.PositionAt(cs.offset), End: txt.PositionAt(cs.end)}
+		// A call TypeScript's own library declares is the platform's,
+		// whatever else redeclares the name: console.warn resolves to
+		// lib.dom's Console and to every worker-configuration.d.ts in
+		// TanStack router's examples that declares a global console.
+		if slices.ContainsFunc(defs[i], func(d tsls.Location) bool { return classify(r.c.root, d.Path()).lib }) {
+			continue
+		}
 		for _, d := range defs[i] {
 			dp := d.Path()
 			pc := classify(r.c.root, dp)
-			if pc.lib {
-				continue
-			}
 			// Locals, parameters and nested functions of n itself are
 			// not calls out of n.
 			if dp == n.path && n.declRange.Contains(d.Range.Start) && d.Range.Start != n.sel {

@@ -225,3 +225,36 @@ func TestCallsIntoAnUninstalledPackage(t *testing.T) {
 		t.Errorf("calls of configure:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestCalleesThatStartWithoutAName: the compiler can point a call at a
+// definition with no name of its own, and at more declarations than the
+// one called. A function assigned to a property is named by the property
+// (router's buildAndCommitLocation = ({ … }) => …, which printed as an
+// empty name), and a call the TypeScript library declares is the
+// platform's even where a declaration file in the tree redeclares the
+// global (console.warn resolved to five examples' worker-configuration.d.ts
+// as well).
+func TestCalleesThatStartWithoutAName(t *testing.T) {
+	root := testkit.Tree(t, map[string]string{
+		"tsconfig.json": `{"compilerOptions":{"strict":true,"lib":["es2022","dom"]},"include":["*.ts","examples/*.d.ts"]}`,
+		"examples/worker-configuration.d.ts": "interface Console {\n  warn(...data: any[]): void;\n}\ndeclare var console: Console;\n",
+		"router.ts": "export class Router {\n" +
+			"  commit = ({ replace }: { replace: boolean }): boolean => {\n    return replace\n  }\n" +
+			"  navigate = async (to: string): Promise<boolean> => {\n" +
+			"    if (!to) console.warn('no destination')\n" +
+			"    return [to].map(() => this.commit({ replace: true }))[0]\n  }\n}\n",
+	})
+	res := structure.NewCompiler(startServer(t, root))
+	q := query{File: "router.ts", Decl: "navigate = async", Symbol: "navigate"}
+	md, err := res.Metadata(context.Background(), targetOf(t, root, q), structure.Options{Sections: structure.SecOutgoing})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range md.OutgoingCalls {
+		got = append(got, fmt.Sprintf("%s:%d", c.QualifiedName(), c.Line))
+	}
+	if want := "Router.commit:2"; strings.Join(got, " ") != want {
+		t.Errorf("calls of navigate = %q, want %q", strings.Join(got, " "), want)
+	}
+}

@@ -45,14 +45,56 @@ func (r *req) refAt(loc tsls.Location) SymbolRef {
 	if ref.Kind == "unknown" && pc.external {
 		ref.Kind = ""
 	}
-	if ref.Name == "" && off < len(src) && (src[off] == '(' || src[off] == '<') {
-		// A call signature (hono's `interface SetHeaders { (name: string): void }`,
-		// called as c.header(…)) has no name of its own: the answer names
-		// it by its interface.
-		ref.Kind = "call-signature"
+	if ref.Name == "" && !pc.external {
+		ref.nameUnnamed(r, path, loc.Range.Start)
 	}
 	ref.IsAbstract = kw == "class" && isAbstractDecl(src, off)
 	return ref
+}
+
+// nameUnnamed names a definition that starts with no name of its own,
+// from the declaration around it: a call signature (hono's `interface
+// SetHeaders { (name: string): void }`, called as c.header(…)) by its
+// interface, and a function assigned to a property (router's
+// `buildAndCommitLocation = ({ … }) => …`, where the compiler points at
+// the arrow function) by that property.
+func (ref *SymbolRef) nameUnnamed(r *req, path string, at tsls.Position) {
+	syms, err := r.symbols(path)
+	if err != nil {
+		return
+	}
+	d, parent := enclosingDecl(syms, at)
+	if d == nil {
+		return
+	}
+	if d.Name == "()" {
+		ref.Kind = "call-signature"
+	} else {
+		ref.Name, ref.Kind = d.Name, kindFor("", d.Kind)
+	}
+	if parent != nil && (parent.Kind == tsls.KindClass || parent.Kind == tsls.KindInterface) {
+		ref.Container = parent.Name
+	}
+}
+
+// enclosingDecl is the innermost document symbol whose range holds pos,
+// and its parent.
+func enclosingDecl(syms []tsls.DocumentSymbol, pos tsls.Position) (decl, parent *tsls.DocumentSymbol) {
+	var par *tsls.DocumentSymbol
+	for list := syms; ; {
+		var in *tsls.DocumentSymbol
+		for i := range list {
+			if list[i].Range.Contains(pos) {
+				in = &list[i]
+				break
+			}
+		}
+		if in == nil {
+			return decl, parent
+		}
+		decl, parent, par = in, par, in
+		list = in.Children
+	}
 }
 
 // Definition implements Resolver.
