@@ -236,7 +236,7 @@ func TestCallsIntoAnUninstalledPackage(t *testing.T) {
 // as well).
 func TestCalleesThatStartWithoutAName(t *testing.T) {
 	root := testkit.Tree(t, map[string]string{
-		"tsconfig.json": `{"compilerOptions":{"strict":true,"lib":["es2022","dom"]},"include":["*.ts","examples/*.d.ts"]}`,
+		"tsconfig.json":                      `{"compilerOptions":{"strict":true,"lib":["es2022","dom"]},"include":["*.ts","examples/*.d.ts"]}`,
 		"examples/worker-configuration.d.ts": "interface Console {\n  warn(...data: any[]): void;\n}\ndeclare var console: Console;\n",
 		"router.ts": "export class Router {\n" +
 			"  commit = ({ replace }: { replace: boolean }): boolean => {\n    return replace\n  }\n" +
