@@ -33,6 +33,12 @@ func (b *builder) nestedSymbol(n *sitter.Node, k kind) *Symbol {
 		name, sk := b.contextName(n)
 		if own := b.fieldText(n, "name"); own != "" {
 			name = own
+			// A function expression with a name of its own that is not
+			// passed to a call is a function by that name: redux-toolkit's
+			// buildCreateSlice returns `function createSlice(…) {…}`.
+			if p := n.Parent(); sk == KindCallback && (p == nil || b.kindOf(p) != kArguments) {
+				sk = KindFunction
+			}
 		}
 		s = b.function(n, name, sk)
 	default:

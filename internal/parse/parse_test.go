@@ -216,6 +216,17 @@ export function mount() {}
 `, want: `re-export re-export:./blocks.js 1-1 exported
 function mount 2-2 [exported] exported
 `},
+		{name: "a named function expression outside a call is a function", path: "slice.ts", src: `export function buildCreateSlice() {
+  return function createSlice(options: string) {
+    return items.map(function toEntry(item) {
+      return [item, options];
+    });
+  };
+}
+`, want: `function buildCreateSlice 1-7 [exported] exported
+  function createSlice 2-6
+    callback toEntry 3-5
+`},
 		{name: "syntax error still covers every line", path: "d.ts", src: `export function ok(): number { return 1; }
 export function broken( { return
 const after = 2;

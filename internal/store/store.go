@@ -24,7 +24,9 @@ import (
 )
 
 // SchemaVersion is stored in meta.schema_version. Bump it whenever the schema,
-// the terms normalisation or what the chunker records changes (17: a
+// the terms normalisation or what the chunker records changes (18: a
+// named function expression outside a call's arguments, `return function
+// createSlice() {…}`, is a function, not a callback; 17: a
 // default export that is neither a function nor a class is named "default",
 // not by its text; 16: the
 // name a definition assigned to a dotted path defines is a column; 15: syntax
@@ -36,7 +38,7 @@ import (
 // is one definition rather than an expression around one): an index of any
 // other version is dropped and rebuilt on Open, since it is only a cache of
 // the workspace.
-const SchemaVersion = 17
+const SchemaVersion = 18
 
 // applicationID marks the file as a scry index (PRAGMA application_id, "scry"),
 // so that Open never drops the tables of some other application's database
