@@ -353,12 +353,27 @@ func ApplyModel(m *Model, cs Candidates) []Result {
 	return out
 }
 
+// maxDefinitionsShown bounds the definitions of one bare name that pass
+// the gate as the name asked for.
+const maxDefinitionsShown = 3
+
 // MarkDefinition sets Defines on the first of a ranked list when it
-// defines the bare name the query asks for: definitionsFirst has put every
-// definition above the rest, so the first is a definition if any is.
+// defines the bare name the query asks for, and on the next ones (up to
+// maxDefinitionsShown) that define the same name: definitionsFirst has put
+// every definition above the rest, so the first is a definition if any is.
+// A name defined twice in the code is ambiguous, and the ranker's choice
+// between the two can be wrong (svelte's mount: the server build's stub
+// ranks above the client's implementation), so the answer shows both, as
+// `symbol = mount` lists both.
 func MarkDefinition(ranked []Result, feat func(rank int) *Features) {
-	if len(ranked) > 0 && isDefinition(feat(0)) {
-		ranked[0].Defines = true
+	marked := 0
+	for k := 0; k < len(ranked) && marked < maxDefinitionsShown && isDefinition(feat(k)); k++ {
+		// The definitions block also holds names that match the query's
+		// letters only (_mount for mount): not the name asked for.
+		if ranked[k].Chunk.Name == ranked[0].Chunk.Name {
+			ranked[k].Defines = true
+			marked++
+		}
 	}
 }
 

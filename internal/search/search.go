@@ -428,8 +428,19 @@ func Select(sorted []Result, prm Params) []Result {
 	var out []Result
 	used := 0
 	cov := newCoverage()
-	for _, r := range sorted {
+	// The definitions of a bare name pass the gate wherever they rank
+	// (MarkDefinition); the list is not cut before the last of them.
+	lastDefinition := -1
+	for i, r := range sorted {
+		if r.Defines {
+			lastDefinition = i
+		}
+	}
+	for i, r := range sorted {
 		if !r.Passes(prm) && !cov.wants(r, prm) {
+			if i < lastDefinition {
+				continue
+			}
 			break
 		}
 		if !r.Passes(prm) && cov.shows(r) {

@@ -206,6 +206,43 @@ func TestSelectShowsTheDefinitionAskedFor(t *testing.T) {
 	}
 }
 
+// TestAmbiguousNameShowsEachDefinition: a bare name defined in two places
+// in the code (svelte's mount: the server build's stub, ranked first, and
+// the client's implementation, ranked below a _mount that matches the
+// query's letters only) shows both definitions in full, and only them;
+// at most three are marked.
+func TestAmbiguousNameShowsEachDefinition(t *testing.T) {
+	src := "export function mount() {\n  unavailable('mount');\n}\n"
+	ranked := scored([]float64{0.34, 0.22, 0.14, 0.10, 0.09, 0.08, 0.05}, src)
+	names := []string{"mount", "_mount", "mount", "mount", "mount", "mount", "onMount"}
+	feats := make([]search.Features, len(ranked))
+	for i := range ranked {
+		ranked[i].Chunk.Name = names[i]
+		ranked[i].Chunk.RelativePath = fmt.Sprintf("src/f%d.js", i)
+		if names[i] != "onMount" {
+			feats[i][search.FWholeName] = 1 // the definitions block
+		}
+	}
+	search.MarkDefinition(ranked, func(k int) *search.Features { return &feats[k] })
+	var marked []int
+	for i, r := range ranked {
+		if r.Defines {
+			marked = append(marked, i)
+		}
+	}
+	if !slices.Equal(marked, []int{0, 2, 3}) {
+		t.Fatalf("definitions marked at %v, want [0 2 3] (the name asked for, at most three)", marked)
+	}
+	got := search.Select(ranked, search.Params{Threshold: 0.5, Budget: 8000, Coverage: 0.95})
+	var shown []string
+	for _, r := range got {
+		shown = append(shown, r.Chunk.RelativePath)
+	}
+	if want := []string{"src/f0.js", "src/f2.js", "src/f3.js"}; !slices.Equal(shown, want) {
+		t.Errorf("shown %v, want %v", shown, want)
+	}
+}
+
 func TestSelectParentAndChildBecomeOne(t *testing.T) {
 	parent := search.Result{Chunk: chunk.Chunk{ID: "p", RelativePath: "a.ts", StartLine: 1, EndLine: 20, Depth: 0, FullSource: "class A {}"}, Score: 0.7}
 	child := search.Result{Chunk: chunk.Chunk{ID: "c", RelativePath: "a.ts", StartLine: 3, EndLine: 8, Depth: 1, FullSource: "m() {}"}, Score: 0.9}
