@@ -91,3 +91,29 @@ func TestMetadataSeesEdits(t *testing.T) {
 		t.Errorf("callers after editing formatter.ts: %+v", md.IncomingCallers)
 	}
 }
+
+// TestImplementationsOfAMergedClass: a class merged with a namespace of
+// its name (apollo-client's ApolloLink: `export namespace ApolloLink {…}`
+// beside `export class ApolloLink`) has its subclasses as implementations,
+// not the namespace.
+func TestImplementationsOfAMergedClass(t *testing.T) {
+	root := testkit.Tree(t, map[string]string{
+		"tsconfig.json": `{"compilerOptions":{"strict":true},"include":["*.ts"]}`,
+		"link.ts": "export namespace Link {\n  export interface Operation { name: string }\n}\n\n" +
+			"export class Link {\n  request(op: Link.Operation): string {\n    return op.name\n  }\n}\n",
+		"http.ts": "import { Link } from './link'\n\nexport class HttpLink extends Link {\n  request(op: Link.Operation): string {\n    return 'http ' + op.name\n  }\n}\n\n" +
+			"export class RetryLink extends HttpLink {}\n",
+	})
+	res := structure.NewCompiler(startServer(t, root))
+	impls, err := res.Implementations(context.Background(), targetOf(t, root, query{File: "link.ts", Decl: "export class Link", Symbol: "Link"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range impls {
+		names = append(names, r.Kind+" "+r.Name+"@"+r.File)
+	}
+	if got, want := strings.Join(names, ", "), "class HttpLink@http.ts, class RetryLink@http.ts"; got != want {
+		t.Errorf("Implementations(class Link) = %s, want %s", got, want)
+	}
+}
