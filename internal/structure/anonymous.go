@@ -100,6 +100,13 @@ func anonymousAround(src []byte, toks []token, k int) (name string, start int, o
 			}
 			left = false
 		case "=>":
+			if depth == 0 && j+1 < len(toks) && isPunct(src, toks[j+1], "{") {
+				// Its body's braces were passed, matched: the arrow
+				// ended before the site, semicolon or not (vue writes
+				// none: `const cb1 = () => {…}` then `queueJob(cb1)`).
+				left = true
+				continue
+			}
 			if depth == 0 && !left {
 				st := arrowStart(src, toks, j)
 				return contextName(src, toks, st), st, true
@@ -241,8 +248,13 @@ func contextName(src []byte, toks []token, st int) string {
 	switch {
 	case isPunct(src, b, ":") && st >= 2 && (toks[st-2].kind == tIdent || toks[st-2].kind == tString):
 		return strings.Trim(toks[st-2].text(src), `"'`+"`")
-	case isPunct(src, b, "=") && st >= 2 && toks[st-2].kind == tIdent:
-		return toks[st-2].text(src)
+	case isPunct(src, b, "=") && st >= 2:
+		if v := annotatedName(src, toks, st-2); v != "" {
+			return v // `const cb1: SchedulerJob = () => …` is cb1
+		}
+		if toks[st-2].kind == tIdent {
+			return toks[st-2].text(src)
+		}
 	case isPunct(src, b, "(") || isPunct(src, b, ","):
 		if open := enclosingOpen(src, toks, st-1); open > 0 && isPunct(src, toks[open], "(") {
 			if callee := calleeBefore(src, toks, open); callee != "" {
@@ -251,6 +263,44 @@ func contextName(src []byte, toks []token, st int) string {
 		}
 	}
 	return "(anonymous function)"
+}
+
+// annotatedName is the name a type annotation ending at toks[end] (the
+// last token before an "=") belongs to: scanning back over the type, its
+// brackets nesting and its arrows (`(a: A) => void`) read as part of it,
+// to a ":" at their depth 0 with a name before it. ""
+// when the tokens before the "=" are no annotation (`x = …`, or a type's
+// tokens running past a statement's end). Types are short: the scan stops
+// after a few dozen tokens.
+func annotatedName(src []byte, toks []token, end int) string {
+	depth := 0
+	for j := end; j >= 0 && j > end-64; j-- {
+		t := toks[j]
+		if t.kind != tPunct {
+			continue
+		}
+		switch s := t.text(src); s {
+		case ")", "]", "}", ">":
+			depth++
+		case "(", "[", "{", "<":
+			if depth == 0 {
+				return ""
+			}
+			depth--
+		case ":":
+			if depth == 0 {
+				if j >= 1 && toks[j-1].kind == tIdent {
+					return toks[j-1].text(src)
+				}
+				return ""
+			}
+		case ";", "=", ",":
+			if depth == 0 {
+				return ""
+			}
+		}
+	}
+	return ""
 }
 
 // enclosingOpen returns the index of the unmatched opener at or before

@@ -15,6 +15,16 @@ func TestAnonymousAround(t *testing.T) {
 		{"x = { 'quoted-key': () => CALL }", "quoted-key"},
 		{"x = { p: async (v: T): Promise<Map<K, V>> => CALL }", "p"},
 		{"x = { p: function (v): R { CALL } }", "p"},
+		// A variable's type annotation is not its name.
+		{"const cb1: SchedulerJob = () => { CALL }", "cb1"},
+		{"let run: Map<string, (a: number) => void> = (a) => CALL", "run"},
+		{"const f = () => CALL", "f"},
+		{"const g: (a: number) => void = (a) => { CALL }", "g"},
+		{"x = { y: 1 }; z = () => CALL", "z"},
+		// An arrow whose block closed before the site holds no call
+		// there, though no semicolon ends it.
+		{"it('t', () => {\n  const cb1 = () => {\n    go()\n  }\n  CALL\n})", "it() callback"},
+		{"const cb1 = () => {\n  go()\n}\nCALL", ""},
 	} {
 		src := []byte(tc.src)
 		toks := lex(src, 0, len(src))
