@@ -133,6 +133,9 @@ func (m *model) typeList(ts []TypeRef, self int) string {
 		switch {
 		case t.File != "":
 			s = t.Type + " (" + textfmt.Name(t.File) + ")" + m.marks(m.resolveType(t), self)
+		case t.Param != "" && oneLine(t.Type) == "":
+			// A parameter without a declared type (mocha's `opts`) carries
+			// none in: "opts ()" read like a call.
 		case t.Param != "":
 			s = t.Param + " (" + oneLine(t.Type) + ")"
 		default:

@@ -206,10 +206,12 @@ func TestOverloadedCalleeListedOnce(t *testing.T) {
 // file, as if that file declared it; the call is the package's.
 func TestCallsIntoAnUninstalledPackage(t *testing.T) {
 	root := testkit.Tree(t, map[string]string{
-		"tsconfig.json": `{"compilerOptions":{"strict":true,"moduleResolution":"bundler","module":"esnext"},"include":["*.ts"]}`,
+		"tsconfig.json": `{"compilerOptions":{"strict":true,"moduleResolution":"bundler","module":"esnext","allowJs":true,"types":[]},"include":["*.ts","*.js"]}`,
 		"store.ts": "import {\n  isPlainObject,\n  combineReducers as combine,\n} from 'redux';\nimport { local } from './local';\n\n" +
 			"export function configure(r: unknown): unknown {\n  if (isPlainObject(r)) {\n    return combine(r as any);\n  }\n  return local(r);\n}\n",
-		"local.ts": "export function local(r: unknown): unknown {\n  return r;\n}\n",
+		"local.ts":  "export function local(r: unknown): unknown {\n  return r;\n}\n",
+		"bus.ts":    "import { EventEmitter } from 'events';\n\nexport class Bus extends EventEmitter {\n  ping(): void {}\n}\n",
+		"runner.js": "'use strict';\nvar EventEmitter = require(\"node:events\").EventEmitter;\n\nclass Runner extends EventEmitter {\n  run() {}\n}\n\nmodule.exports = Runner;\n",
 	})
 	res := structure.NewCompiler(startServer(t, root))
 	md, err := res.Metadata(context.Background(), targetOf(t, root, query{File: "store.ts", Decl: "function configure", Symbol: "configure"}), structure.Options{Sections: structure.SecOutgoing})
@@ -223,6 +225,25 @@ func TestCallsIntoAnUninstalledPackage(t *testing.T) {
 	want := []string{"isPlainObject (redux) external=true", "combine (redux) external=true", "local (local.ts) external=false"}
 	if !slices.Equal(got, want) {
 		t.Errorf("calls of configure:\n got %q\nwant %q", got, want)
+	}
+	// A supertype from an uninstalled package, imported or required (mocha's
+	// `var EventEmitter = require("node:events").EventEmitter`), is the
+	// package's, not the line that brings it in.
+	for _, tc := range []struct{ file, decl, want string }{
+		{"bus.ts", "class Bus", "EventEmitter (events)"},
+		{"runner.js", "class Runner", "EventEmitter (node:events)"},
+	} {
+		md, err := res.Metadata(context.Background(), targetOf(t, root, query{File: tc.file, Decl: tc.decl, Symbol: strings.Fields(tc.decl)[1]}), structure.Options{Sections: structure.SecHierarchy})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		if h := md.TypeHierarchy; h != nil && h.Extends != nil {
+			got = fmt.Sprintf("%s (%s)", h.Extends.Name, h.Extends.Where())
+		}
+		if got != tc.want {
+			t.Errorf("%s extends %q, want %q", tc.decl, got, tc.want)
+		}
 	}
 }
 

@@ -63,6 +63,11 @@ func (r *req) heritageRef(txt *tsls.Text, path string, hr heritage) (*SymbolRef,
 		return nil, nil
 	}
 	ref := r.refAt(defs[0])
+	// Without the package installed, the compiler resolves `extends
+	// EventEmitter` to the import or require of it (mocha's runner.cjs):
+	// the supertype is the package's.
+	pc := classify(r.c.root, defs[0].Path())
+	r.unresolvedImport(defs[0].Path(), defs[0].Range.Start, &pc, &ref)
 	if ref.Name == "" {
 		ref.Name = hr.name
 	}

@@ -25,6 +25,9 @@ func importedFrom(src []byte, off int) (string, bool) {
 	if off < 0 || off > len(src) {
 		return "", false
 	}
+	if mod, ok := requiredFrom(src, off); ok {
+		return mod, true
+	}
 	// The statement starts at the nearest line before off that opens with
 	// "import", with only names between it and off.
 	start := -1
@@ -53,6 +56,27 @@ func importedFrom(src []byte, off int) (string, bool) {
 		return string(m[1]), true
 	}
 	return string(m[2]), len(m[2]) > 0
+}
+
+// requireDecl is a CommonJS import on one line: `const X = require('m')`,
+// `var E = require("node:events").EventEmitter`, `const { a, b: c } =
+// require('m')`. Group 1 is the declared names, group 3 the module.
+var requireDecl = regexp.MustCompile(`^[ \t]*(?:const|let|var)[ \t]+([\w$]+|\{[^}\n]*\})[ \t]*=[ \t]*require\([ \t]*(['"])([^'"\n]+)['"][ \t]*\)`)
+
+// requiredFrom is importedFrom for a name that a CommonJS require
+// declares: mocha's `var EventEmitter = require("node:events").EventEmitter`,
+// which the compiler, without Node's types, resolves to that line.
+func requiredFrom(src []byte, off int) (string, bool) {
+	ls := bytes.LastIndexByte(src[:off], '\n') + 1
+	le := bytes.IndexByte(src[off:], '\n')
+	if le < 0 {
+		le = len(src) - off
+	}
+	m := requireDecl.FindSubmatchIndex(src[ls : off+le])
+	if m == nil || off-ls < m[2] || off-ls >= m[3] {
+		return "", false
+	}
+	return string(src[ls+m[6] : ls+m[7]]), true
 }
 
 // onlyNames: b holds nothing but what lies between the names of an import
