@@ -101,15 +101,26 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 // LookupSymbol finds the chunks a symbol path names exactly: every match when
 // the name is ambiguous, none (not an error) when nothing matches. Several
 // matches come in the order an agent most likely means them: the code's
-// before its tests' and auxiliary code's, a file's top-level declaration
+// before its tests' and auxiliary code's; a function, class or type before
+// a variable that holds one (mocha's class Runner before lib/mocha.cjs's
+// `exports.Runner = require('./runner')`); a file's top-level declaration
 // before one nested in a function (vue's nextTick before the test helper
 // of that name in a describe() callback).
 func LookupSymbol(st Reader, p SymbolPath, paths, languages []string) ([]chunk.Chunk, error) {
 	out, err := lookupSymbol(st, p, paths, languages)
 	slices.SortStableFunc(out, func(a, b chunk.Chunk) int {
-		return cmp.Or(cmp.Compare(partOf(a.RelativePath), partOf(b.RelativePath)), cmp.Compare(a.Depth, b.Depth))
+		return cmp.Or(cmp.Compare(partOf(a.RelativePath), partOf(b.RelativePath)),
+			cmp.Compare(b2i(!isCallableOrType(a.NodeKind)), b2i(!isCallableOrType(b.NodeKind))),
+			cmp.Compare(a.Depth, b.Depth))
 	})
 	return out, err
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // partOf ranks a path's part of the repository for the order of a name's
