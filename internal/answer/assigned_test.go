@@ -22,6 +22,8 @@ func TestAssignedFunctionFromTheIndex(t *testing.T) {
 			"Runner.prototype.runSuite = function (suite, fn) {\n  var self = this;\n" +
 			"  function report() {\n    // see this.runTests() for how the tests run\n    return 'this.runTests(suite)';\n  }\n" +
 			"  report();\n  return self.runTests(suite, fn);\n};\n\nmodule.exports = Runner;\n",
+		// A test's use of it sorts before lib/ by name, after it by part.
+		"lib/a.spec.js": "const Runner = require('./runner');\nnew Runner([]).runTests([], () => {});\n",
 	})
 	ctx := context.Background()
 	x := reads(openIndexed(t, root, engine.Options{}))
@@ -61,5 +63,8 @@ func TestAssignedFunctionFromTheIndex(t *testing.T) {
 	}
 	if !slices.Contains(lines, 7) || !slices.Contains(lines, 18) {
 		t.Errorf("references of runTests on lines %v, want the declaration (7) and the call (18)", lines)
+	}
+	if last := refs.Sites[len(refs.Sites)-1]; last.File != "lib/a.spec.js" {
+		t.Errorf("references end in %s, want the test's use last", last.File)
 	}
 }

@@ -169,7 +169,13 @@ func (n compilerSource) references(ctx context.Context, c chunk.Chunk, limit int
 	if md.References == nil {
 		return nil, nil
 	}
-	for _, s := range md.References.Sites {
+	// The code's uses before its tests' and auxiliary code's, so that a
+	// limited list keeps the ones an edit must follow.
+	sites := slices.Clone(md.References.Sites)
+	slices.SortStableFunc(sites, func(a, b structure.Site) int {
+		return cmp.Compare(pathclass.Rank(a.File), pathclass.Rank(b.File))
+	})
+	for _, s := range sites {
 		// Sites carry the trimmed line: find the name in it again.
 		col := strings.Index(s.Text, c.Name)
 		if col < 0 {

@@ -1,15 +1,18 @@
 package answer
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/lines"
+	"github.com/scry-dev/scry/internal/pathclass"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/textfmt"
@@ -91,6 +94,7 @@ func (x Local) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
 		return nil, err
 	}
 	sort.Strings(files)
+	slices.SortStableFunc(files, func(a, b string) int { return cmp.Compare(pathclass.Rank(a), pathclass.Rank(b)) })
 	re := regexp.MustCompile(`(?:^|[^` + identChars + `#])(` + regexp.QuoteMeta(name) + `)(?:$|[^` + identChars + `])`)
 	var out []Site
 	for _, f := range files {

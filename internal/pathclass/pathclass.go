@@ -54,6 +54,18 @@ func TestSupport(p string) bool {
 // callers list after the code's.
 func TestCode(p string) bool { return Test(p) || TestSupport(p) }
 
+// Rank orders paths for lists an agent reads from the top: the code 0,
+// tests and their support 1, auxiliary code 2.
+func Rank(p string) int {
+	switch {
+	case Aux(p):
+		return 2
+	case TestCode(p):
+		return 1
+	}
+	return 0
+}
+
 // sourceOfTest: a file named test.js among the sources (under lib/ or src/)
 // is the code of a thing called test, as mocha's lib/test.js defines its
 // Test; elsewhere (a package's root, config/) it is a test file.

@@ -60,3 +60,18 @@ func TestClasses(t *testing.T) {
 		}
 	}
 }
+
+func TestRank(t *testing.T) {
+	for p, want := range map[string]int{
+		"src/cart.ts":           0,
+		"src/cart.test.ts":      1,
+		"src/__mocks__/cart.ts": 1,
+		"examples/shop/cart.ts": 2,
+		"test/fixtures/cart.ts": 2, // a fixture is auxiliary before it is a test
+		"lib/test.js":           0,
+	} {
+		if got := Rank(p); got != want {
+			t.Errorf("Rank(%q) = %d, want %d", p, got, want)
+		}
+	}
+}

@@ -109,7 +109,7 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 func LookupSymbol(st Reader, p SymbolPath, paths, languages []string) ([]chunk.Chunk, error) {
 	out, err := lookupSymbol(st, p, paths, languages)
 	slices.SortStableFunc(out, func(a, b chunk.Chunk) int {
-		return cmp.Or(cmp.Compare(partOf(a.RelativePath), partOf(b.RelativePath)),
+		return cmp.Or(cmp.Compare(pathclass.Rank(a.RelativePath), pathclass.Rank(b.RelativePath)),
 			cmp.Compare(b2i(!isCallableOrType(a.NodeKind)), b2i(!isCallableOrType(b.NodeKind))),
 			cmp.Compare(a.Depth, b.Depth))
 	})
@@ -118,18 +118,6 @@ func LookupSymbol(st Reader, p SymbolPath, paths, languages []string) ([]chunk.C
 
 func b2i(b bool) int {
 	if b {
-		return 1
-	}
-	return 0
-}
-
-// partOf ranks a path's part of the repository for the order of a name's
-// definitions: code 0, tests and their support 1, auxiliary code 2.
-func partOf(p string) int {
-	switch {
-	case pathclass.Aux(p):
-		return 2
-	case pathclass.TestCode(p):
 		return 1
 	}
 	return 0
