@@ -1,10 +1,13 @@
 package answer
 
 import (
+	"cmp"
 	"context"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/pathclass"
@@ -133,12 +136,10 @@ func (x Local) Impact(ctx context.Context, rev string, depth int) (Impact, error
 		for f, n := range counts {
 			cs.References = append(cs.References, FileCount{File: f, Count: n})
 		}
-		sort.Slice(cs.References, func(i, j int) bool {
-			a, b := cs.References[i], cs.References[j]
-			if a.Count != b.Count {
-				return a.Count > b.Count
-			}
-			return a.File < b.File
+		// The code's files before the tests' and auxiliary code's, each
+		// part by how often it uses the symbol.
+		slices.SortFunc(cs.References, func(a, b FileCount) int {
+			return cmp.Or(cmp.Compare(pathclass.Rank(a.File), pathclass.Rank(b.File)), cmp.Compare(b.Count, a.Count), strings.Compare(a.File, b.File))
 		})
 		if c.Exported && c.Depth == 0 {
 			cs.Importers = x.importersOf(c.RelativePath, c.Name)
@@ -254,7 +255,8 @@ func declarationKind(kind string) bool {
 }
 
 // flattenCallers lists a caller tree breadth-first by depth, each caller
-// once (at its nearest depth).
+// once (at its nearest depth), at each depth the code's callers before the
+// tests' and auxiliary code's.
 func flattenCallers(cs []structure.IncomingCaller, depth int, seen map[string]bool) []ImpactCaller {
 	if seen == nil {
 		seen = map[string]bool{}
@@ -262,12 +264,13 @@ func flattenCallers(cs []structure.IncomingCaller, depth int, seen map[string]bo
 	var out []ImpactCaller
 	level := cs
 	for d := depth; len(level) > 0; d++ {
+		level = slices.Clone(level)
+		slices.SortStableFunc(level, func(a, b structure.IncomingCaller) int {
+			return cmp.Compare(pathclass.Rank(a.File), pathclass.Rank(b.File))
+		})
 		var next []structure.IncomingCaller
 		for _, c := range level {
-			name := c.Name
-			if c.Container != "" {
-				name = c.Container + "." + c.Name
-			}
+			name := c.QualifiedName()
 			key := c.File + ":" + name
 			if c.External || seen[key] {
 				continue

@@ -133,3 +133,37 @@ func TestImpactFromTheIndex(t *testing.T) {
 		t.Errorf("reaches files the change does not:\n%s", text)
 	}
 }
+
+// TestImpactListsCodeFirst: a changed symbol's callers and the files
+// using it list the code before the tests, whose paths (src/__tests__/)
+// sort first by name.
+func TestImpactListsCodeFirst(t *testing.T) {
+	root := testkit.Tree(t, map[string]string{
+		"src/money.ts":              "export function add(a: number, b: number): number {\n  return a + b;\n}\n",
+		"src/cart.ts":               "import { add } from './money';\n\nexport function total(xs: number[]): number {\n  return xs.reduce((s, x) => add(s, x), 0);\n}\n",
+		"src/__tests__/add.test.ts": "import { add } from '../money';\n\nexport function check(): boolean {\n  return add(1, 2) === 3 && add(2, 2) === 4;\n}\n",
+	})
+	testkit.GitRepo(t, root)
+	edit(t, root, "src/money.ts", "return a + b;", "return b + a;")
+	imp, err := reads(openIndexed(t, root, engine.Options{})).Impact(context.Background(), "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imp.Symbols) != 1 {
+		t.Fatalf("changed symbols %+v, want add", imp.Symbols)
+	}
+	s := imp.Symbols[0]
+	var callers, refs []string
+	for _, c := range s.Callers {
+		callers = append(callers, c.File)
+	}
+	for _, r := range s.References {
+		refs = append(refs, r.File)
+	}
+	if len(callers) != 2 || callers[0] != "src/cart.ts" {
+		t.Errorf("callers in %v, want src/cart.ts first", callers)
+	}
+	if len(refs) != 2 || refs[0] != "src/cart.ts" {
+		t.Errorf("references in %v, want src/cart.ts first (the test file uses add more often)", refs)
+	}
+}
