@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/structure"
 )
 
@@ -34,5 +35,23 @@ func TestCallersInTestsComeLast(t *testing.T) {
 	}
 	if !slices.Equal(names, want) {
 		t.Errorf("incoming order\n got %q\nwant %q", names, want)
+	}
+}
+
+// TestNameLineOfAnOverload: the compiler is asked about an overloaded
+// method at its last declaration, not at a parameter that shares its name
+// (vue's App.component overload takes `component: T`; its signature read
+// "component: T").
+func TestNameLineOfAnOverload(t *testing.T) {
+	c := chunk.Chunk{
+		Name: "component", NodeKind: "method", StartLine: 44, Modifiers: []string{"overloaded"},
+		FullSource: "  component(name: string): Component | undefined\n" +
+			"  component<T extends Component>(\n" +
+			"    name: string,\n" +
+			"    component: T,\n" +
+			"  ): this",
+	}
+	if got := nameLine(c); got != 45 {
+		t.Errorf("nameLine = %d, want 45 (the second overload's name)", got)
 	}
 }

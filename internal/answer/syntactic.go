@@ -74,7 +74,10 @@ func nameLine(c chunk.Chunk) int {
 				break
 			}
 		}
-		if declares(line[:k]) {
+		// A declaration of the name opens its signature (`component(`,
+		// `component<T>(`); a parameter of that name (vue's App.component
+		// overload takes `component: T`) does not.
+		if rest := strings.TrimLeft(line[k+len(c.Name):], " \t"); declares(line[:k]) && (strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, "<")) {
 			last = i
 		}
 	}

@@ -1,6 +1,7 @@
 package structure
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/scry-dev/scry/internal/ident"
@@ -335,6 +336,35 @@ func matchAngle(src []byte, toks []token, i int) int {
 	return len(toks) - 1
 }
 
+// signatureAt reports whether the name at toks[j], whose "(" is toks[k],
+// declares a method or an overload rather than calls one: it starts a
+// member (nothing before it in the range, or "{", "}", ";", "," or a
+// modifier, or a line break) and its parameter list is followed by a return type or a body
+// (`component(name: string): Component`, an interface's member; `go(x) {`,
+// an object's method). A call at a statement's start is followed by
+// neither; one in a conditional (`ok ? f(x) : g(x)`) follows a "?".
+func signatureAt(src []byte, toks []token, j, k int) bool {
+	if j > 0 {
+		p := toks[j-1]
+		switch {
+		case p.kind == tPunct && (isPunct(src, p, "{") || isPunct(src, p, "}") || isPunct(src, p, ";") || isPunct(src, p, ",")):
+		case p.kind == tIdent && memberModifiers[p.text(src)]:
+		case bytes.IndexByte(src[p.end:toks[j].start], '\n') >= 0:
+			// First on its line: members without semicolons.
+		default:
+			return false
+		}
+	}
+	m := matchPair(src, toks, k, "(", ")")
+	return m+1 < len(toks) && (isPunct(src, toks[m+1], ":") || isPunct(src, toks[m+1], "{"))
+}
+
+// memberModifiers are the words that may stand before a member's name.
+var memberModifiers = map[string]bool{
+	"public": true, "private": true, "protected": true, "static": true, "readonly": true,
+	"abstract": true, "override": true, "declare": true, "export": true, "default": true,
+}
+
 func matchPair(src []byte, toks []token, i int, open, close string) int {
 	depth := 0
 	for j := i; j < len(toks); j++ {
@@ -558,6 +588,9 @@ func callSites(src []byte, start, end int) []callSite {
 		}
 		isCall := k < len(toks) && (isPunct(src, toks[k], "(") ||
 			(toks[k].kind == tString && src[toks[k].start] == '`'))
+		if isCall && !prevNew && signatureAt(src, toks, j, k) {
+			continue // a method or overload signature, not a call
+		}
 		if isCall || prevNew {
 			out = append(out, callSite{offset: t.start, end: t.end, name: word})
 		}

@@ -113,6 +113,20 @@ func TestCallSitesAndModifiers(t *testing.T) {
 	if want := []string{"g", "h", "test", "K", "id", "tag", "b"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("callSites = %q, want %q", got, want)
 	}
+	// Signatures declare: an interface's overloads, an object's method,
+	// a class member with modifiers. Calls stay calls, a conditional's and
+	// a case's included.
+	sigs := []byte("interface App {\n  component(name: string): C\n  component<T>(\n    name: string,\n    component: T,\n  ): this\n}\n" +
+		"const o = { go(x) { return run(x) }, ok: check(1) }\n" +
+		"class K { private static load(): void {} }\n" +
+		"const v = ok ? pick(a) : pick(b)\nswitch (k) { case key(1): done() }\n")
+	got = nil
+	for _, cs := range callSites(sigs, 0, len(sigs)) {
+		got = append(got, cs.name)
+	}
+	if want := []string{"run", "check", "pick", "pick", "key", "done"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("callSites over signatures = %q, want %q", got, want)
+	}
 
 	line := []byte("  private static async load() {}")
 	if got := modifiersBefore(line, 0, strings.Index(string(line), "load")); !reflect.DeepEqual(got, []string{"private", "static", "async"}) {
