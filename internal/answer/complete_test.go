@@ -225,3 +225,25 @@ func TestImportersWithTheCompiler(t *testing.T) {
 		}
 	}
 }
+
+// TestImportersListTheCodeFirst: a package's importers list the code's
+// files, then the tests', then auxiliary code's (a package's 155
+// importers in TanStack router began with benchmarks/).
+func TestImportersListTheCodeFirst(t *testing.T) {
+	root := testkit.Tree(t, map[string]string{
+		"benchmarks/run.ts":          "import { pad } from 'left-pad';\nexport const r = pad('a');\n",
+		"src/__tests__/main.test.ts": "import { pad } from 'left-pad';\nexport const t = pad('b');\n",
+		"src/main.ts":                "import { pad } from 'left-pad';\nexport const m = pad('c');\n",
+	})
+	imps, err := reads(openIndexed(t, root, engine.Options{})).Importers(context.Background(), "left-pad")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, im := range imps {
+		got = append(got, im.File)
+	}
+	if want := []string{"src/main.ts", "src/__tests__/main.test.ts", "benchmarks/run.ts"}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("importers of left-pad %v, want %v", got, want)
+	}
+}
