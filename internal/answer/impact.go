@@ -301,8 +301,7 @@ func (x Local) importersOf(file, name string) []string {
 		seen[im.File] = true
 		out = append(out, im.File)
 	}
-	sort.Strings(out)
-	return out
+	return out // in importers' order: the code's files first
 }
 
 // testsReaching finds the test files among the reached files, then follows

@@ -166,4 +166,7 @@ func TestImpactListsCodeFirst(t *testing.T) {
 	if len(refs) != 2 || refs[0] != "src/cart.ts" {
 		t.Errorf("references in %v, want src/cart.ts first (the test file uses add more often)", refs)
 	}
+	if len(s.Importers) != 2 || s.Importers[0] != "src/cart.ts" {
+		t.Errorf("importers %v, want src/cart.ts first", s.Importers)
+	}
 }
