@@ -279,3 +279,52 @@ func TestCalleesThatStartWithoutAName(t *testing.T) {
 		t.Errorf("calls of navigate = %q, want %q", strings.Join(got, " "), want)
 	}
 }
+
+// TestTypeFlowsOfClassTypeParameters: a method's types that are its
+// class's type parameters flow from nowhere in particular (typeorm's
+// SelectQueryBuilder<Entity>.getMany(): Promise<Entity[]> named a test's
+// class Entity as the type out), and a type imported from an uninstalled
+// package is that package's.
+func TestTypeFlowsOfClassTypeParameters(t *testing.T) {
+	root := testkit.Tree(t, map[string]string{
+		"tsconfig.json": `{"compilerOptions":{"strict":true,"moduleResolution":"bundler","module":"esnext","types":[]},"include":["*.ts","test/*.ts"]}`,
+		"builder.ts": "import type { Money } from 'money-lib';\n\nexport class Builder<Entity> {\n  private rows: Entity[] = [];\n" +
+			"  async getMany(): Promise<Entity[]> {\n    return this.rows;\n  }\n  price(m: Money): Money {\n    return m;\n  }\n}\n",
+		"test/entity.ts": "export class Entity {\n  id = 1;\n}\n",
+	})
+	res := structure.NewCompiler(startServer(t, root))
+	flows := func(decl, symbol string) string {
+		t.Helper()
+		md, err := res.Metadata(context.Background(), targetOf(t, root, query{File: "builder.ts", Decl: decl, Symbol: symbol}), structure.Options{Sections: structure.SecTypeFlows})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if md.TypeFlows == nil {
+			return ""
+		}
+		where := func(r structure.TypeRef) string {
+			if r.External {
+				return r.Package
+			}
+			return r.File
+		}
+		var out []string
+		for _, p := range md.TypeFlows.Parameters {
+			for _, r := range p.Types {
+				out = append(out, fmt.Sprintf("in %s (%s)", r.Name, where(r)))
+			}
+		}
+		if md.TypeFlows.Returns != nil {
+			for _, r := range md.TypeFlows.Returns.Types {
+				out = append(out, fmt.Sprintf("out %s (%s)", r.Name, where(r)))
+			}
+		}
+		return strings.Join(out, ", ")
+	}
+	if got := flows("async getMany", "getMany"); got != "" {
+		t.Errorf("getMany's type flows = %q, want none (Entity is the class's type parameter)", got)
+	}
+	if got, want := flows("price(m", "price"), "in Money (money-lib), out Money (money-lib)"; got != want {
+		t.Errorf("price's type flows = %q, want %q", got, want)
+	}
+}

@@ -246,6 +246,12 @@ func (tr *typeResolver) resolveName(name string) (TypeRef, bool, error) {
 	start, end := tg.txt.OffsetAt(tr.scope.Start), tg.txt.OffsetAt(tr.scope.End)
 	toks := lex(src, start, end)
 	tried := 0
+	// resolvedToNonType: the compiler took the name as written to a type
+	// parameter or a value (SelectQueryBuilder<Entity>'s Entity in
+	// getMany(): Promise<Entity[]>), so it names no declared type, and
+	// the search by name below, for types the source never spells, would
+	// find another Entity (a test's class).
+	resolvedToNonType := false
 	for j, t := range toks {
 		if t.kind != tIdent || t.text(src) != last || tried >= 3 {
 			continue
@@ -264,6 +270,7 @@ func (tr *typeResolver) resolveName(name string) (TypeRef, bool, error) {
 		}
 		for _, d := range defs {
 			if d.Path() == tg.path && tr.scope.Contains(d.Range.Start) {
+				resolvedToNonType = true
 				continue // a type parameter or local declared in scope
 			}
 			pc := classify(r.c.root, d.Path())
@@ -271,13 +278,16 @@ func (tr *typeResolver) resolveName(name string) (TypeRef, bool, error) {
 				return TypeRef{}, false, nil
 			}
 			ref := r.refAt(d)
+			// An import of an uninstalled package is that package's type.
+			r.unresolvedImport(d.Path(), d.Range.Start, &pc, &ref)
 			if !typeDeclKinds[ref.Kind] && !pc.external {
-				continue // a value with the same name
+				resolvedToNonType = true
+				continue // a type parameter outside the scope, or a value
 			}
 			return TypeRef{Name: name, Kind: ref.Kind, File: ref.File, Line: ref.Line, External: ref.External, Package: ref.Package}, true, nil
 		}
 	}
-	if globalLibTypes[name] {
+	if resolvedToNonType || globalLibTypes[name] {
 		return TypeRef{}, false, nil
 	}
 	syms, err := r.symbolsNamed(last)
