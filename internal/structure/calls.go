@@ -51,6 +51,16 @@ func (r *req) nodeFromItem(item tsls.CallHierarchyItem, sites []tsls.Range, site
 		Name: item.Name, Kind: kindFor("", item.Kind), File: r.rel(path),
 		Container: item.Detail, External: pc.external, Package: pc.pkg,
 	}
+	if n.ref.Container == "" && !pc.external && (item.Kind == tsls.KindMethod || item.Kind == tsls.KindProperty || item.Kind == tsls.KindField) {
+		// The compiler gives an interface's members no container
+		// (typeorm's Driver.connect read "connect (src/driver/Driver.ts)"):
+		// the outline around the member knows it.
+		if syms, err := r.symbols(path); err == nil {
+			if _, parent := findDecl(syms, item.SelectionRange.Start); parent != nil && (parent.Kind == tsls.KindClass || parent.Kind == tsls.KindInterface) {
+				n.ref.Container = parent.Name
+			}
+		}
+	}
 	if r.unresolvedImport(path, item.SelectionRange.Start, &pc, &n.ref) {
 		n.external, n.hasRange = true, false
 	}

@@ -159,6 +159,9 @@ func TestOverloadedCalleeListedOnce(t *testing.T) {
 		// A property typed by an interface with call signatures (hono's
 		// SetHeaders): a call to it resolves to a signature, which has no
 		// name of its own.
+		// An interface's method, which the compiler gives no container.
+		"driver.ts": "export interface Driver {\n  connect(): Promise<void>\n}\n" +
+			"export async function init(d: Driver): Promise<void> {\n  await d.connect()\n}\n",
 		"ctx.ts": "interface SetHeaders {\n  (name: 'a', value?: string): void\n  (name: string, value?: string): void\n}\n" +
 			"export class Ctx {\n  #r?: () => void\n  header: SetHeaders = (name: string, value?: string): void => {}\n" +
 			"  send = (): void => {\n    this.#r ??= () => this.header('a', 'b')\n  }\n}\n",
@@ -182,6 +185,9 @@ func TestOverloadedCalleeListedOnce(t *testing.T) {
 		{query{File: "bus.ts", Decl: "function wire", Symbol: "wire"},
 			func(c structure.OutgoingCall) string { return fmt.Sprintf("%s%v", c.QualifiedName(), c.CallSites) },
 			"Bus.on[9 10 11]"},
+		{query{File: "driver.ts", Decl: "async function init", Symbol: "init"},
+			func(c structure.OutgoingCall) string { return c.QualifiedName() },
+			"Driver.connect"},
 		{query{File: "ctx.ts", Decl: "class Ctx", Symbol: "Ctx"},
 			func(c structure.OutgoingCall) string { return c.QualifiedName() },
 			"SetHeaders call signature"},
