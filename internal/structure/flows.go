@@ -23,11 +23,13 @@ type parsedSig struct {
 	typeParams map[string]bool
 }
 
-// parseSignature reads the compiler's printed declaration (first line of
-// the hover): `function f<T>(a: A, b?: B): R`, `m(a: A): R`,
-// `constructor C(a: A): C`, `const f: (a: A) => R`, `balance: number`.
+// parseSignature reads the compiler's printed declaration (the first of
+// the hover, which may run over lines while a bracket is open: an object
+// type `{ fixed: boolean; … }` is printed a member a line): `function
+// f<T>(a: A, b?: B): R`, `m(a: A): R`, `constructor C(a: A): C`, `const f:
+// (a: A) => R`, `balance: number`.
 func parseSignature(code, name string) parsedSig {
-	line := strings.TrimSpace(strings.SplitN(code, "\n", 2)[0])
+	line := strings.TrimSpace(firstDeclaration(code))
 	line = overloadsNote.ReplaceAllString(line, "")
 	src := []byte(line)
 	toks := lex(src, 0, len(src))
@@ -55,6 +57,26 @@ func parseSignature(code, name string) parsedSig {
 		}
 	}
 	return parseCallableAt(src, toks, i, ps, true)
+}
+
+// firstDeclaration is code up to the first line break outside (), {} and
+// [] (the hover's first declaration; merged declarations follow on lines
+// of their own).
+func firstDeclaration(code string) string {
+	depth := 0
+	for i := 0; i < len(code); i++ {
+		switch code[i] {
+		case '(', '{', '[':
+			depth++
+		case ')', '}', ']':
+			depth = max(0, depth-1)
+		case '\n':
+			if depth == 0 {
+				return code[:i]
+			}
+		}
+	}
+	return code
 }
 
 // parseCallableAt parses `<T>(params): R` (or `=> R` for function types) or

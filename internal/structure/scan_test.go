@@ -74,6 +74,10 @@ func TestParseSignature(t *testing.T) {
 			[]sigParam{{name: "orderId", typ: "string"}, {name: "status", typ: "ReceiptStatus"}}, "Receipt", ""},
 		{"deposit(amount: number): this", "deposit", []sigParam{{name: "amount", typ: "number"}}, "this", ""},
 		{"balance: number", "balance", nil, "", "number"},
+		// A return type that is an object literal type, printed over lines
+		// (eslint's Linter.verifyAndFix): the whole of it, not its brace.
+		{"verifyAndFix(text: string): {\n    fixed: boolean;\n    output: string;\n}", "verifyAndFix",
+			[]sigParam{{name: "text", typ: "string"}}, "{\n    fixed: boolean;\n    output: string;\n}", ""},
 	}
 	for _, c := range cases {
 		ps := parseSignature(c.code, c.name)
