@@ -190,13 +190,25 @@ func arrowStart(src []byte, toks []token, a int) int {
 	return a
 }
 
-// returnTypeColon finds, scanning back from toks[p] over a type (brackets
-// and angle brackets nest), the ":" of a return type written right after a
-// parameter list: the index of the ":" when toks before it is ")", else
-// -1. The scan stops after a few dozen tokens: types are short.
+// returnTypeColon finds, scanning back from toks[p] over a type, the ":"
+// of a return type written right after a parameter list: the index of the
+// ":" when toks before it is ")", else -1.
 func returnTypeColon(src []byte, toks []token, p int) int {
+	if c := colonBefore(src, toks, p, false); c > 0 && isPunct(src, toks[c-1], ")") {
+		return c
+	}
+	return -1
+}
+
+// colonBefore scans back from toks[from] over a type, its brackets (and
+// angle brackets) nesting and, when arrows is set, its arrows (`(a: A) =>
+// void`) read as part of it, to the ":" that opens it at depth 0: its
+// index, or -1 at a ",", ";" or "=" (or "=>" without arrows) at depth 0,
+// an opener without its closer, or after a few dozen tokens (types are
+// short).
+func colonBefore(src []byte, toks []token, from int, arrows bool) int {
 	depth := 0
-	for j := p; j >= 0 && j > p-64; j-- {
+	for j := from; j >= 0 && j > from-64; j-- {
 		t := toks[j]
 		if t.kind != tPunct {
 			continue
@@ -205,18 +217,19 @@ func returnTypeColon(src []byte, toks []token, p int) int {
 		case ")", "]", "}", ">":
 			depth++
 		case "(", "[", "{", "<":
-			depth--
-			if depth < 0 {
+			if depth == 0 {
 				return -1
 			}
+			depth--
 		case ":":
 			if depth == 0 {
-				if j > 0 && isPunct(src, toks[j-1], ")") {
-					return j
-				}
+				return j
+			}
+		case "=>":
+			if depth == 0 && !arrows {
 				return -1
 			}
-		case "=>", ",", ";", "=":
+		case ",", ";", "=":
 			if depth == 0 {
 				return -1
 			}
@@ -266,39 +279,13 @@ func contextName(src []byte, toks []token, st int) string {
 }
 
 // annotatedName is the name a type annotation ending at toks[end] (the
-// last token before an "=") belongs to: scanning back over the type, its
-// brackets nesting and its arrows (`(a: A) => void`) read as part of it,
-// to a ":" at their depth 0 with a name before it. ""
-// when the tokens before the "=" are no annotation (`x = …`, or a type's
-// tokens running past a statement's end). Types are short: the scan stops
-// after a few dozen tokens.
+// last token before an "=") belongs to: the name before the annotation's
+// ":" (colonBefore, arrows read as part of the type). "" when the tokens
+// before the "=" are no annotation (`x = …`, or a type's tokens running
+// past a statement's end).
 func annotatedName(src []byte, toks []token, end int) string {
-	depth := 0
-	for j := end; j >= 0 && j > end-64; j-- {
-		t := toks[j]
-		if t.kind != tPunct {
-			continue
-		}
-		switch s := t.text(src); s {
-		case ")", "]", "}", ">":
-			depth++
-		case "(", "[", "{", "<":
-			if depth == 0 {
-				return ""
-			}
-			depth--
-		case ":":
-			if depth == 0 {
-				if j >= 1 && toks[j-1].kind == tIdent {
-					return toks[j-1].text(src)
-				}
-				return ""
-			}
-		case ";", "=", ",":
-			if depth == 0 {
-				return ""
-			}
-		}
+	if c := colonBefore(src, toks, end, true); c >= 1 && toks[c-1].kind == tIdent {
+		return toks[c-1].text(src)
 	}
 	return ""
 }
