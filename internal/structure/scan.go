@@ -338,11 +338,12 @@ func matchAngle(src []byte, toks []token, i int) int {
 
 // signatureAt reports whether the name at toks[j], whose "(" is toks[k],
 // declares a method or an overload rather than calls one: it starts a
-// member (nothing before it in the range, or "{", "}", ";", "," or a
-// modifier, or a line break) and its parameter list is followed by a return type or a body
-// (`component(name: string): Component`, an interface's member; `go(x) {`,
-// an object's method). A call at a statement's start is followed by
-// neither; one in a conditional (`ok ? f(x) : g(x)`) follows a "?".
+// member (nothing before it in the range, or "{", "}", ";", ",", a
+// modifier or a line break) and its parameter list is followed by a return
+// type or a body (`component(name: string): Component`, an interface's
+// member; `go(x) {`, an object's method; `get size() {`). A call at a
+// statement's start is followed by neither; one in a conditional (`ok ?
+// f(x) : g(x)`) follows a "?".
 func signatureAt(src []byte, toks []token, j, k int) bool {
 	if j > 0 {
 		p := toks[j-1]
@@ -363,6 +364,7 @@ func signatureAt(src []byte, toks []token, j, k int) bool {
 var memberModifiers = map[string]bool{
 	"public": true, "private": true, "protected": true, "static": true, "readonly": true,
 	"abstract": true, "override": true, "declare": true, "export": true, "default": true,
+	"async": true, "get": true, "set": true,
 }
 
 func matchPair(src []byte, toks []token, i int, open, close string) int {

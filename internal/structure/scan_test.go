@@ -123,12 +123,13 @@ func TestCallSitesAndModifiers(t *testing.T) {
 	sigs := []byte("interface App {\n  component(name: string): C\n  component<T>(\n    name: string,\n    component: T,\n  ): this\n}\n" +
 		"const o = { go(x) { return run(x) }, ok: check(1) }\n" +
 		"class K { private static load(): void {} }\n" +
+		"class L { get size() { return count(1) } async rows() { return fetchRow() } }\n" +
 		"const v = ok ? pick(a) : pick(b)\nswitch (k) { case key(1): done() }\n")
 	got = nil
 	for _, cs := range callSites(sigs, 0, len(sigs)) {
 		got = append(got, cs.name)
 	}
-	if want := []string{"run", "check", "pick", "pick", "key", "done"}; !reflect.DeepEqual(got, want) {
+	if want := []string{"run", "check", "count", "fetchRow", "pick", "pick", "key", "done"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("callSites over signatures = %q, want %q", got, want)
 	}
 
