@@ -55,3 +55,19 @@ func TestNameLineOfAnOverload(t *testing.T) {
 		t.Errorf("nameLine = %d, want 45 (the second overload's name)", got)
 	}
 }
+
+// TestMemberName: a member is listed as it is used, an accessor as the
+// property it reads like (vue's RefImpl listed value()).
+func TestMemberName(t *testing.T) {
+	for _, tt := range []struct{ name, kind, want string }{
+		{"track", "method", "track()"},
+		{"constructor", "constructor", "constructor()"},
+		{"value", "getter", "value"},
+		{"value", "setter", "value"},
+		{"dep", "property", "dep"},
+	} {
+		if got := memberName(tt.name, tt.kind); got != tt.want {
+			t.Errorf("memberName(%q, %q) = %q, want %q", tt.name, tt.kind, got, tt.want)
+		}
+	}
+}

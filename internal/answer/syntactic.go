@@ -24,10 +24,11 @@ type syntactic struct {
 }
 
 // memberName is a member as the graph lists it: name() for what is
-// called, name for the rest.
+// called, name for the rest (an accessor is read as a property: vue's
+// RefImpl.value, not value()).
 func memberName(name, kind string) string {
 	switch kind {
-	case "method", "function", "getter", "setter", "constructor":
+	case "method", "function", "constructor":
 		return name + "()"
 	}
 	return name
