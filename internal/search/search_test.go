@@ -663,9 +663,10 @@ func TestModuleExportIsNamedByItsFile(t *testing.T) {
 }
 
 // TestLookupOrdersDefinitionsByPart: an ambiguous name's exact matches, all
-// of them, come code first, then tests, then auxiliary code; a function
-// before a variable that holds one; a file's top-level declaration before
-// one nested in a callback. The store lists
+// of them, come code first, then tests, then auxiliary code; an
+// implementation before a declaration file; a function before a variable
+// that holds one; a file's top-level declaration before one nested in a
+// callback. The store lists
 // them by path, which put a test's helper of the same name first.
 func TestLookupOrdersDefinitionsByPart(t *testing.T) {
 	dir := t.TempDir()
@@ -676,6 +677,7 @@ func TestLookupOrdersDefinitionsByPart(t *testing.T) {
 		"c/src/scheduler.ts":        "const p = Promise.resolve()\n\nexport function nextTick(fn?: () => void): Promise<void> {\n  return fn ? p.then(fn) : p\n}\n",
 		"c/src/helpers/deferred.ts": "export function later() {\n  function nextTick(fn: () => void) {\n    queueMicrotask(fn)\n  }\n  return nextTick\n}\n",
 		"c/src/index.ts":            "import { later } from './helpers/deferred'\nexport const nextTick = later()\n",
+		"c/src/scheduler.d.ts":      "export declare function nextTick(fn?: () => void): Promise<void>;\n",
 	})
 	pl := search.Pipeline{Store: indexDir(t, dir)}
 	resp, err := pl.Search(context.Background(), search.Request{Query: "symbol = nextTick", Params: search.DefaultParams()})
@@ -686,7 +688,7 @@ func TestLookupOrdersDefinitionsByPart(t *testing.T) {
 	for _, r := range resp.Results {
 		got = append(got, r.Chunk.RelativePath)
 	}
-	want := []string{"c/src/scheduler.ts", "c/src/helpers/deferred.ts", "c/src/index.ts", "a/__tests__/watch.spec.ts", "b/e2e/transition.ts", "a/docs/demo.ts"}
+	want := []string{"c/src/scheduler.ts", "c/src/helpers/deferred.ts", "c/src/index.ts", "c/src/scheduler.d.ts", "a/__tests__/watch.spec.ts", "b/e2e/transition.ts", "a/docs/demo.ts"}
 	if !slices.Equal(got, want) {
 		t.Errorf("symbol = nextTick answered\n %v\nwant\n %v", got, want)
 	}

@@ -101,7 +101,9 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 // LookupSymbol finds the chunks a symbol path names exactly: every match when
 // the name is ambiguous, none (not an error) when nothing matches. Several
 // matches come in the order an agent most likely means them: the code's
-// before its tests' and auxiliary code's; a function, class or type before
+// before its tests' and auxiliary code's; an implementation before a
+// declaration file's (fastify.js's fastify before fastify.d.ts's); a
+// function, class or type before
 // a variable that holds one (mocha's class Runner before lib/mocha.cjs's
 // `exports.Runner = require('./runner')`); a file's top-level declaration
 // before one nested in a function (vue's nextTick before the test helper
@@ -110,6 +112,7 @@ func LookupSymbol(st Reader, p SymbolPath, paths, languages []string) ([]chunk.C
 	out, err := lookupSymbol(st, p, paths, languages)
 	slices.SortStableFunc(out, func(a, b chunk.Chunk) int {
 		return cmp.Or(cmp.Compare(pathclass.Rank(a.RelativePath), pathclass.Rank(b.RelativePath)),
+			cmp.Compare(b2i(pathclass.Decl(a.RelativePath)), b2i(pathclass.Decl(b.RelativePath))),
 			cmp.Compare(b2i(!isCallableOrType(a.NodeKind)), b2i(!isCallableOrType(b.NodeKind))),
 			cmp.Compare(a.Depth, b.Depth))
 	})
