@@ -126,20 +126,26 @@ func (m *model) refs(xs []Ref, self int) string {
 
 // typeList follows docs/architecture.md, rule 6: a declared type with where it comes from,
 // a primitive with the parameter it types.
+// maxFlowType bounds a type's text in the types in and out: the signature
+// above shows it whole, and an inferred object type (fastify's factory
+// returns one of 2,000 characters) said again there is noise.
+const maxFlowType = 160
+
 func (m *model) typeList(ts []TypeRef, self int) string {
 	var items []string
 	for _, t := range ts {
 		var s string
+		typ := textfmt.Clip(oneLine(t.Type), maxFlowType)
 		switch {
 		case t.File != "":
-			s = t.Type + " (" + textfmt.Name(t.File) + ")" + m.marks(m.resolveType(t), self)
-		case t.Param != "" && oneLine(t.Type) == "":
+			s = typ + " (" + textfmt.Name(t.File) + ")" + m.marks(m.resolveType(t), self)
+		case t.Param != "" && typ == "":
 			// A parameter without a declared type (mocha's `opts`) carries
 			// none in: "opts ()" read like a call.
 		case t.Param != "":
-			s = t.Param + " (" + oneLine(t.Type) + ")"
+			s = t.Param + " (" + typ + ")"
 		default:
-			s = oneLine(t.Type)
+			s = typ
 		}
 		if s != "" && !slices.Contains(items, s) {
 			items = append(items, s)
