@@ -181,6 +181,9 @@ func TestCleanSignature(t *testing.T) {
 		{"(method) Subscriber<T>.create<T>(x?: T): Subscriber<T>", "create"}: "create<T>(x?: T): Subscriber<T>",
 		{"(property) Subscriber<T>.isStopped: boolean", "isStopped"}:         "isStopped: boolean",
 		{"const x: Map<string, A.b>", "b"}:                                   "const x: Map<string, A.b>",
+		// A destructured require (eslint's `{ SourceCode } = require(…)`)
+		// hovers with two labels.
+		{"(alias) (property) SourceCode: typeof SourceCode", "SourceCode"}: "SourceCode: typeof SourceCode",
 	}
 	for in, want := range cases {
 		if got := cleanSignature(in[0], in[1]); got != want {

@@ -66,7 +66,7 @@ func exportedLater(src []byte, name string) bool {
 }
 
 var (
-	kindLabel     = regexp.MustCompile(`^\([a-z][a-z ]*\)\s+`)
+	kindLabel     = regexp.MustCompile(`^(?:\([a-z][a-z ]*\)\s+)+`)
 	overloadsNote = regexp.MustCompile(`\s*\(\+\d+ overloads?\)$`)
 )
 
