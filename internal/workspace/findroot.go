@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 )
 
 // Found is a workspace root chosen for a directory inside it, and why.
@@ -25,7 +27,9 @@ const maxManifest = 1 << 20
 // command run from a subdirectory answers about the whole project instead
 // of indexing the subdirectory alone. The nearest enclosing git work tree
 // wins (a directory holding .git, a directory or a file as in a linked
-// worktree or submodule); without one, the outermost enclosing workspace
+// worktree or submodule), unless start lies in a directory that tree
+// ignores (leftOutBelow: then only what lies below it counts); without
+// one, the outermost enclosing workspace
 // root (a package.json with a workspaces field, or a pnpm-workspace.yaml);
 // without one, the nearest directory with a package.json, tsconfig.json or
 // jsconfig.json; and without any, start itself.
@@ -47,7 +51,12 @@ func FindRoot(start, home string) (Found, error) {
 			break
 		}
 		if exists(filepath.Join(d, ".git")) {
-			return Found{Dir: d, Reason: "git work tree"}, nil
+			if !leftOutBelow(d, dir) {
+				return Found{Dir: d, Reason: "git work tree"}, nil
+			}
+			// start lies in a part of this repository it ignores: the
+			// markers found below decide, none from here up.
+			break
 		}
 		switch {
 		case exists(filepath.Join(d, "pnpm-workspace.yaml")):
@@ -76,6 +85,35 @@ func FindRoot(start, home string) (Found, error) {
 		return nearest, nil
 	}
 	return Found{Dir: dir, Reason: "current directory"}, nil
+}
+
+// leftOutBelow reports whether dir, inside the work tree at root, lies in
+// a directory its discovery leaves out: one a .gitignore on the way (or
+// .git/info/exclude) ignores, or one always skipped (node_modules). A
+// project unpacked under a repository's ignored .cache/ is not that
+// repository's code: taking the repository as the root would index
+// everything but the files asked about.
+func leftOutBelow(root, dir string) bool {
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return false
+	}
+	var rules *ignoreSet
+	if data, err := ReadRegular(filepath.Join(root, ".git", "info", "exclude"), maxIgnoreFile); err == nil {
+		rules = rules.with("", data)
+	}
+	cur, soFar := root, ""
+	for _, name := range strings.Split(filepath.ToSlash(rel), "/") {
+		if data, err := ReadRegular(filepath.Join(cur, ".gitignore"), maxIgnoreFile); err == nil {
+			rules = rules.with(soFar, data)
+		}
+		soFar = path.Join(soFar, name)
+		if isDefaultExcluded(name) || rules.ignored(soFar, true) {
+			return true
+		}
+		cur = filepath.Join(cur, name)
+	}
+	return false
 }
 
 func exists(p string) bool {

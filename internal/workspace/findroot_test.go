@@ -29,6 +29,13 @@ func TestFindRoot(t *testing.T) {
 		{"nothing marks a project", []string{"a/b/"}, "a/b", "", "a/b", "current directory"},
 		{"not above home", []string{".git/", "me/work/"}, "me/work", "me", "me/work", "current directory"},
 		{"home itself", []string{"me/.git/"}, "me", "me", "me", "git work tree"},
+		// A project unpacked where the repository ignores it (scry's own
+		// demo in .cache/demo/rxjs) is its own workspace, not the repository.
+		{"ignored by the work tree", []string{".git/", ".gitignore=/.cache/\n", ".cache/demo/rxjs/package.json={}", ".cache/demo/rxjs/src/"}, ".cache/demo/rxjs/src", "", ".cache/demo/rxjs", "package.json"},
+		{"ignored by a nested .gitignore", []string{".git/", "tools/.gitignore=out\n", "tools/out/app/tsconfig.json={}"}, "tools/out/app", "", "tools/out/app", "tsconfig.json"},
+		{"in node_modules", []string{".git/", "node_modules/lib/package.json={}"}, "node_modules/lib", "", "node_modules/lib", "package.json"},
+		{"ignored, markers above the repository do not count", []string{"package.json={\"workspaces\":[\"*\"]}", "repo/.git/", "repo/.gitignore=tmp/\n", "repo/tmp/x/"}, "repo/tmp/x", "", "repo/tmp/x", "current directory"},
+		{"not ignored", []string{".git/", ".gitignore=/.cache/\n", "src/app/"}, "src/app", "", ".", "git work tree"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
