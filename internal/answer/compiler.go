@@ -173,7 +173,7 @@ func (n compilerSource) references(ctx context.Context, c chunk.Chunk, limit int
 	// limited list keeps the ones an edit must follow.
 	sites := slices.Clone(md.References.Sites)
 	slices.SortStableFunc(sites, func(a, b structure.Site) int {
-		return cmp.Compare(pathclass.Rank(a.File), pathclass.Rank(b.File))
+		return pathclass.Compare(a.File, b.File)
 	})
 	for _, s := range sites {
 		// Sites carry the trimmed line: find the name in it again.

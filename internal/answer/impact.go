@@ -139,7 +139,7 @@ func (x Local) Impact(ctx context.Context, rev string, depth int) (Impact, error
 		// The code's files before the tests' and auxiliary code's, each
 		// part by how often it uses the symbol.
 		slices.SortFunc(cs.References, func(a, b FileCount) int {
-			return cmp.Or(cmp.Compare(pathclass.Rank(a.File), pathclass.Rank(b.File)), cmp.Compare(b.Count, a.Count), strings.Compare(a.File, b.File))
+			return cmp.Or(pathclass.Compare(a.File, b.File), cmp.Compare(b.Count, a.Count), strings.Compare(a.File, b.File))
 		})
 		if c.Exported && c.Depth == 0 {
 			cs.Importers = x.importersOf(c.RelativePath, c.Name)
@@ -266,7 +266,7 @@ func flattenCallers(cs []structure.IncomingCaller, depth int, seen map[string]bo
 	for d := depth; len(level) > 0; d++ {
 		level = slices.Clone(level)
 		slices.SortStableFunc(level, func(a, b structure.IncomingCaller) int {
-			return cmp.Compare(pathclass.Rank(a.File), pathclass.Rank(b.File))
+			return pathclass.Compare(a.File, b.File)
 		})
 		var next []structure.IncomingCaller
 		for _, c := range level {

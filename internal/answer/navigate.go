@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
@@ -93,8 +92,7 @@ func (x Local) textReferences(c chunk.Chunk, limit int) ([]Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(files)
-	slices.SortStableFunc(files, func(a, b string) int { return cmp.Compare(pathclass.Rank(a), pathclass.Rank(b)) })
+	slices.SortFunc(files, func(a, b string) int { return cmp.Or(pathclass.Compare(a, b), strings.Compare(a, b)) })
 	re := regexp.MustCompile(`(?:^|[^` + identChars + `#])(` + regexp.QuoteMeta(name) + `)(?:$|[^` + identChars + `])`)
 	var out []Site
 	for _, f := range files {
@@ -313,7 +311,7 @@ func (x Local) importers(ctx context.Context, target string, withCompiler bool) 
 	// package's 155 importers in TanStack router began with benchmarks/),
 	// by file and line within each.
 	slices.SortFunc(out, func(a, b Importer) int {
-		return cmp.Or(cmp.Compare(pathclass.Rank(a.File), pathclass.Rank(b.File)), strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
+		return cmp.Or(pathclass.Compare(a.File, b.File), strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
 	})
 	return out, nil
 }

@@ -7,6 +7,7 @@
 package pathclass
 
 import (
+	"cmp"
 	"path"
 	"slices"
 	"strings"
@@ -65,6 +66,9 @@ func Rank(p string) int {
 	}
 	return 0
 }
+
+// Compare orders two paths by Rank, for sorts that list the code first.
+func Compare(a, b string) int { return cmp.Compare(Rank(a), Rank(b)) }
 
 // sourceOfTest: a file named test.js among the sources (under lib/ or src/)
 // is the code of a thing called test, as mocha's lib/test.js defines its

@@ -73,5 +73,8 @@ func TestRank(t *testing.T) {
 		if got := Rank(p); got != want {
 			t.Errorf("Rank(%q) = %d, want %d", p, got, want)
 		}
+		if got := Compare(p, "src/cart.ts"); (got > 0) != (want > 0) || got < 0 {
+			t.Errorf("Compare(%q, code) = %d, want it after the code when Rank > 0", p, got)
+		}
 	}
 }

@@ -111,7 +111,7 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 func LookupSymbol(st Reader, p SymbolPath, paths, languages []string) ([]chunk.Chunk, error) {
 	out, err := lookupSymbol(st, p, paths, languages)
 	slices.SortStableFunc(out, func(a, b chunk.Chunk) int {
-		return cmp.Or(cmp.Compare(pathclass.Rank(a.RelativePath), pathclass.Rank(b.RelativePath)),
+		return cmp.Or(pathclass.Compare(a.RelativePath, b.RelativePath),
 			cmp.Compare(b2i(pathclass.Decl(a.RelativePath)), b2i(pathclass.Decl(b.RelativePath))),
 			cmp.Compare(b2i(!isCallableOrType(a.NodeKind)), b2i(!isCallableOrType(b.NodeKind))),
 			cmp.Compare(a.Depth, b.Depth))
