@@ -170,6 +170,9 @@ type CallTree struct {
 	// Approximate: from the index, which sees calls by name only.
 	Approximate bool   `json:"approximate,omitempty"`
 	Reason      string `json:"approximate_reason,omitempty"`
+	// Notes say what the tree leaves out (a tree cut at its node budget)
+	// and what the compiler could not answer.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // callTree asks for a symbol's call trees, with why they came from the
@@ -185,7 +188,7 @@ func (x Local) Callees(ctx context.Context, s Symbol, depth int) (CallTree, erro
 	if err != nil {
 		return CallTree{}, err
 	}
-	t := CallTree{Symbol: s.Declaration, Outgoing: md.OutgoingCalls, Approximate: md.Approximate, Reason: reason}
+	t := CallTree{Symbol: s.Declaration, Outgoing: md.OutgoingCalls, Approximate: md.Approximate, Reason: reason, Notes: treeNotes(md)}
 	t.Symbol.Line = md.Line
 	return t, nil
 }
@@ -196,9 +199,21 @@ func (x Local) Callers(ctx context.Context, s Symbol, depth int) (CallTree, erro
 	if err != nil {
 		return CallTree{}, err
 	}
-	t := CallTree{Symbol: s.Declaration, Incoming: true, Callers: md.IncomingCallers, Approximate: md.Approximate, Reason: reason}
+	t := CallTree{Symbol: s.Declaration, Incoming: true, Callers: md.IncomingCallers, Approximate: md.Approximate, Reason: reason, Notes: treeNotes(md)}
 	t.Symbol.Line = md.Line
 	return t, nil
+}
+
+// treeNotes are a call tree's notes, less the index's reason for answering
+// (CallTree.Reason says it once).
+func treeNotes(md *structure.SymbolMetadata) []string {
+	var out []string
+	for _, n := range md.Notes {
+		if !strings.HasPrefix(n, indexNotePrefix) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Outline is the symbols of a file or of every file under a directory.

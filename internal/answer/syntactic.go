@@ -260,6 +260,10 @@ func declares(before string) bool {
 	return true
 }
 
+// indexNotePrefix opens the note of an answer the index gave in the
+// compiler's place.
+const indexNotePrefix = "from the index: "
+
 func (s syntactic) metadata(_ context.Context, c chunk.Chunk, opts structure.Options) (*structure.SymbolMetadata, error) {
 	sections := opts.Sections
 	if sections == 0 {
@@ -270,7 +274,7 @@ func (s syntactic) metadata(_ context.Context, c chunk.Chunk, opts structure.Opt
 		depth = 1
 	}
 	md := &structure.SymbolMetadata{Name: c.Name, Kind: c.NodeKind, File: c.RelativePath, Line: nameLine(c), Signature: c.Signature,
-		Modifiers: c.Modifiers, CallDepth: depth, Approximate: true, Notes: []string{"from the index: " + s.reason}}
+		Modifiers: c.Modifiers, CallDepth: depth, Approximate: true, Notes: []string{indexNotePrefix + s.reason}}
 	if sections&structure.SecOutgoing != 0 {
 		md.OutgoingCalls = s.outgoing(c, depth, !opts.SkipDepthLimit)
 	}

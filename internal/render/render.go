@@ -284,6 +284,9 @@ func CallTree(t answer.CallTree) string {
 	} else {
 		walkOut(t.Outgoing, 1)
 	}
+	for _, n := range t.Notes {
+		fmt.Fprintf(&b, "  (%s)\n", textfmt.Line(n))
+	}
 	return b.String()
 }
 

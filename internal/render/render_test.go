@@ -69,6 +69,9 @@ func TestListings(t *testing.T) {
 		{"callers from the index", render.CallTree(answer.CallTree{Symbol: sym, Incoming: true, Approximate: true, Callers: []structure.IncomingCaller{
 			{CallInfo: call("sign", "src/api/sign.ts", 2, func(c *structure.CallInfo) { c.DepthLimited = true })}}}),
 			"hmac — src/auth/crypto.ts:4 (approximate: from the index)\n  ← sign (src/api/sign.ts:2) [depth limit]\n"},
+		{"callers, cut", render.CallTree(answer.CallTree{Symbol: sym, Incoming: true, Notes: []string{"call tree cut at 1 nodes: 2 more calls not listed"}, Callers: []structure.IncomingCaller{
+			{CallInfo: call("sign", "src/api/sign.ts", 2, nil)}}}),
+			"hmac — src/auth/crypto.ts:4\n  ← sign (src/api/sign.ts:2)\n  (call tree cut at 1 nodes: 2 more calls not listed)\n"},
 		{"no callers in the index", render.CallTree(answer.CallTree{Symbol: sym, Incoming: true, Approximate: true}),
 			"hmac — src/auth/crypto.ts:4 (approximate: from the index)\n  (no calls found in the index; `scry refs` lists every text match)\n"},
 		{"outline", render.Outline(answer.Outline{Truncated: true, Files: []answer.OutlineFile{{Path: "a.ts", Symbols: []answer.OutlineSymbol{

@@ -578,7 +578,7 @@ func (r *req) tree(root *callNode, expand func(*callNode) ([]*callNode, error)) 
 	rootT := &tnode{n: root}
 	level := []*tnode{rootT}
 	var firstErr error
-	budgetHit := false
+	left := 0 // calls found but not placed in the tree for want of budget
 	for d := 0; len(level) > 0; d++ {
 		if r.opts.SkipDepthLimit && d > 0 && depth >= 0 && d >= depth {
 			break // nobody will read the depthLimited marks
@@ -607,10 +607,10 @@ func (r *req) tree(root *callNode, expand func(*callNode) ([]*callNode, error)) 
 				t.depthLimited = len(kids[i]) > 0
 				continue
 			}
-			for _, k := range kids[i] {
+			for j, k := range kids[i] {
 				if budget <= 0 {
 					t.depthLimited = true
-					budgetHit = true
+					left += len(kids[i]) - j
 					break
 				}
 				budget--
@@ -621,8 +621,10 @@ func (r *req) tree(root *callNode, expand func(*callNode) ([]*callNode, error)) 
 		}
 		level = next
 	}
-	if budgetHit {
-		r.note("call tree cut at %d nodes; nodes marked depthLimited have more calls", r.opts.MaxCallNodes)
+	if left > 0 {
+		// Said in numbers: a list that stops at the budget otherwise reads
+		// as complete.
+		r.note("call tree cut at %d nodes: %d more calls not listed; a node marked as depth-limited has more calls of its own", r.opts.MaxCallNodes, left)
 	}
 	return rootT.children, firstErr
 }

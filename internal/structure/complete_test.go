@@ -334,3 +334,49 @@ func TestTypeFlowsOfClassTypeParameters(t *testing.T) {
 		t.Errorf("price's type flows = %q, want %q", got, want)
 	}
 }
+
+// TestCallTreeCutSaysHowMuchIsLeftOut: a tree cut at its node budget must
+// say so, with the number of calls it does not list. The cut list of
+// typeorm's `EntityManager.save` (748 callers, 500 listed) read as
+// complete.
+func TestCallTreeCutSaysHowMuchIsLeftOut(t *testing.T) {
+	var callers strings.Builder
+	callers.WriteString("import { target } from './target';\n")
+	for i := range 7 {
+		fmt.Fprintf(&callers, "export function caller%d(): number { return target(); }\n", i)
+	}
+	root := testkit.Tree(t, map[string]string{
+		"tsconfig.json": `{"compilerOptions":{"strict":true},"include":["*.ts"]}`,
+		"target.ts":     "export function target(): number {\n  return 1;\n}\n",
+		"callers.ts":    callers.String(),
+	})
+	res := structure.NewCompiler(startServer(t, root))
+	tg := targetOf(t, root, query{File: "target.ts", Decl: "function target", Symbol: "target"})
+	for _, tc := range []struct {
+		budget, listed int
+		note           string
+	}{
+		{budget: 3, listed: 3, note: "call tree cut at 3 nodes: 4 more calls not listed"},
+		{budget: 7, listed: 7},
+	} {
+		md, err := res.Metadata(context.Background(), tg, structure.Options{Sections: structure.SecIncoming, MaxCallNodes: tc.budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(md.IncomingCallers) != tc.listed {
+			t.Errorf("budget %d: %d callers listed, want %d", tc.budget, len(md.IncomingCallers), tc.listed)
+		}
+		var cut []string
+		for _, n := range md.Notes {
+			if strings.HasPrefix(n, "call tree cut") {
+				cut = append(cut, n)
+			}
+		}
+		switch {
+		case tc.note == "" && len(cut) > 0:
+			t.Errorf("budget %d: a whole tree noted as cut: %q", tc.budget, cut)
+		case tc.note != "" && (len(cut) != 1 || !strings.HasPrefix(cut[0], tc.note)):
+			t.Errorf("budget %d: notes %q, want one opening %q", tc.budget, md.Notes, tc.note)
+		}
+	}
+}
