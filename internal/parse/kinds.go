@@ -59,6 +59,7 @@ const (
 	kPairPattern
 	kAssignment
 	kArguments
+	kMember
 	kJSXExpression
 	kJSXAttribute
 	kSkip // subtrees that never hold declarations with bodies
@@ -120,6 +121,7 @@ var kindNames = map[string]kind{
 	"pair_pattern":                          kPairPattern,
 	"assignment_expression":                 kAssignment,
 	"arguments":                             kArguments,
+	"member_expression":                     kMember,
 	"jsx_expression":                        kJSXExpression,
 	"jsx_attribute":                         kJSXAttribute,
 	"template_string":                       kSkip,

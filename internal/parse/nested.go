@@ -79,7 +79,7 @@ func (b *builder) contextName(n *sitter.Node) (string, string) {
 		if call == nil {
 			break
 		}
-		callee := b.fieldText(call, "function")
+		callee := b.calleeText(b.child(call, "function"))
 		if b.kindOf(call) == kNew {
 			callee = "new " + b.fieldText(call, "constructor")
 		}
@@ -103,4 +103,59 @@ func (b *builder) contextName(n *sitter.Node) (string, string) {
 		}
 	}
 	return "<function>", KindCallback
+}
+
+// shortArguments is the longest argument list of a call inside a callee
+// that a callback's name keeps as written.
+const shortArguments = 24
+
+// calleeText is a callee as written, the argument lists of the calls along
+// its spine (`f(…)(cb)`, `a(…).b(cb)`) that run over a line or past
+// shortArguments bytes shown as "(…)": `it.each([ 'http:/…', // …])('t', fn)`
+// is named `it.each(…)('t') callback`, not by the first 40 bytes of its
+// table; `fetch(url).then(cb)` keeps its `url`.
+func (b *builder) calleeText(fn *sitter.Node) string {
+	if fn == nil {
+		return ""
+	}
+	// The spine is walked from the outside in, so the cuts come last
+	// first.
+	var cuts [][2]int
+	for n := fn; n != nil; {
+		var next *sitter.Node
+		switch b.kindOf(n) {
+		case kCall:
+			if args := b.child(n, "arguments"); args != nil {
+				if v := b.nodeView(args); len(v) > shortArguments || strings.ContainsAny(v, "\n\r") {
+					cuts = append(cuts, [2]int{int(args.StartByte()), int(args.EndByte())})
+				}
+			}
+			next = b.child(n, "function")
+		case kMember:
+			next = b.child(n, "object")
+		}
+		n = next
+	}
+	if len(cuts) == 0 {
+		return tightDots(b.text(fn))
+	}
+	var sb strings.Builder
+	pos := int(fn.StartByte())
+	for i := len(cuts) - 1; i >= 0; i-- {
+		sb.WriteString(b.view(pos, cuts[i][0]))
+		sb.WriteString("(…)")
+		pos = cuts[i][1]
+	}
+	sb.WriteString(b.view(pos, int(fn.EndByte())))
+	return tightDots(sb.String())
+}
+
+// tightDots joins a member chain written over lines (`tasks\n  .filter(…)`)
+// as it reads on one: `tasks.filter(…)`, as the compiler's callers name it.
+func tightDots(s string) string {
+	if !strings.ContainsAny(s, "\n\r") {
+		return s
+	}
+	s = strings.Join(strings.Fields(s), " ")
+	return strings.NewReplacer(" ?.", "?.", " .", ".").Replace(s)
 }

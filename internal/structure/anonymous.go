@@ -1,9 +1,11 @@
 package structure
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 
+	"github.com/scry-dev/scry/internal/textfmt"
 	"github.com/scry-dev/scry/internal/tsls"
 )
 
@@ -271,7 +273,7 @@ func contextName(src []byte, toks []token, st int) string {
 	case isPunct(src, b, "(") || isPunct(src, b, ","):
 		if open := enclosingOpen(src, toks, st-1); open > 0 && isPunct(src, toks[open], "(") {
 			if callee := calleeBefore(src, toks, open); callee != "" {
-				return callee + "() callback"
+				return callee + "(" + callTitle(src, toks, open, st) + ") callback"
 			}
 		}
 	}
@@ -311,19 +313,75 @@ func enclosingOpen(src []byte, toks []token, i int) int {
 	return -1
 }
 
-// calleeBefore is the dotted name called by the "(" at toks[open]
-// (`items.map`), or "".
+// calleeBefore is the callee of the "(" at toks[open] as the chunker
+// names it: its dotted names with the argument lists of the calls along it
+// (`items.map`, `fetch(url).then`, `it.each(…)`: a list that runs over a
+// line or past shortArguments bytes is "(…)"), or "" when it is no name.
 func calleeBefore(src []byte, toks []token, open int) string {
-	var parts []string
-	j := open - 1
-	for j >= 0 && toks[j].kind == tIdent {
-		parts = append([]string{toks[j].text(src)}, parts...)
-		if j == 0 || !isPunct(src, toks[j-1], ".") && !isPunct(src, toks[j-1], "?.") {
-			break
+	var parts []string // right to left
+	for j := open - 1; j >= 0; {
+		switch {
+		case toks[j].kind == tIdent:
+			parts = append(parts, toks[j].text(src))
+			if j == 0 || !isPunct(src, toks[j-1], ".") && !isPunct(src, toks[j-1], "?.") {
+				return joinCallee(parts)
+			}
+			parts = append(parts, ".")
+			j -= 2
+		case isPunct(src, toks[j], ")"):
+			m := matchBack(src, toks, j)
+			if m <= 0 || !isPunct(src, toks[m], "(") {
+				return joinCallee(parts)
+			}
+			args := src[toks[m].start:toks[j].end]
+			if len(args) > shortArguments || bytes.ContainsAny(args, "\n\r") {
+				parts = append(parts, "(…)")
+			} else {
+				parts = append(parts, strings.Join(strings.Fields(string(args)), " "))
+			}
+			j = m - 1
+		default:
+			return joinCallee(parts) // `[1].map`: what follows the array
 		}
-		j -= 2
 	}
-	return strings.Join(parts, ".")
+	return joinCallee(parts)
+}
+
+// shortArguments is the longest argument list of a call inside a callee
+// that a callback's name keeps as written (the chunker's rule).
+const shortArguments = 24
+
+// joinCallee joins a callee's parts, collected right to left, from its
+// first name: a "." left dangling by an expression that is no name
+// (`[1].map` is "map") is dropped, and parts that open with an argument
+// list (`(a || b)(cb)`) are no name.
+func joinCallee(parts []string) string {
+	if n := len(parts); n > 0 && parts[n-1] == "." {
+		parts = parts[:n-1]
+	}
+	if len(parts) == 0 || strings.HasPrefix(parts[len(parts)-1], "(") {
+		return ""
+	}
+	var b strings.Builder
+	for i := len(parts) - 1; i >= 0; i-- {
+		b.WriteString(parts[i])
+	}
+	return b.String()
+}
+
+// callTitle is the title a test or suite gives its callback, the string
+// literal that opens the call's arguments (`it('getPath - %s', …)`),
+// clipped as the chunker clips it; "" for any other first argument.
+func callTitle(src []byte, toks []token, open, fn int) string {
+	a := open + 1
+	if a+1 >= fn || toks[a].kind != tString || !isPunct(src, toks[a+1], ",") {
+		return ""
+	}
+	t := toks[a].text(src)
+	if t == "" || t[0] != '\'' && t[0] != '"' {
+		return "" // a template literal, or a regular expression
+	}
+	return textfmt.Clip(strings.Join(strings.Fields(t), " "), 40)
 }
 
 // containerAt is the innermost declaration in the outline around p other

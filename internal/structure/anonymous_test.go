@@ -23,8 +23,19 @@ func TestAnonymousAround(t *testing.T) {
 		{"x = { y: 1 }; z = () => CALL", "z"},
 		// An arrow whose block closed before the site holds no call
 		// there, though no semicolon ends it.
-		{"it('t', () => {\n  const cb1 = () => {\n    go()\n  }\n  CALL\n})", "it() callback"},
+		{"it('t', () => {\n  const cb1 = () => {\n    go()\n  }\n  CALL\n})", "it('t') callback"},
 		{"const cb1 = () => {\n  go()\n}\nCALL", ""},
+		// A callback is named as the chunker names it: its callee with the
+		// short argument lists along it, and a test's or suite's title.
+		// `it.each(table)(…)` had been "(anonymous function)".
+		{"it.each([\n  'a', // one\n  'b',\n])('getPath - %s', (url) => { CALL })", "it.each(…)('getPath - %s') callback"},
+		{"describe.each([1, 2])('n', (n) => { CALL })", "describe.each([1, 2])('n') callback"},
+		{"fetch(url).then((res) => CALL)", "fetch(url).then() callback"},
+		{"[1].map(() => CALL)", "map() callback"},
+		{"(a || b)(() => CALL)", "(anonymous function)"},
+		{"it(`t ${n}`, () => { CALL })", "it() callback"},
+		{"test('a title longer than forty bytes, which is clipped', () => CALL)", "test('a title longer than forty bytes, which …) callback"},
+		{"on(\"click\", () => CALL)", "on(\"click\") callback"},
 	} {
 		src := []byte(tc.src)
 		toks := lex(src, 0, len(src))
