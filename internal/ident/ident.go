@@ -164,3 +164,17 @@ func IndexEscaped(line, name string) int {
 	}
 	return -1
 }
+
+// A callback is named after the call it is an argument of,
+// `it('parses a date') callback`, `it.each(…)('t') callback`, by the
+// chunker and by the compiler's callers alike; these bound what the name
+// keeps of the call.
+const (
+	// CallbackArguments is the longest argument list of a call inside a
+	// callee (`fetch(url).then`) kept as written; a longer one, or one
+	// over lines, is "(…)".
+	CallbackArguments = 24
+	// CallbackTitle is the most bytes of a test's or suite's title kept
+	// before "…".
+	CallbackTitle = 40
+)

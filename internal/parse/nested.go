@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/scry-dev/scry/internal/ident"
 )
 
 func (b *builder) nestedSymbol(n *sitter.Node, k kind) *Symbol {
@@ -86,7 +88,7 @@ func (b *builder) contextName(n *sitter.Node) (string, string) {
 		callee = collapseSpace(callee, 40)
 		arg := ""
 		if first := p.NamedChild(0); first != nil && b.kindOf(first) == kString && first.Id() != n.Id() {
-			arg = collapseSpace(b.nodeView(first), 40)
+			arg = collapseSpace(b.nodeView(first), ident.CallbackTitle)
 		}
 		return callee + "(" + arg + ") callback", KindCallback
 	case kPair:
@@ -105,13 +107,9 @@ func (b *builder) contextName(n *sitter.Node) (string, string) {
 	return "<function>", KindCallback
 }
 
-// shortArguments is the longest argument list of a call inside a callee
-// that a callback's name keeps as written.
-const shortArguments = 24
-
 // calleeText is a callee as written, the argument lists of the calls along
 // its spine (`f(…)(cb)`, `a(…).b(cb)`) that run over a line or past
-// shortArguments bytes shown as "(…)": `it.each([ 'http:/…', // …])('t', fn)`
+// ident.CallbackArguments bytes shown as "(…)": `it.each([ 'http:/…', // …])('t', fn)`
 // is named `it.each(…)('t') callback`, not by the first 40 bytes of its
 // table; `fetch(url).then(cb)` keeps its `url`.
 func (b *builder) calleeText(fn *sitter.Node) string {
@@ -126,7 +124,7 @@ func (b *builder) calleeText(fn *sitter.Node) string {
 		switch b.kindOf(n) {
 		case kCall:
 			if args := b.child(n, "arguments"); args != nil {
-				if v := b.nodeView(args); len(v) > shortArguments || strings.ContainsAny(v, "\n\r") {
+				if v := b.nodeView(args); len(v) > ident.CallbackArguments || strings.ContainsAny(v, "\n\r") {
 					cuts = append(cuts, [2]int{int(args.StartByte()), int(args.EndByte())})
 				}
 			}

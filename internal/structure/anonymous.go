@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/textfmt"
 	"github.com/scry-dev/scry/internal/tsls"
 )
@@ -316,7 +317,7 @@ func enclosingOpen(src []byte, toks []token, i int) int {
 // calleeBefore is the callee of the "(" at toks[open] as the chunker
 // names it: its dotted names with the argument lists of the calls along it
 // (`items.map`, `fetch(url).then`, `it.each(…)`: a list that runs over a
-// line or past shortArguments bytes is "(…)"), or "" when it is no name.
+// line or past ident.CallbackArguments bytes is "(…)"), or "" when it is no name.
 func calleeBefore(src []byte, toks []token, open int) string {
 	var parts []string // right to left
 	for j := open - 1; j >= 0; {
@@ -334,7 +335,7 @@ func calleeBefore(src []byte, toks []token, open int) string {
 				return joinCallee(parts)
 			}
 			args := src[toks[m].start:toks[j].end]
-			if len(args) > shortArguments || bytes.ContainsAny(args, "\n\r") {
+			if len(args) > ident.CallbackArguments || bytes.ContainsAny(args, "\n\r") {
 				parts = append(parts, "(…)")
 			} else {
 				parts = append(parts, strings.Join(strings.Fields(string(args)), " "))
@@ -346,10 +347,6 @@ func calleeBefore(src []byte, toks []token, open int) string {
 	}
 	return joinCallee(parts)
 }
-
-// shortArguments is the longest argument list of a call inside a callee
-// that a callback's name keeps as written (the chunker's rule).
-const shortArguments = 24
 
 // joinCallee joins a callee's parts, collected right to left, from its
 // first name: a "." left dangling by an expression that is no name
@@ -381,7 +378,7 @@ func callTitle(src []byte, toks []token, open, fn int) string {
 	if t == "" || t[0] != '\'' && t[0] != '"' {
 		return "" // a template literal, or a regular expression
 	}
-	return textfmt.Clip(strings.Join(strings.Fields(t), " "), 40)
+	return textfmt.Clip(strings.Join(strings.Fields(t), " "), ident.CallbackTitle)
 }
 
 // containerAt is the innermost declaration in the outline around p other
