@@ -397,14 +397,15 @@ func codeLines(src string) int {
 // capped reports whether a chunk's embedding text was cut at the size limit
 // (see chunk.MaxEmbeddingBytes): stubs past the cut cannot be checked.
 func capped(c *chunk.Chunk) bool {
+	if len(c.EmbeddingText) < len(c.FullSource) && strings.HasPrefix(c.FullSource, c.EmbeddingText) {
+		// A prefix of the source: cut at the limit, whatever its last
+		// line (a deep nest's innermost chunk ends in "});" as many of
+		// its lines do), however short: a line of 170 KB of data (three's
+		// RectAreaLightTexturesLib) ends the text before it.
+		return true
+	}
 	if len(c.EmbeddingText) <= chunk.MaxEmbeddingBytes/2 {
 		return false
-	}
-	if len(c.EmbeddingText) < len(c.FullSource) && strings.HasPrefix(c.FullSource, c.EmbeddingText) {
-		// A prefix of the source: a leaf cut at the limit, whatever its
-		// last line (a deep nest's innermost chunk ends in "});" as
-		// many of its lines do).
-		return true
 	}
 	last := c.FullSource
 	if i := strings.LastIndexByte(last, '\n'); i >= 0 {
@@ -500,9 +501,22 @@ func hasStub(parentEmb string, child *chunk.Chunk) bool {
 	for _, i := range cands {
 		line, _ := normalizeCode(lines[i])
 		heads = append(heads, cand{i, strings.TrimSuffix(line, "{")})
-		// An arrow with an expression body collapses right after its "=>".
-		if j := strings.LastIndex(line, "=>"); j >= 0 {
-			heads = append(heads, cand{i, line[:j+2]})
+		// A body may open before a comment on its line: `get() { // note`.
+		for _, open := range []string{"{//", "{/*"} {
+			if j := strings.Index(line, open); j >= 0 {
+				heads = append(heads, cand{i, line[:j]})
+			}
+		}
+		// An arrow with an expression body collapses right after its "=>",
+		// which need not be the line's last: `const fn = (…) => call(t, s
+		// => {` collapses after the first.
+		for j := 0; ; {
+			k := strings.Index(line[j:], "=>")
+			if k < 0 {
+				break
+			}
+			j += k + 2
+			heads = append(heads, cand{i, line[:j]})
 		}
 	}
 	for _, hc := range heads {

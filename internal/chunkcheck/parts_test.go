@@ -29,6 +29,12 @@ func TestHasStub(t *testing.T) {
 		{"stub of another method", "class A {\n  run(): void;\n}", method, false},
 		{"arrow property", "class A {\n  handle = (e: Event): void =>;\n}", "  handle = (e: Event): void => {\n    this.x(e);\n  };", true},
 		{"callback", "function f() {\n  useEffect(() =>;\n}", "  useEffect(() => {\n    load();\n  }, []);", true},
+		// An arrow whose expression holds a callback collapses after its
+		// own "=>", the line's first (effect's makeTagProxy).
+		{"arrow around a callback", "function f() {\n  const save = (...args) =>;\n}", "  const save = (...args) => call(t, s => {\n    return s(args);\n  });", true},
+		// A body opened before a comment on its line (three's Renderer).
+		{"comment after the brace", "class A {\n  save();\n}", "  save() { // @deprecated\n    go();\n  }", true},
+		{"comment after the brace, no stub", "class A {\n  save() { // @deprecated\n}", "  save() { // @deprecated\n    go();\n  }", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -308,4 +314,26 @@ func TestFixturesWholeFile(t *testing.T) {
 	s := Summarize(results...)
 	s.Label = "Fixtures"
 	t.Log("\n" + s.String())
+}
+
+// TestCapped: an embedding text that is a strict prefix of the source was
+// cut, however short: a line of 170 KB of data (three's
+// RectAreaLightTexturesLib) ends it after a few lines, and the stubs past
+// the cut cannot be checked.
+func TestCapped(t *testing.T) {
+	long := strings.Repeat("1, ", chunk.MaxEmbeddingBytes)
+	cases := []struct {
+		name      string
+		emb, full string
+		want      bool
+	}{
+		{"short prefix before a huge line", "static init() {\n", "static init() {\n  const d = [" + long + "];\n  d.forEach(function (x) {\n    go(x);\n  });\n}", true},
+		{"whole", "run() {\n  go();\n}", "run() {\n  go();\n}", false},
+		{"collapsed, not cut", "class A {\n  run();\n}", "class A {\n  run() {\n    go();\n  }\n}", false},
+	}
+	for _, tc := range cases {
+		if got := capped(&chunk.Chunk{EmbeddingText: tc.emb, FullSource: tc.full}); got != tc.want {
+			t.Errorf("%s: capped = %v, want %v", tc.name, got, tc.want)
+		}
+	}
 }
