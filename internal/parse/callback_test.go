@@ -39,3 +39,83 @@ func TestCallbackNames(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectLiteralMethods: a method written in an object literal is a
+// symbol wherever the object is, as a function-valued key beside it is:
+// an options object passed to a call (Vue's `setup`, `methods`), a nested
+// object (redux-toolkit's `reducers: { add(state) {…} }`, which listed
+// `remove: (state) => {…}` but not `add`), a handler object (`new Proxy(t,
+// { get(…) {…} })`, whose nested `fn` had been its grandparent's child).
+// One-line methods stay part of their statement, as one-line callbacks do.
+func TestObjectLiteralMethods(t *testing.T) {
+	src := `export default defineComponent({
+  setup(props) {
+    const a = 1;
+    return { a };
+  },
+  methods: {
+    save() {
+      this.a++;
+      log(1);
+    },
+    get size() {
+      return this.items.length;
+    },
+    short() { return 1; },
+  },
+});
+
+const slice = createSlice({
+  reducers: {
+    add(state, action) {
+      state.push(action.payload);
+    },
+    remove: (state, action) => {
+      state.splice(action.payload, 1);
+    },
+  },
+});
+
+function make(T) {
+  return new Proxy(T, {
+    get(target, prop) {
+      const fn = (...args) => call(target, s => {
+        return s[prop](...args);
+      });
+      return fn;
+    },
+  });
+}
+
+class Store {
+  load() {
+    return fetch(this.url);
+  }
+}
+`
+	f, err := parse.Parse("a.ts", []byte(src), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var walk func(prefix string, syms []*parse.Symbol)
+	walk = func(prefix string, syms []*parse.Symbol) {
+		for _, s := range syms {
+			if s.Kind == parse.KindComment || s.Kind == parse.KindStatement {
+				continue
+			}
+			got = append(got, prefix+s.Name+":"+s.Kind)
+			walk(prefix+s.Name+" > ", s.Children)
+		}
+	}
+	walk("", f.Symbols)
+	want := []string{
+		"default:expression", "default > setup:method", "default > save:method", "default > size:getter",
+		"slice:const", "slice > add:method", "slice > remove:method",
+		"make:function", "make > get:method", "make > get > fn:function", "make > get > fn > call() callback:callback",
+		"Store:class", "Store > load:method",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("symbols:\n got %q\nwant %q", got, want)
+	}
+}

@@ -24,11 +24,7 @@ func (b *builder) nestedSymbol(n *sitter.Node, k kind) *Symbol {
 		name, _ := b.contextName(n)
 		s = b.class(n, name)
 	case kArrowFunction, kFunctionExpression, kGeneratorFunction:
-		body := b.child(n, "body")
-		if body == nil || b.kindOf(body) != kStatementBlock {
-			return nil
-		}
-		if b.line(int(body.StartByte())) == b.endLine(int(body.StartByte()), int(body.EndByte())) {
+		if !b.multiLineBody(n) {
 			// One-line callbacks are part of their statement, not symbols.
 			return nil
 		}
@@ -43,6 +39,16 @@ func (b *builder) nestedSymbol(n *sitter.Node, k kind) *Symbol {
 			}
 		}
 		s = b.function(n, name, sk)
+	case kMethodDef:
+		// A method written in an object literal that is no variable's
+		// value (those are objectMembers'): an argument, `defineComponent({
+		// setup() {…} })`, `new Proxy(t, { get(…) {…} })`, or a nested
+		// object, `reducers: { add(state) {…} }`. Multi-line, as for
+		// callbacks. Methods of classes are their class's.
+		if p := n.Parent(); p == nil || b.kindOf(p) != kObject || !b.multiLineBody(n) {
+			return nil
+		}
+		s = b.objectMethod(n)
 	default:
 		return nil
 	}
@@ -50,6 +56,16 @@ func (b *builder) nestedSymbol(n *sitter.Node, k kind) *Symbol {
 		s.Signature = b.signature(n, s.BodyStartByte)
 	}
 	return s
+}
+
+// multiLineBody reports whether a function has a block body over more
+// than one line.
+func (b *builder) multiLineBody(n *sitter.Node) bool {
+	body := b.child(n, "body")
+	if body == nil || b.kindOf(body) != kStatementBlock {
+		return false
+	}
+	return b.line(int(body.StartByte())) != b.endLine(int(body.StartByte()), int(body.EndByte()))
 }
 
 func (b *builder) declaresFunction(n *sitter.Node) bool {

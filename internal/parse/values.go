@@ -130,6 +130,21 @@ func (b *builder) componentType(declarator *sitter.Node) bool {
 	return strings.Contains(tt, "FC") || strings.Contains(tt, "FunctionComponent") || strings.Contains(tt, "ComponentType")
 }
 
+// objectMethod is a method written in an object literal (`save() {…}`,
+// `get size() {…}`).
+func (b *builder) objectMethod(n *sitter.Node) *Symbol {
+	s := b.function(n, b.memberName(n), KindMethod)
+	for _, m := range s.Modifiers {
+		if m == "getter" {
+			s.Kind = KindGetter
+		} else if m == "setter" {
+			s.Kind = KindSetter
+		}
+	}
+	s.Signature = b.signature(n, s.BodyStartByte)
+	return s
+}
+
 // objectMembers returns the function-valued members of an object literal.
 func (b *builder) objectMembers(obj *sitter.Node) []*Symbol {
 	var out []*Symbol
@@ -137,16 +152,7 @@ func (b *builder) objectMembers(obj *sitter.Node) []*Symbol {
 		c := c
 		switch b.kindOf(&c) {
 		case kMethodDef:
-			s := b.function(&c, b.memberName(&c), KindMethod)
-			for _, m := range s.Modifiers {
-				if m == "getter" {
-					s.Kind = KindGetter
-				} else if m == "setter" {
-					s.Kind = KindSetter
-				}
-			}
-			s.Signature = b.signature(&c, s.BodyStartByte)
-			out = append(out, s)
+			out = append(out, b.objectMethod(&c))
 		case kPair:
 			v := b.child(&c, "value")
 			if v == nil {

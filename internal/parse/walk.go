@@ -92,7 +92,7 @@ type candidate struct {
 func isCandidate(k kind) bool {
 	switch k {
 	case kFunctionDecl, kGeneratorFunctionDecl, kClassDecl, kAbstractClassDecl, kLexical, kVariable,
-		kClass, kArrowFunction, kFunctionExpression, kGeneratorFunction:
+		kClass, kArrowFunction, kFunctionExpression, kGeneratorFunction, kMethodDef:
 		return true
 	}
 	return false

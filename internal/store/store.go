@@ -24,7 +24,10 @@ import (
 )
 
 // SchemaVersion is stored in meta.schema_version. Bump it whenever the schema,
-// the terms normalisation or what the chunker records changes (19: a
+// the terms normalisation or what the chunker records changes (20: a
+// multi-line method written in an object literal that is no variable's
+// value, `defineComponent({ setup() {…} })`, `reducers: { add(state) {…}
+// }`, is a symbol; 19: a
 // callback's callee written over lines reads as on one, `tasks.filter(…)`,
 // and a call's long arguments inside it are "(…)": `it.each(…)('t')
 // callback`; 18: a
@@ -41,7 +44,7 @@ import (
 // is one definition rather than an expression around one): an index of any
 // other version is dropped and rebuilt on Open, since it is only a cache of
 // the workspace.
-const SchemaVersion = 19
+const SchemaVersion = 20
 
 // applicationID marks the file as a scry index (PRAGMA application_id, "scry"),
 // so that Open never drops the tables of some other application's database
