@@ -501,11 +501,17 @@ func hasStub(parentEmb string, child *chunk.Chunk) bool {
 	for _, i := range cands {
 		line, _ := normalizeCode(lines[i])
 		heads = append(heads, cand{i, strings.TrimSuffix(line, "{")})
-		// A body may open before a comment on its line: `get() { // note`.
-		for _, open := range []string{"{//", "{/*"} {
-			if j := strings.Index(line, open); j >= 0 {
-				heads = append(heads, cand{i, line[:j]})
+		// A body need not open at the line's end: before a comment
+		// (`get() { // note`), or before more functions on the line, as
+		// compiled code writes them (`return function (name) { return
+		// function (fa) {`): the stub may end at any "{" of the line.
+		for j := 0; ; j++ {
+			k := strings.IndexByte(line[j:], '{')
+			if k < 0 {
+				break
 			}
+			j += k
+			heads = append(heads, cand{i, line[:j]})
 		}
 		// An arrow with an expression body collapses right after its "=>",
 		// which need not be the line's last: `const fn = (…) => call(t, s

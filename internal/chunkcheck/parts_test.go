@@ -34,6 +34,7 @@ func TestHasStub(t *testing.T) {
 		{"arrow around a callback", "function f() {\n  const save = (...args) =>;\n}", "  const save = (...args) => call(t, s => {\n    return s(args);\n  });", true},
 		// A body opened before a comment on its line (three's Renderer).
 		{"comment after the brace", "class A {\n  save();\n}", "  save() { // @deprecated\n    go();\n  }", true},
+		{"functions on one line", "export function bindTo(F) {\n    return function (name);\n}", "    return function (name) { return function (fa) { return F.map(fa, function (a) {\n        return a;\n    }); }; };", true},
 		{"comment after the brace, no stub", "class A {\n  save() { // @deprecated\n}", "  save() { // @deprecated\n    go();\n  }", false},
 	}
 	for _, tc := range cases {
