@@ -645,7 +645,7 @@ func (ix *Indexer) prepare(j job) result {
 		r.touched = true
 		return r
 	}
-	f, err := parse.Parse(j.file.Path, src, "")
+	f, err := parse.Parse(j.file.Rel, src, "")
 	if err != nil {
 		r.err = fmt.Errorf("index %s: %w", j.file.Rel, err)
 		return r

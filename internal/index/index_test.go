@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -304,5 +305,31 @@ func TestSameTreeSameRowids(t *testing.T) {
 		if again := rowids(); again != first {
 			t.Fatalf("run %d gave other rowids:\n%s\nfirst:\n%s", run+2, again, first)
 		}
+	}
+}
+
+// TestWorkspaceUnderATestDirectory: what is test code is judged by the
+// path inside the workspace, not by the directories above its root; a
+// workspace kept under a folder named test/ is code like any other, its
+// object-literal methods symbols.
+func TestWorkspaceUnderATestDirectory(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "test", "app")
+	testkit.WriteTree(t, root, map[string]string{
+		"src/store.ts": "export const store = defineStore({\n  save(item) {\n    items.push(item);\n    return item;\n  },\n});\n",
+	})
+	ix, st := indextest.Open(t, root, index.Options{})
+	if _, err := ix.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := st.ChunksByFile("src/store.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range cs {
+		names = append(names, c.Name)
+	}
+	if !slices.Contains(names, "save") {
+		t.Errorf("chunks of src/store.ts: %q, want one named save", names)
 	}
 }

@@ -23,6 +23,7 @@ type builder struct {
 	g          *grammar
 	lineStarts []int
 	jsxAware   bool
+	testCode   bool // a test or its support (pathclass.TestCode): object-literal methods are mocks, part of their test
 	cursor     *sitter.TreeCursor
 	imports    []Import
 	errors     int

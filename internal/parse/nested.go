@@ -44,8 +44,11 @@ func (b *builder) nestedSymbol(n *sitter.Node, k kind) *Symbol {
 		// value (those are objectMembers'): an argument, `defineComponent({
 		// setup() {…} })`, `new Proxy(t, { get(…) {…} })`, or a nested
 		// object, `reducers: { add(state) {…} }`. Multi-line, as for
-		// callbacks. Methods of classes are their class's.
-		if p := n.Parent(); p == nil || b.kindOf(p) != kObject || !b.multiLineBody(n) {
+		// callbacks. Methods of classes are their class's. In tests such
+		// objects are mocks and fixtures (`read(existing) {…}` in a cache
+		// policy under test), part of their test: as symbols they crowded
+		// the first stage out of the code's candidates.
+		if p := n.Parent(); b.testCode || p == nil || b.kindOf(p) != kObject || !b.multiLineBody(n) {
 			return nil
 		}
 		s = b.objectMethod(n)

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/scry-dev/scry/internal/lines"
+	"github.com/scry-dev/scry/internal/pathclass"
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
 	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
@@ -91,8 +92,9 @@ func Language(lang string) (*sitter.Language, bool) {
 	return g.lang, true
 }
 
-// Parse parses one file. The language comes from the file extension; lang
-// overrides it when non-empty. Parse never fails on bad syntax: the symbol
+// Parse parses one file. path is relative to the workspace root: the
+// language comes from its extension (lang overrides it when non-empty), and
+// whether it is test code (pathclass.TestCode) from its directories. Parse never fails on bad syntax: the symbol
 // tree still covers every line, and File.ErrorNodes counts what tree-sitter
 // could not read.
 func Parse(path string, src []byte, lang string) (*File, error) {
@@ -153,6 +155,7 @@ func parseWhole(path string, src []byte, lang string) (*File, error) {
 		g:          g,
 		lineStarts: lines.Starts(src),
 		jsxAware:   lang != LangTypeScript,
+		testCode:   pathclass.TestCode(path),
 		cursor:     tree.Walk(),
 	}
 	defer b.cursor.Close()
