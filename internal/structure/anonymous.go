@@ -327,7 +327,7 @@ func calleeBefore(src []byte, toks []token, open int) string {
 			if j == 0 || !isPunct(src, toks[j-1], ".") && !isPunct(src, toks[j-1], "?.") {
 				return joinCallee(parts)
 			}
-			parts = append(parts, ".")
+			parts = append(parts, toks[j-1].text(src)) // "." or "?."
 			j -= 2
 		case isPunct(src, toks[j], ")"):
 			m := matchBack(src, toks, j)
@@ -353,7 +353,7 @@ func calleeBefore(src []byte, toks []token, open int) string {
 // (`[1].map` is "map") is dropped, and parts that open with an argument
 // list (`(a || b)(cb)`) are no name.
 func joinCallee(parts []string) string {
-	if n := len(parts); n > 0 && parts[n-1] == "." {
+	if n := len(parts); n > 0 && (parts[n-1] == "." || parts[n-1] == "?.") {
 		parts = parts[:n-1]
 	}
 	if len(parts) == 0 || strings.HasPrefix(parts[len(parts)-1], "(") {

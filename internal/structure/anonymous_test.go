@@ -32,6 +32,7 @@ func TestAnonymousAround(t *testing.T) {
 		{"describe.each([1, 2])('n', (n) => { CALL })", "describe.each([1, 2])('n') callback"},
 		{"fetch(url).then((res) => CALL)", "fetch(url).then() callback"},
 		{"[1].map(() => CALL)", "map() callback"},
+		{"fetch(url)?.then((res) => CALL)", "fetch(url)?.then() callback"},
 		{"(a || b)(() => CALL)", "(anonymous function)"},
 		{"it(`t ${n}`, () => { CALL })", "it() callback"},
 		{"test('a title longer than forty bytes, which is clipped', () => CALL)", "test('a title longer than forty bytes, which …) callback"},
