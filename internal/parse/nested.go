@@ -154,7 +154,7 @@ func (b *builder) calleeText(fn *sitter.Node) string {
 		n = next
 	}
 	if len(cuts) == 0 {
-		return tightDots(b.text(fn))
+		return tightDots(b.nodeView(fn))
 	}
 	var sb strings.Builder
 	pos := int(fn.StartByte())
@@ -170,8 +170,15 @@ func (b *builder) calleeText(fn *sitter.Node) string {
 // tightDots joins a member chain written over lines (`tasks\n  .filter(…)`)
 // as it reads on one: `tasks.filter(…)`, as the compiler's callers name it.
 func tightDots(s string) string {
+	// The name keeps 40 bytes of it (collapseSpace): a callee that is a
+	// whole function expression, `(function () {…})(cb)`, is read no
+	// further than this.
+	const enough = 4096
+	if len(s) > enough {
+		s = s[:enough]
+	}
 	if !strings.ContainsAny(s, "\n\r") {
-		return s
+		return strings.Clone(s)
 	}
 	s = strings.Join(strings.Fields(s), " ")
 	return strings.NewReplacer(" ?.", "?.", " .", ".").Replace(s)
