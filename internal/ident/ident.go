@@ -175,6 +175,7 @@ const (
 	// over lines, is "(…)".
 	CallbackArguments = 24
 	// CallbackTitle is the most bytes of a test's or suite's title kept
-	// before "…".
-	CallbackTitle = 40
+	// before "…", and CallbackCallee of the callee.
+	CallbackTitle  = 40
+	CallbackCallee = 40
 )

@@ -104,7 +104,7 @@ func (b *builder) contextName(n *sitter.Node) (string, string) {
 		if b.kindOf(call) == kNew {
 			callee = "new " + b.fieldText(call, "constructor")
 		}
-		callee = collapseSpace(callee, 40)
+		callee = collapseSpace(callee, ident.CallbackCallee)
 		arg := ""
 		if first := p.NamedChild(0); first != nil && b.kindOf(first) == kString && first.Id() != n.Id() {
 			arg = collapseSpace(b.nodeView(first), ident.CallbackTitle)

@@ -274,7 +274,7 @@ func contextName(src []byte, toks []token, st int) string {
 	case isPunct(src, b, "(") || isPunct(src, b, ","):
 		if open := enclosingOpen(src, toks, st-1); open > 0 && isPunct(src, toks[open], "(") {
 			if callee := calleeBefore(src, toks, open); callee != "" {
-				return callee + "(" + callTitle(src, toks, open, st) + ") callback"
+				return textfmt.Clip(callee, ident.CallbackCallee) + "(" + callTitle(src, toks, open, st) + ") callback"
 			}
 		}
 	}

@@ -37,6 +37,7 @@ func TestAnonymousAround(t *testing.T) {
 		{"it(`t ${n}`, () => { CALL })", "it() callback"},
 		{"test('a title longer than forty bytes, which is clipped', () => CALL)", "test('a title longer than forty bytes, which …) callback"},
 		{"on(\"click\", () => CALL)", "on(\"click\") callback"},
+		{"this.server.routes.register.handlers.onRequest.add((r) => CALL)", "this.server.routes.register.handlers.onR…() callback"},
 	} {
 		src := []byte(tc.src)
 		toks := lex(src, 0, len(src))
