@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scry-dev/scry/internal/pathclass"
 	"github.com/scry-dev/scry/internal/textfmt"
 )
 
@@ -173,6 +174,7 @@ func (m *model) callLines(label string, cs []Call, self int) []string {
 		count := map[string]int{}
 		for _, c := range cs {
 			s := m.detailCall(c, self, false)
+			s = summaryName(c) + s[len(c.Name):]
 			if count[s] == 0 {
 				items = append(items, s)
 			}
@@ -200,6 +202,25 @@ func (m *model) callLines(label string, cs []Call, self int) []string {
 	}
 	walk(cs, 1)
 	return lines
+}
+
+// summaryName is how a one-line list of callers or callees names a call:
+// in test code, a test's or suite's callback is counted under its call
+// (`it() callback (src/url.test.ts) ×9`), since thirty tests' titles
+// would fill the line; the call trees (`scry callers`) keep the titles.
+func summaryName(c Call) string {
+	if !pathclass.TestCode(c.File) {
+		return c.Name
+	}
+	rest, ok := strings.CutSuffix(c.Name, ") callback")
+	if !ok {
+		return c.Name
+	}
+	i := max(strings.LastIndex(rest, "('"), strings.LastIndex(rest, "(\""))
+	if i < 0 {
+		return c.Name
+	}
+	return rest[:i] + "() callback"
 }
 
 func (m *model) detailCall(c Call, self int, limits bool) string {
