@@ -54,3 +54,24 @@ func TestAnonymousAround(t *testing.T) {
 		}
 	}
 }
+
+// TestAliasInit: what follows a variable's name when it only names a
+// declaration again, and when it builds a value.
+func TestAliasInit(t *testing.T) {
+	for _, tc := range []struct {
+		rest string
+		want bool
+	}{
+		{" = require('./runnable');\nclass Hook {}", true},
+		{" = require(\"./runnable.js\")\n", true},
+		{" = Mocha.Runnable; // the class\n", true},
+		{" = require('./runnable.js').Runnable;", true},
+		{": Foo = {\n  run() {}\n};", false},
+		{" = class extends Base {};", false},
+		{" = make(Runnable);", false},
+	} {
+		if got := aliasInit.MatchString(tc.rest); got != tc.want {
+			t.Errorf("%q: alias %v, want %v", tc.rest, got, tc.want)
+		}
+	}
+}

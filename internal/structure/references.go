@@ -3,6 +3,7 @@ package structure
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -137,13 +138,44 @@ func (c *Compiler) Implementations(ctx context.Context, t Target) ([]SymbolRef, 
 		if l.Path() == tg.path && l.Range.Start == tg.pos {
 			continue
 		}
-		if !r.isDeclarationName(l) {
+		if !r.isDeclarationName(l) || r.isAlias(l, t.Name) {
 			continue
 		}
 		out = append(out, r.refAt(l))
 	}
 	sortRefs(out)
 	return out, nil
+}
+
+// aliasInit is what follows an alias's name: `= require('./runnable')`,
+// `= Mocha.Runnable`, `= require('./runnable.js').Runnable`, to the end of
+// the line.
+var aliasInit = regexp.MustCompile(`^\s*=\s*(?:require\s*\(\s*['"][^'"\n]*['"]\s*\)|[A-Za-z_$][\w$]*)(?:\s*\.\s*[A-Za-z_$][\w$]*)*\s*;?\s*(?://[^\n]*)?(?:\n|$)`)
+
+// isAlias reports whether loc is a variable of the target's own name that
+// only names it again (`var Runnable = require('./runnable')`): in
+// JavaScript the compiler counts such an alias among a class's
+// implementations, and it is the class, not a subclass. A value of the
+// name that is built (`const Foo: Foo = {…}`) is not an alias.
+func (r *req) isAlias(l tsls.Location, name string) bool {
+	if name == "" {
+		return false
+	}
+	txt, err := r.text(l.Path())
+	if err != nil {
+		return false
+	}
+	src := txt.Bytes()
+	off := txt.OffsetAt(l.Range.Start)
+	if off < 0 || off+len(name) > len(src) || string(src[off:off+len(name)]) != name {
+		return false
+	}
+	switch declKeyword(src, off) {
+	case "const", "let", "var":
+		rest := src[off+len(name):]
+		return aliasInit.Match(rest[:min(len(rest), 512)])
+	}
+	return false
 }
 
 // isDeclarationName reports whether loc is the name of a declaration (not

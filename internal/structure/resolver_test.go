@@ -117,3 +117,27 @@ func TestImplementationsOfAMergedClass(t *testing.T) {
 		t.Errorf("Implementations(class Link) = %s, want %s", got, want)
 	}
 }
+
+// TestImplementationsLeaveOutAliases: in JavaScript the compiler counts
+// `var Runnable = require('./runnable')` among class Runnable's
+// implementations (mocha's hook.js); it is the class under another
+// binding, not a subclass. A value of the name that is built is kept.
+func TestImplementationsLeaveOutAliases(t *testing.T) {
+	root := testkit.Tree(t, map[string]string{
+		"jsconfig.json": `{"compilerOptions":{"checkJs":false},"include":["*.js"]}`,
+		"runnable.js":   "class Runnable {\n  run() {\n    return 1;\n  }\n}\nmodule.exports = Runnable;\n",
+		"hook.js":       "var Runnable = require('./runnable');\n\nclass Hook extends Runnable {\n  run() {\n    return 2;\n  }\n}\nmodule.exports = Hook;\n",
+	})
+	res := structure.NewCompiler(startServer(t, root))
+	impls, err := res.Implementations(context.Background(), targetOf(t, root, query{File: "runnable.js", Decl: "class Runnable", Symbol: "Runnable"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range impls {
+		names = append(names, r.Kind+" "+r.Name+"@"+r.File)
+	}
+	if got, want := strings.Join(names, ", "), "class Hook@hook.js"; got != want {
+		t.Errorf("Implementations(class Runnable) = %s, want %s", got, want)
+	}
+}
