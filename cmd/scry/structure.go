@@ -68,6 +68,9 @@ otherwise from the index, marked approximate.`,
 			if err != nil {
 				return err
 			}
+			if use == "impls" {
+				syms = l.Extensible(syms)
+			}
 			for _, s := range syms {
 				switch use {
 				case "info":

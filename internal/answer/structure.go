@@ -121,6 +121,24 @@ type Implementations struct {
 
 // Implementations lists the classes and interfaces that extend or
 // implement a symbol.
+// Extensible keeps the classes and interfaces among an ambiguous name's
+// matches, the declarations that can have implementations; all of them
+// when there is none. mocha's `Runnable` matched the class and seven
+// variables holding it (`var Runnable = require('./runnable')`), each
+// answered "0 implementation(s)".
+func (Local) Extensible(syms []Symbol) []Symbol {
+	var out []Symbol
+	for _, s := range syms {
+		if s.Kind == "class" || s.Kind == "interface" {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return syms
+	}
+	return out
+}
+
 func (x Local) Implementations(ctx context.Context, s Symbol) (Implementations, error) {
 	found, reason, err := ask(ctx, x, named(s.c), func(src source) ([]Declaration, error) { return src.implementations(ctx, s.c) })
 	return Implementations{Symbol: s.Declaration, Found: found, Approximate: reason != "", Reason: why(reason)}, err

@@ -270,7 +270,7 @@ func (s *Server) findReferences(ctx context.Context, req *mcp.CallToolRequest, a
 }
 
 func (s *Server) findImplementations(ctx context.Context, req *mcp.CallToolRequest, a refsArgs) (*mcp.CallToolResult, error) {
-	return s.eachSymbol(ctx, req, a.Symbol, "\n", func(l answer.Local, sym answer.Symbol) (string, error) {
+	return s.eachSymbolOf(ctx, req, a.Symbol, "\n", answer.Local.Extensible, func(l answer.Local, sym answer.Symbol) (string, error) {
 		impls, err := l.Implementations(ctx, sym)
 		return render.Implementations(impls), err
 	})
@@ -345,6 +345,11 @@ func (s *Server) findFiles(ctx context.Context, req *mcp.CallToolRequest, a find
 // ambiguous name answers for each, up to maxMatches), joining the answers
 // with sep.
 func (s *Server) eachSymbol(ctx context.Context, req *mcp.CallToolRequest, symbol, sep string, ask func(answer.Local, answer.Symbol) (string, error)) (*mcp.CallToolResult, error) {
+	return s.eachSymbolOf(ctx, req, symbol, sep, nil, ask)
+}
+
+// eachSymbolOf is eachSymbol over the matches narrow keeps (all when nil).
+func (s *Server) eachSymbolOf(ctx context.Context, req *mcp.CallToolRequest, symbol, sep string, narrow func(answer.Local, []answer.Symbol) []answer.Symbol, ask func(answer.Local, answer.Symbol) (string, error)) (*mcp.CallToolResult, error) {
 	if strings.TrimSpace(symbol) == "" {
 		return nil, argError("symbol is empty")
 	}
@@ -358,6 +363,9 @@ func (s *Server) eachSymbol(ctx context.Context, req *mcp.CallToolRequest, symbo
 	}
 	if len(syms) == 0 {
 		return textResult(render.NoSymbol(symbol)), nil
+	}
+	if narrow != nil {
+		syms = narrow(l, syms)
 	}
 	if len(syms) > maxMatches {
 		syms = syms[:maxMatches]
