@@ -2,6 +2,7 @@ package parse_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/scry-dev/scry/internal/parse"
@@ -142,5 +143,41 @@ func TestObjectLiteralMethodsInTests(t *testing.T) {
 		if got := slices.Contains(names(f.Symbols), "read"); got != tc.want {
 			t.Errorf("%s: read a symbol: %v, want %v (names %q)", tc.path, got, tc.want, names(f.Symbols))
 		}
+	}
+}
+
+// TestCommonJSModules: CommonJS says import and re-export with require.
+// mocha's `exports.Runnable = require("./runnable.js").Runnable` was a
+// variable, so `scry importers lib/runnable.js` left lib/mocha.cjs out;
+// `require('debug')('mocha:runner')` and a member of a required module
+// were variables too, and a bare `require('./setup')` a statement.
+func TestCommonJSModules(t *testing.T) {
+	src := "const path = require('path');\n" +
+		"var debug = require('debug')('mocha:runner');\n" +
+		"var Runnable = require('./runnable.js').Runnable;\n" +
+		"require('./setup');\n" +
+		"exports.Runner = require('./runner.cjs');\n" +
+		"module.exports.Hook = require('./hook.js').Hook;\n" +
+		"exports.run = function run() {\n  return path.join('a', 'b');\n};\n" +
+		"const made = make(require('./x'));\n"
+	f, err := parse.Parse("lib/mocha.cjs", []byte(src), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range f.Symbols {
+		got = append(got, s.Kind+" "+s.Name)
+	}
+	want := []string{"import import:path", "import import:debug", "import import:./runnable.js", "import import:./setup",
+		"re-export re-export:./runner.cjs", "re-export re-export:./hook.js", "function run", "const made"}
+	if !slices.Equal(got, want) {
+		t.Errorf("symbols:\n got %q\nwant %q", got, want)
+	}
+	var mods []string
+	for _, im := range f.Imports {
+		mods = append(mods, im.Module+" "+strings.Join(im.Names, ","))
+	}
+	if want := []string{"path path", "debug debug", "./runnable.js Runnable", "./setup "}; !slices.Equal(mods, want) {
+		t.Errorf("imports %q, want %q", mods, want)
 	}
 }

@@ -69,16 +69,14 @@ func (b *builder) requireImport(n *sitter.Node) *Symbol {
 			continue
 		}
 		decls++
-		v := b.child(&c, "value")
-		if v == nil || b.kindOf(v) != kCall || b.fieldText(v, "function") != "require" {
+		m, member := b.requiredModule(b.child(&c, "value"))
+		if m == "" {
 			return nil
 		}
-		args := b.child(v, "arguments")
-		if args == nil || args.NamedChildCount() != 1 || b.kindOf(args.NamedChild(0)) != kString {
-			return nil
-		}
-		module = unquote(b.text(args.NamedChild(0)))
-		if nm := b.child(&c, "name"); nm != nil {
+		module = m
+		if member != "" {
+			names = append(names, member)
+		} else if nm := b.child(&c, "name"); nm != nil {
 			names = append(names, b.patternNames(nm)...)
 		}
 	}
@@ -89,6 +87,35 @@ func (b *builder) requireImport(n *sitter.Node) *Symbol {
 	s.Signature = collapseSpace(b.nodeView(n), 200)
 	b.imports = append(b.imports, Import{Statement: b.text(n), Module: module, Names: names, StartLine: s.StartLine, EndLine: s.EndLine})
 	return s
+}
+
+// requiredModule is the module a value requires, as CommonJS writes it:
+// `require('m')`, a member of it (`require('./runnable.js').Runnable`), or
+// what it returns called (`require('debug')('mocha:runner')`); "" for any
+// other value. member is the first name the value reads from the module,
+// when it reads one.
+func (b *builder) requiredModule(v *sitter.Node) (module, member string) {
+	for depth := 0; v != nil && depth < 8; depth++ {
+		switch b.kindOf(v) {
+		case kCall:
+			fn := b.child(v, "function")
+			if fn == nil || b.kindOf(fn) != kIdentifier || b.text(fn) != "require" {
+				v = fn
+				continue
+			}
+			args := b.child(v, "arguments")
+			if args == nil || args.NamedChildCount() != 1 || b.kindOf(args.NamedChild(0)) != kString {
+				return "", ""
+			}
+			return unquote(b.text(args.NamedChild(0))), member
+		case kMember:
+			member = b.fieldText(v, "property")
+			v = b.child(v, "object")
+		default:
+			return "", ""
+		}
+	}
+	return "", ""
 }
 
 // patternNames lists the identifiers a binding pattern introduces.

@@ -24,7 +24,10 @@ import (
 )
 
 // SchemaVersion is stored in meta.schema_version. Bump it whenever the schema,
-// the terms normalisation or what the chunker records changes (20: a
+// the terms normalisation or what the chunker records changes (21:
+// CommonJS's re-exports, `exports.Runnable = require('./runnable.js')
+// .Runnable`, are re-export chunks, and `require('m').x`,
+// `require('debug')('ns')` and a bare `require('m')` imports; 20: a
 // multi-line method written in an object literal that is no variable's
 // value, `defineComponent({ setup() {…} })`, `reducers: { add(state) {…}
 // }`, is a symbol; 19: a
@@ -44,7 +47,7 @@ import (
 // is one definition rather than an expression around one): an index of any
 // other version is dropped and rebuilt on Open, since it is only a cache of
 // the workspace.
-const SchemaVersion = 20
+const SchemaVersion = 21
 
 // applicationID marks the file as a scry index (PRAGMA application_id, "scry"),
 // so that Open never drops the tables of some other application's database
