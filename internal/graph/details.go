@@ -173,8 +173,7 @@ func (m *model) callLines(label string, cs []Call, self int) []string {
 		var items []string
 		count := map[string]int{}
 		for _, c := range cs {
-			s := m.detailCall(c, self, false)
-			s = summaryName(c) + s[len(c.Name):]
+			s := m.detailCallAs(summaryName(c), c, self, false)
 			if count[s] == 0 {
 				items = append(items, s)
 			}
@@ -224,7 +223,12 @@ func summaryName(c Call) string {
 }
 
 func (m *model) detailCall(c Call, self int, limits bool) string {
-	s := c.Name
+	return m.detailCallAs(c.Name, c, self, limits)
+}
+
+// detailCallAs is detailCall with the call shown as name.
+func (m *model) detailCallAs(name string, c Call, self int, limits bool) string {
+	s := name
 	if c.File != "" {
 		s += " (" + textfmt.Name(c.File) + ")"
 	}

@@ -24,9 +24,23 @@ func (b *builder) importStatement(n *sitter.Node) *Symbol {
 			}
 		}
 	}
+	return b.importSymbol(n, module, names)
+}
+
+// importSymbol is the statement n importing module, recorded among the
+// file's imports with the names it binds.
+func (b *builder) importSymbol(n *sitter.Node, module string, names []string) *Symbol {
 	s := b.newSymbol(n, "import:"+module, KindImport)
 	s.Signature = collapseSpace(b.nodeView(n), 200)
 	b.imports = append(b.imports, Import{Statement: b.text(n), Module: module, Names: names, StartLine: s.StartLine, EndLine: s.EndLine})
+	return s
+}
+
+// reExportSymbol is the statement n exporting again what module exports.
+func (b *builder) reExportSymbol(n *sitter.Node, module string) *Symbol {
+	s := b.newSymbol(n, "re-export:"+module, KindReExport)
+	s.Signature = collapseSpace(b.nodeView(n), 200)
+	s.Exported = true
 	return s
 }
 
@@ -83,10 +97,7 @@ func (b *builder) requireImport(n *sitter.Node) *Symbol {
 	if decls != 1 {
 		return nil
 	}
-	s := b.newSymbol(n, "import:"+module, KindImport)
-	s.Signature = collapseSpace(b.nodeView(n), 200)
-	b.imports = append(b.imports, Import{Statement: b.text(n), Module: module, Names: names, StartLine: s.StartLine, EndLine: s.EndLine})
-	return s
+	return b.importSymbol(n, module, names)
 }
 
 // requiredModule is the module a value requires, as CommonJS writes it:
@@ -159,10 +170,7 @@ func (b *builder) exportStatement(n *sitter.Node) *Symbol {
 		return s
 	}
 	if src := b.child(n, "source"); src != nil {
-		s := b.newSymbol(n, "re-export:"+unquote(b.text(src)), KindReExport)
-		s.Signature = collapseSpace(b.nodeView(n), 200)
-		s.Exported = true
-		return s
+		return b.reExportSymbol(n, unquote(b.text(src)))
 	}
 	if v := b.child(n, "value"); v != nil {
 		var s *Symbol

@@ -241,31 +241,24 @@ func (b *builder) expressionStatement(n *sitter.Node) *Symbol {
 	expr := n.NamedChild(0)
 	if expr != nil && b.kindOf(expr) == kCall && b.fieldText(expr, "function") == "require" {
 		if module, _ := b.requiredModule(expr); module != "" {
-			// `require('./setup')`: an import for its effects.
-			s := b.newSymbol(n, "import:"+module, KindImport)
-			s.Signature = collapseSpace(b.nodeView(n), 200)
-			b.imports = append(b.imports, Import{Statement: b.text(n), Module: module, StartLine: s.StartLine, EndLine: s.EndLine})
-			return s
+			return b.importSymbol(n, module, nil) // `require('./setup')`, for its effects
 		}
 	}
 	if expr != nil && b.kindOf(expr) == kAssignment {
 		left := b.fieldText(expr, "left")
 		right := b.child(expr, "right")
 		if right != nil && isCommonJSExport(left) {
+			if module, _ := b.requiredModule(right); module != "" {
+				// `exports.Runnable = require('./runnable.js').Runnable`,
+				// `module.exports = require('./lib')`: CommonJS's
+				// re-export, as `export { Runnable } from …` is ESM's.
+				return b.reExportSymbol(n, module)
+			}
 			name := left
 			if strings.HasPrefix(left, "exports.") || strings.HasPrefix(left, "module.exports.") {
 				name = left[strings.LastIndexByte(left, '.')+1:]
 			} else if own := b.fieldText(right, "name"); own != "" {
 				name = own
-			}
-			if module, _ := b.requiredModule(right); module != "" {
-				// `exports.Runnable = require('./runnable.js').Runnable`,
-				// `module.exports = require('./lib')`: CommonJS's
-				// re-export, as `export { Runnable } from …` is ESM's.
-				s := b.newSymbol(n, "re-export:"+module, KindReExport)
-				s.Signature = collapseSpace(b.nodeView(n), 200)
-				s.Exported = true
-				return s
 			}
 			s := b.newSymbol(n, name, KindVariable)
 			b.valueSymbol(s, right, name, nil)
