@@ -214,6 +214,10 @@ type doc struct {
 	program *moduleScope
 	modules map[uintptr]*moduleScope // namespace bodies
 	classes map[uintptr]*classInfo   // class bodies
+	// imports are the line ranges of the file's import statements written
+	// over several lines, read on first use (see sameImport).
+	imports     [][2]int
+	importsRead bool
 }
 
 func newDoc(g *grammar, src []byte, tree *sitter.Tree) *doc {
@@ -329,7 +333,7 @@ func (d *doc) render(relPath string, inc []bool) (string, []int) {
 		if from > to {
 			continue
 		}
-		if len(shown) > 0 && !opens(prevLine) && !closes(d.lineText(from)) {
+		if len(shown) > 0 && !opens(prevLine) && !closes(d.lineText(from)) && !d.sameImport(shown[len(shown)-1], from) {
 			b.WriteByte('\n')
 		}
 		for i := from; i <= to; i++ {
@@ -340,6 +344,30 @@ func (d *doc) render(relPath string, inc []bool) (string, []int) {
 		prevLine = d.lineText(to)
 	}
 	return b.String(), shown
+}
+
+// sameImport reports whether lines a and b lie in one import statement.
+// The specifiers a snapshot leaves out of a long import (see importLines)
+// are no gap a reader needs to see: a blank line among the names would
+// only look like a formatting slip.
+func (d *doc) sameImport(a, b int) bool {
+	if !d.importsRead {
+		d.importsRead = true
+		for _, c := range d.root.NamedChildren(d.cursor) {
+			if d.kind(&c) != kImport {
+				continue
+			}
+			if from, to := d.lines(&c); from < to {
+				d.imports = append(d.imports, [2]int{from, to})
+			}
+		}
+	}
+	for _, r := range d.imports {
+		if r[0] <= a && a <= r[1] && r[0] <= b && b <= r[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // lineText is line l without its terminator.

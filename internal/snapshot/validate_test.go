@@ -243,11 +243,38 @@ func (v *validation) referencedShown(shadowed []string) {
 		if hit == "" || !d.import_ && d.sym.EndLine-d.declLine+1 > MaxDependencyLines {
 			continue
 		}
+		if d.import_ {
+			v.importShown(d, used)
+			continue
+		}
 		for l := d.declLine; l <= d.sym.EndLine; l++ {
 			if !v.shown[l] && strings.TrimSpace(v.lines[l-1]) != "" {
 				v.fail("%s (lines %d-%d) is referenced by a target but not shown", hit, d.declLine, d.sym.EndLine)
 				break
 			}
+		}
+	}
+}
+
+// importShown checks an import a target uses: its first and last line
+// and, for each name the targets use, a line that names it are shown (a
+// long import may leave out the specifiers nothing shown uses).
+func (v *validation) importShown(d decl, used map[string]bool) {
+	from, to := d.declLine, d.sym.EndLine
+	if !v.shown[from] || !v.shown[to] {
+		v.fail("import (lines %d-%d) is referenced by a target but its first or last line is not shown", from, to)
+		return
+	}
+	for _, n := range d.names {
+		if !used[n] {
+			continue
+		}
+		found := false
+		for l := from; l <= to && !found; l++ {
+			found = v.shown[l] && tokens(v.lines[l-1])[n]
+		}
+		if !found {
+			v.fail("%s (import, lines %d-%d) is referenced by a target but not shown", n, from, to)
 		}
 	}
 }
