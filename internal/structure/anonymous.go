@@ -112,6 +112,12 @@ func anonymousAround(src []byte, toks []token, k int) (name string, start int, o
 			}
 			if depth == 0 && !left {
 				st := arrowStart(src, toks, j)
+				if typeAnnotation(src, toks, st) {
+					// `let done!: () => void` declares a function's type,
+					// and code without semicolons goes on after it.
+					left = true
+					continue
+				}
 				return contextName(src, toks, st), st, true
 			}
 		case ",", ";":
@@ -254,6 +260,28 @@ func matchBack(src []byte, toks []token, i int) int {
 	return enclosingOpen(src, toks, i-1)
 }
 
+// declarationWords come before a name whose ":" opens a type annotation,
+// not an object literal's key.
+var declarationWords = map[string]bool{
+	"let": true, "const": true, "var": true, "declare": true, "readonly": true,
+	"private": true, "public": true, "protected": true, "static": true, "accessor": true,
+}
+
+// typeAnnotation reports whether the arrow starting at toks[st] is a
+// function type in an annotation (`let done!: () => void`, `cb?: () =>
+// void`, `private run: () => void`) rather than a function: its ":" follows
+// a "!" or "?", or a name that a declaration word opens.
+func typeAnnotation(src []byte, toks []token, st int) bool {
+	if st < 2 || !isPunct(src, toks[st-1], ":") {
+		return false
+	}
+	b := toks[st-2]
+	if isPunct(src, b, "!") || isPunct(src, b, "?") {
+		return true
+	}
+	return b.kind == tIdent && st >= 3 && toks[st-3].kind == tIdent && declarationWords[toks[st-3].text(src)]
+}
+
 // contextName names the function expression starting at toks[st] by what
 // holds it: `key: fn` → key, `x = fn` → x, `f(…, fn)` → "f() callback".
 func contextName(src []byte, toks []token, st int) string {
@@ -262,7 +290,9 @@ func contextName(src []byte, toks []token, st int) string {
 	}
 	b := toks[st-1]
 	switch {
-	case isPunct(src, b, ":") && st >= 2 && (toks[st-2].kind == tIdent || toks[st-2].kind == tString):
+	case isPunct(src, b, ":") && st >= 2 && (toks[st-2].kind == tIdent || toks[st-2].kind == tString) &&
+		(st < 3 || isPunct(src, toks[st-3], "{") || isPunct(src, toks[st-3], ",")):
+		// A key of an object literal, not a ternary's `? y :`.
 		return strings.Trim(toks[st-2].text(src), `"'`+"`")
 	case isPunct(src, b, "=") && st >= 2:
 		if v := annotatedName(src, toks, st-2); v != "" {

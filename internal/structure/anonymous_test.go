@@ -25,6 +25,13 @@ func TestAnonymousAround(t *testing.T) {
 		// there, though no semicolon ends it.
 		{"it('t', () => {\n  const cb1 = () => {\n    go()\n  }\n  CALL\n})", "it('t') callback"},
 		{"const cb1 = () => {\n  go()\n}\nCALL", ""},
+		// A function type in an annotation is no function around the
+		// site, in code without semicolons.
+		{"it('t', async () => {\n  let done!: () => void\n  go()\n  CALL\n})", "it('t') callback"},
+		{"let done: () => void\nCALL", ""},
+		{"class A {\n  private run?: () => void\n  m() { CALL }\n}", "m"},
+		{"x = { a: 1, cb: () => CALL }", "cb"},
+		{"x = ok ? y : () => CALL", "(anonymous function)"},
 		// A callback is named as the chunker names it: its callee with the
 		// short argument lists along it, and a test's or suite's title.
 		// `it.each(table)(…)` had been "(anonymous function)".
