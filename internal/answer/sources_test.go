@@ -29,6 +29,10 @@ func TestCallTreesFromIndexAndCompiler(t *testing.T) {
 			"export function relay(): void {\n  log()\n  ping()\n}\n" +
 			"export function log(): void {}\n",
 		"main.ts": "import { ping } from './net'\nexport function main(): void {\n  ping()\n}\n",
+		// A test's caller sorts before the code's by path, and is listed
+		// after it.
+		"__tests__/net.test.ts": "import { log } from '../net'\nexport function check(): void {\n  log()\n}\n",
+		"zz.ts":                 "import { log } from './net'\nexport function zz(): void {\n  log()\n}\n",
 	}
 	testkit.WriteTree(t, root, files)
 	tests := []struct {
@@ -42,6 +46,7 @@ func TestCallTreesFromIndexAndCompiler(t *testing.T) {
 		{"three hops", false, "ping", 3, "  → pong (net.ts:4)\n    → relay (net.ts:7)\n      → log (net.ts:11)\n      → ping (net.ts:1) [cycle]\n"},
 		{"transitive", false, "main", -1, "  → ping (net.ts:1)\n    → pong (net.ts:4)\n      → relay (net.ts:7)\n        → log (net.ts:11)\n        → ping (net.ts:1) [cycle]\n"},
 		{"callers, two hops", true, "pong", 2, "  ← ping (net.ts:1)\n    ← main (main.ts:2)\n    ← relay (net.ts:7) [depth limit]\n"},
+		{"callers, the code's first", true, "log", 1, "  ← relay (net.ts:7) [depth limit]\n  ← zz (zz.ts:2)\n  ← check (__tests__/net.test.ts:2)\n"},
 	}
 	run := func(t *testing.T, e *engine.Engine, approximate bool) {
 		for _, tt := range tests {

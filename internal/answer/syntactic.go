@@ -1,15 +1,17 @@
 package answer
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/graph"
 	"github.com/scry-dev/scry/internal/ident"
 	"github.com/scry-dev/scry/internal/lines"
+	"github.com/scry-dev/scry/internal/pathclass"
 	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/store"
 	"github.com/scry-dev/scry/internal/structure"
@@ -387,8 +389,8 @@ func (s syntactic) incoming(c chunk.Chunk, depth int, marks bool) []structure.In
 	})
 }
 
-// callers lists the declarations whose own code calls c, by file and
-// line.
+// callers lists the declarations whose own code calls c, the code's
+// before the tests', by file and line.
 func (s syntactic) callers(c chunk.Chunk) []chunk.Chunk {
 	name := definedName(c)
 	if !ident.Is(name) {
@@ -411,11 +413,11 @@ func (s syntactic) callers(c chunk.Chunk) []chunk.Chunk {
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].RelativePath != out[j].RelativePath {
-			return out[i].RelativePath < out[j].RelativePath
-		}
-		return out[i].StartLine < out[j].StartLine
+	// The code's callers first, as the compiler's tree lists them (a tree
+	// cut at its node budget keeps them).
+	slices.SortFunc(out, func(a, b chunk.Chunk) int {
+		return cmp.Or(pathclass.Compare(a.RelativePath, b.RelativePath),
+			strings.Compare(a.RelativePath, b.RelativePath), cmp.Compare(a.StartLine, b.StartLine))
 	})
 	return out
 }
