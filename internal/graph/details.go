@@ -28,7 +28,13 @@ func (m *model) details(i int, single, noteApprox bool) []string {
 	if r.Extends != nil {
 		add("Extends", m.refText(*r.Extends, i))
 	}
-	add("Implements", m.refs(r.Implements, i))
+	// An interface's heritage is what it extends (structure keeps it in
+	// Implements with a class's interfaces).
+	if r.Kind == "interface" {
+		add("Extends", m.refs(r.Implements, i))
+	} else {
+		add("Implements", m.refs(r.Implements, i))
+	}
 	add("Subtypes", m.refs(r.Subtypes, i))
 	if single {
 		lines = append(lines, m.callLines("Calls", r.Calls, i)...)
