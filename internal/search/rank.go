@@ -155,6 +155,9 @@ func (p *Pipeline) gather(ctx context.Context, req Request) (Candidates, error) 
 		markCallees(p.model(), cands, out.Features)
 	}
 	out.Question = AsksQuestion(req.Query)
+	if out.Question {
+		markHubs(p.model(), cands, out.Features)
+	}
 	return out, ctx.Err()
 }
 

@@ -625,3 +625,44 @@ func FuzzCalledNames(f *testing.F) {
 		}
 	})
 }
+
+func TestMarkHubsMarksStrongCandidatesThatCallOtherStrongOnes(t *testing.T) {
+	cand := func(file, name, text string) Result {
+		return Result{Chunk: chunk.Chunk{Name: name, EmbeddingText: text, RelativePath: file}}
+	}
+	cands := []Result{
+		cand("request.ts", "cloneRawRequest", "cloneRawRequest(req) { return new Request(req.url) }"),
+		cand("hono-base.ts", "Hono.fetch", "fetch(request) { return this.#dispatch(request) }"),
+		// Calls two strong candidates, one a private method by its '#'.
+		cand("hono-base.ts", "Hono.#dispatch", "#dispatch(request) { const m = this.router.match(request); return compose(m) }"),
+		cand("router.ts", "match", "match(path) { return this.routes.find(path) }"),
+		cand("compose.ts", "compose", "compose(handlers) { return (c) => handlers[0](c) }"),
+		// Calls itself and nothing strong: no hub.
+		cand("loop.ts", "loop", "loop() { return loop() }"),
+	}
+	// Beyond the strongest hubSources: neither marked nor counted.
+	for i := 0; i < hubSources; i++ {
+		cands = append(cands, cand("far.ts", fmt.Sprintf("far%d", i), "far() { return match(compose()) }"))
+	}
+	feats := make([]Features, len(cands))
+	for i := range feats {
+		feats[i][FBM25] = 1 - float64(i)/100
+	}
+	markHubs(unitModel(map[int]float64{FBM25: 1}, 0), cands, feats)
+	want := map[string]float64{"cloneRawRequest": 0, "Hono.fetch": 0.5, "Hono.#dispatch": 1, "match": 0, "compose": 0, "loop": 0}
+	for i, c := range cands {
+		w, ok := want[c.Chunk.Name]
+		if !ok {
+			w = 0
+			if i < hubSources {
+				w = 1 // a strong far chunk calls match and compose
+			}
+		}
+		if got := feats[i][FHub]; got != w {
+			t.Errorf("%s: hub %v, want %v", c.Chunk.Name, got, w)
+		}
+	}
+	few := []Result{cand("a.ts", "a", "a() { b() }")}
+	markHubs(DefaultModel, few, make([]Features, 1)) // one candidate: nothing to call
+	markHubs(nil, cands, feats)                      // no model: no panic
+}
