@@ -73,7 +73,7 @@ var modifierOrder = []string{"private", "protected", "declare", "abstract", "sta
 // kindLine is "async method | exported | refs: 8 files".
 func kindLine(r Result) string {
 	var mods []string
-	exported, def := false, false
+	exported, def, sig := false, false, false
 	for _, mod := range r.Modifiers {
 		switch mod = strings.ToLower(mod); mod {
 		case "export", "exported":
@@ -83,6 +83,8 @@ func kindLine(r Result) string {
 		case "public", "":
 			// Public is the default; saying it costs tokens and tells
 			// nothing.
+		case "signature":
+			sig = true
 		default:
 			if !slices.Contains(mods, mod) {
 				mods = append(mods, mod)
@@ -91,6 +93,9 @@ func kindLine(r Result) string {
 	}
 	slices.SortStableFunc(mods, func(a, b string) int { return modRank(a) - modRank(b) })
 	kind := strings.Join(append(mods, r.Kind), " ")
+	if sig {
+		kind += " signature" // an interface's "method signature"
+	}
 	parts := []string{kind}
 	switch {
 	case exported && def:

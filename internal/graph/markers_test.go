@@ -335,9 +335,19 @@ func TestDetails(t *testing.T) {
 		})
 	}
 
-	mods := kindLine(Result{Kind: "method", RefFiles: -1, Modifiers: []string{"async", "static", "private", "exported"}})
-	if mods != "private static async method | exported" {
-		t.Errorf("kind line %q", mods)
+	for _, kc := range []struct {
+		mods []string
+		kind string
+		want string
+	}{
+		{[]string{"async", "static", "private", "exported"}, "method", "private static async method | exported"},
+		// An interface's member: a signature, said after its kind.
+		{[]string{"signature"}, "method", "method signature"},
+		{[]string{"readonly", "signature"}, "property", "readonly property signature"},
+	} {
+		if got := kindLine(Result{Kind: kc.kind, RefFiles: -1, Modifiers: kc.mods}); got != kc.want {
+			t.Errorf("kindLine(%v %s) = %q, want %q", kc.mods, kc.kind, got, kc.want)
+		}
 	}
 }
 

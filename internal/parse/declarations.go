@@ -351,6 +351,9 @@ func (b *builder) typeMembers(body *sitter.Node) []*Symbol {
 		default:
 			continue
 		}
+		if s.Kind != KindCall && s.Kind != KindIndex { // their kinds say so
+			s.Modifiers = appendOnce(s.Modifiers, SignatureModifier)
+		}
 		s.Signature = collapseSpace(b.nodeView(&c), 200)
 		out = append(out, s)
 	}

@@ -65,7 +65,7 @@ class TokenService 3-11 [exported] exported doc="Validates tokens."
   method validate 7-9 [async]
   getter size 10-10 [getter]
 interface Checker 13-13 [exported] exported
-  method validate 13-13
+  method validate 13-13 [signature]
 type Id 14-14 [exported] exported
 enum Role 15-15 [exported] exported
   enum-member Admin, User 15-15
@@ -150,7 +150,7 @@ expression handlers['drain'] = function () { 7-9
   }
 }
 `, want: `interface Sliced 1-20 [exported] exported
-  property selector 2-19
+  property selector 2-19 [signature]
 `},
 		{name: "a comparison broken over lines is no signature", path: "i.ts", src: `export interface Broken {
   <T>(x: T): T
@@ -175,7 +175,7 @@ export class Route<
   path?: TPath
 }
 `, want: `interface Store 1-3 [exported] exported
-  method get 2-2
+  method get 2-2 [signature]
 class Route 4-9 [exported] exported
   property path 8-8
 `},
@@ -195,7 +195,7 @@ export interface Descriptor {
 }
 `, want: `type Context 1-4 [exported] exported
 interface Descriptor 5-7 [exported] exported
-  property scriptAst 6-6
+  property scriptAst 6-6 [signature]
 `},
 		{name: "members named in after members without semicolons", path: "filters.ts", src: `export type StringFilter<M = never> = {
   equals?: string | Ref<M>
@@ -208,8 +208,8 @@ export interface SVGAttributes {
 }
 `, want: `type StringFilter 1-5 [exported] exported
 interface SVGAttributes 6-9 [exported] exported
-  property href 7-7
-  property in2 8-8
+  property href 7-7 [signature]
+  property in2 8-8 [signature]
 `},
 		{name: "reserved words as export names", path: "index.js", src: `export { if_block as if, each as const } from './blocks.js';
 export function mount() {}

@@ -33,6 +33,11 @@ const (
 	KindCall        = "call-signature"
 )
 
+// SignatureModifier marks a member of an interface or object type (a
+// method, property or construct signature): a declaration with no code of
+// its own, whose calls run the code of whatever implements it.
+const SignatureModifier = "signature"
+
 // MaxDepth is the deepest a symbol nests (a root symbol is at depth 0). A
 // declaration at depth MaxDepth has no child symbols: whatever nests inside
 // it stays in its source, as part of its chunk. Real code nests far less

@@ -1,10 +1,13 @@
 package search
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/scry-dev/scry/internal/parse"
 )
 
 // calleeSources is how many of the best candidates (by the model's score
@@ -50,6 +53,12 @@ func markCallees(m *Model, cands []Result, feats []Features) {
 	fileBest := map[string]float64{}
 	for i, c := range cands {
 		if isSource[i] {
+			continue
+		}
+		// A method signature of an interface is no code a call runs:
+		// `this.subscribe()` reaches an implementation, not the
+		// declaration beside it in types.ts.
+		if slices.Contains(c.Chunk.Modifiers, parse.SignatureModifier) {
 			continue
 		}
 		if n := callers[simpleName(c.Chunk.Name)]; n > 0 {

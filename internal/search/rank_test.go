@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/chunk"
+	"github.com/scry-dev/scry/internal/parse"
 	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/embed/builtin"
 )
@@ -665,4 +666,27 @@ func TestMarkHubsMarksStrongCandidatesThatCallOtherStrongOnes(t *testing.T) {
 	few := []Result{cand("a.ts", "a", "a() { b() }")}
 	markHubs(DefaultModel, few, make([]Features, 1)) // one candidate: nothing to call
 	markHubs(nil, cands, feats)                      // no model: no panic
+}
+
+// An interface's method signature is not what a call runs: the callee mark
+// goes to the implementations of the name, not to the declaration.
+func TestMarkCalleesSkipsSignatures(t *testing.T) {
+	cands := []Result{
+		{Chunk: chunk.Chunk{Name: "handleUnsubscribe", RelativePath: "cacheCollection.ts", EmbeddingText: "handleUnsubscribe() { api.unsubscribe() }"}},
+		{Chunk: chunk.Chunk{Name: "pad", RelativePath: "a.ts", EmbeddingText: "pad() {}"}},
+		{Chunk: chunk.Chunk{Name: "pad", RelativePath: "b.ts", EmbeddingText: "pad() {}"}},
+		{Chunk: chunk.Chunk{Name: "unsubscribe", RelativePath: "types.ts", EmbeddingText: "unsubscribe(): void", Modifiers: []string{parse.SignatureModifier}}},
+		{Chunk: chunk.Chunk{Name: "unsubscribe", RelativePath: "buildInitiate.ts", EmbeddingText: "unsubscribe() { dispatch(remove()) }"}},
+	}
+	feats := make([]Features, len(cands))
+	for i := range feats {
+		feats[i][FBM25] = 1 - float64(i)/10
+	}
+	markCallees(unitModel(map[int]float64{FBM25: 1}, 0), cands, feats)
+	if feats[3][FCallee] != 0 || feats[3][FFileCallee] != 0 {
+		t.Errorf("the signature in types.ts was marked: callee %v, file %v", feats[3][FCallee], feats[3][FFileCallee])
+	}
+	if feats[4][FCallee] == 0 {
+		t.Error("the implementation in buildInitiate.ts was not marked")
+	}
 }

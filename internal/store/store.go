@@ -24,7 +24,9 @@ import (
 )
 
 // SchemaVersion is stored in meta.schema_version. Bump it whenever the schema,
-// the terms normalisation or what the chunker records changes (21:
+// the terms normalisation or what the chunker records changes (22: a
+// member of an interface or object type carries the "signature" modifier;
+// 21:
 // CommonJS's re-exports, `exports.Runnable = require('./runnable.js')
 // .Runnable`, are re-export chunks, and `require('m').x`,
 // `require('debug')('ns')` and a bare `require('m')` imports; 20: a
@@ -47,7 +49,7 @@ import (
 // is one definition rather than an expression around one): an index of any
 // other version is dropped and rebuilt on Open, since it is only a cache of
 // the workspace.
-const SchemaVersion = 21
+const SchemaVersion = 22
 
 // applicationID marks the file as a scry index (PRAGMA application_id, "scry"),
 // so that Open never drops the tables of some other application's database
