@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/scry-dev/scry/internal/chunk"
-	"github.com/scry-dev/scry/internal/parse"
 	"github.com/scry-dev/scry/internal/chunkindex"
 	"github.com/scry-dev/scry/internal/embed/builtin"
+	"github.com/scry-dev/scry/internal/parse"
 )
 
 func TestQueryWords(t *testing.T) {
