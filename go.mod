@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/BurntSushi/toml v1.5.0
+	github.com/agnivade/levenshtein v1.2.2
 	github.com/bmatcuk/doublestar/v4 v4.9.1
 	github.com/dlclark/regexp2 v1.10.0
 	github.com/dustin/go-humanize v1.1.0

@@ -32,6 +32,7 @@ func TestCommandsAnswer(t *testing.T) {
 		{[]string{"callers", "recordFailure"}, []string{"BaseValidator.recordFailure — src/auth/base.ts:4 (approximate: from the index)", "← TokenService.validateToken (src/auth/tokenService.ts:17)"}},
 		{[]string{"importers", "node:crypto"}, []string{"1 import(s) of node:crypto:\nsrc/auth/crypto.ts:1:"}},
 		{[]string{"info", "noSuchThing"}, []string{`No symbol "noSuchThing" in the workspace.`}},
+		{[]string{"callers", "AuthConfig > getSecrt"}, []string{`No symbol "AuthConfig > getSecrt" in the workspace. Nearest symbols:`, "- method AuthConfig.getSecret — src/config/auth.ts:"}},
 	}
 	for _, tt := range tests {
 		out, err := runScry(t, append(tt.args, "--root", root, "--index", idx)...)

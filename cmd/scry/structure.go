@@ -57,7 +57,11 @@ otherwise from the index, marked approximate.`,
 					fmt.Fprintln(out, "[]")
 					return nil
 				}
-				fmt.Fprintln(out, render.NoSymbol(symbol))
+				near, err := l.Near(symbol)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(out, render.NoSymbol(symbol, near))
 				return nil
 			}
 			asked := depth

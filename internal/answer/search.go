@@ -88,7 +88,7 @@ func Search(ctx context.Context, v View, req search.Request, callDepth int) (Ans
 	leadsOnly := func(resp search.Response) (Answer, error) {
 		return fitLeads(req.Query, budget, resp, 1, func(leads []graph.Lead) (Answer, error) {
 			in := graph.Input{Query: req.Query, Budget: budget, Threshold: req.Params.Threshold, Leads: leads,
-				Lookup: resp.Symbol != nil || len(resp.Leads) > 0 && resp.Leads[0].Defines, Unknown: resp.Unknown}
+				Lookup: resp.Symbol != nil || len(resp.Leads) > 0 && resp.Leads[0].Defines, Unknown: resp.Unknown, Missing: resp.Missing}
 			_, n := graph.Render(in)
 			return Answer{Graph: in, Tokens: n, Budget: budget}, nil
 		})

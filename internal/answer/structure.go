@@ -8,6 +8,7 @@ import (
 
 	"github.com/scry-dev/scry/internal/chunk"
 	"github.com/scry-dev/scry/internal/graph"
+	"github.com/scry-dev/scry/internal/search"
 	"github.com/scry-dev/scry/internal/structure"
 	"github.com/scry-dev/scry/internal/textfmt"
 )
@@ -53,6 +54,28 @@ func (x Local) Symbols(path string) ([]Symbol, error) {
 	out := make([]Symbol, len(cs))
 	for i, c := range cs {
 		out[i] = Symbol{Declaration: declarationOf(c), c: c}
+	}
+	return out, nil
+}
+
+// Near names the declarations a symbol path that resolved to nothing most
+// likely meant (search.NearSymbols: the name under another parent or file,
+// or the parent's members of the closest names), so that a guess or a typo
+// is answered with where to look.
+func (x Local) Near(symbol string) ([]Declaration, error) {
+	sp, _, err := search.ParseSymbolPath(symbol)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := search.NearSymbols(x.Store, sp, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Declaration, 0, len(cs))
+	for _, c := range cs {
+		if !statementKind(c.NodeKind) {
+			out = append(out, declarationOf(c))
+		}
 	}
 	return out, nil
 }

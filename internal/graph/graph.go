@@ -42,6 +42,9 @@ type Input struct {
 	// Unknown is the name the query asked for when nothing in the index
 	// defines or mentions it: the leads share only part of it.
 	Unknown string `json:"unknown,omitempty"`
+	// Missing is the symbol path a lookup asked for when nothing matched
+	// it; the leads are then the nearest symbols.
+	Missing string `json:"missing,omitempty"`
 }
 
 // Lead is a candidate named instead of shown.

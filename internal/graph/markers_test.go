@@ -441,3 +441,18 @@ func wantLines(t *testing.T, got, want []string) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A lookup that matched nothing names the nearest symbols for their names,
+// with no relevance beside them; other leads keep theirs.
+func TestLeadLinesOfAMissedLookup(t *testing.T) {
+	lead := Lead{Kind: "method", Name: "Hono.fetch", File: "src/hono-base.ts", Line: 469, Probability: 0}
+	got := leadLines(Input{Missing: "Hono > fetchx", Leads: []Lead{lead}})
+	want := "No symbol \"Hono > fetchx\" in this index. Nearest symbols:\n- method Hono.fetch  src/hono-base.ts:469"
+	if got != want {
+		t.Errorf("missed lookup:\n got %q\nwant %q", got, want)
+	}
+	lead.Probability = 0.25
+	if got := leadLines(Input{Threshold: 0.5, Leads: []Lead{lead}}); !strings.HasSuffix(got, "src/hono-base.ts:469  p=0.25") {
+		t.Errorf("ranked leads lost their probability: %q", got)
+	}
+}

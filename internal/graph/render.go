@@ -122,6 +122,8 @@ const lookupAdvice = "raise the budget, or ask for its structure (info, callers,
 func leadLines(in Input) string {
 	var b strings.Builder
 	switch {
+	case in.Missing != "":
+		fmt.Fprintf(&b, "No symbol %s in this index. Nearest symbols:", strconv.Quote(in.Missing))
 	case in.Unknown != "":
 		fmt.Fprintf(&b, "Nothing in this index defines or mentions %s. Nearest leads, which share only part of the name:", in.Unknown)
 	case in.Leads[0].OverBudget && in.Lookup:
@@ -145,7 +147,11 @@ func otherLeads(in Input) string {
 
 func writeLeads(b *strings.Builder, in Input) {
 	for _, l := range in.Leads {
-		fmt.Fprintf(b, "\n- %s %s  %s:%d  p=%.2f", l.Kind, l.Name, textfmt.Name(l.File), l.Line, l.Probability)
+		fmt.Fprintf(b, "\n- %s %s  %s:%d", l.Kind, l.Name, textfmt.Name(l.File), l.Line)
+		if in.Missing == "" {
+			// A near symbol is named for its name, not for a relevance.
+			fmt.Fprintf(b, "  p=%.2f", l.Probability)
+		}
 		if l.OverBudget {
 			fmt.Fprintf(b, " (%s tokens, over the %s budget)", textfmt.Thousands(l.Tokens), textfmt.Thousands(in.Budget))
 		}

@@ -362,7 +362,11 @@ func (s *Server) eachSymbolOf(ctx context.Context, req *mcp.CallToolRequest, sym
 		return nil, err
 	}
 	if len(syms) == 0 {
-		return textResult(render.NoSymbol(symbol)), nil
+		near, err := l.Near(symbol)
+		if err != nil {
+			return nil, err
+		}
+		return textResult(render.NoSymbol(symbol, near)), nil
 	}
 	if narrow != nil {
 		syms = narrow(l, syms)

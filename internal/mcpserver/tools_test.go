@@ -39,6 +39,9 @@ func TestToolAnswers(t *testing.T) {
 		{"list_symbols", map[string]any{"path": "src/auth/tokenService.ts"}, []string{"src/auth/tokenService.ts\n  class TokenService [", "    method validateToken"}},
 		{"get_symbol_info", map[string]any{"symbol": "TokenService > validateToken"}, []string{"TokenService.validateToken — src/auth/tokenService.ts", "Signature: validateToken(token: string)", "approximate"}},
 		{"get_symbol_info", map[string]any{"symbol": "noSuchSymbol"}, []string{`No symbol "noSuchSymbol" in the workspace.`}},
+		// A typo in a member's name: the nearest member is named.
+		{"get_symbol_info", map[string]any{"symbol": "TokenService > validateTokn"}, []string{`No symbol "TokenService > validateTokn" in the workspace. Nearest symbols:`, "- method TokenService.validateToken — src/auth/tokenService.ts:17"}},
+		{"codebase_search", map[string]any{"query": "symbol = TokenServce > validateToken"}, []string{`No symbol "TokenServce > validateToken" in this index. Nearest symbols:`, "- method TokenService.validateToken  src/auth/tokenService.ts:16"}},
 		{"find_definition", map[string]any{"symbol": "AuthConfig"}, []string{"class AuthConfig — src/config/auth.ts:"}},
 		{"find_definition", map[string]any{"file": "src/middleware/auth.ts", "line": 15, "column": 30}, []string{"method TokenService.validateToken — src/auth/tokenService.ts:17", "(approximate: from the index"}},
 		{"find_references", map[string]any{"symbol": "TokenService"}, []string{"TokenService — src/auth/tokenService.ts:7:", "src/middleware/auth.ts\n  1 [import]", "(approximate: from the index"}},

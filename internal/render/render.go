@@ -145,9 +145,18 @@ func JSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// NoSymbol is the answer when a symbol path names nothing.
-func NoSymbol(path string) string {
-	return fmt.Sprintf("No symbol %q in the workspace.", path)
+// NoSymbol is the answer when a symbol path names nothing, with the
+// nearest symbols when there are any (answer.Local.Near).
+func NoSymbol(path string, near []answer.Declaration) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "No symbol %q in the workspace.", path)
+	if len(near) > 0 {
+		b.WriteString(" Nearest symbols:")
+		for _, d := range near {
+			fmt.Fprintf(&b, "\n- %s %s — %s:%d", d.Kind, textfmt.Line(d.Name), textfmt.Name(d.File), d.Line)
+		}
+	}
+	return b.String()
 }
 
 // Declaration is the one way a declaration is listed: `kind Name —

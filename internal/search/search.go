@@ -166,6 +166,10 @@ type Response struct {
 	// Unknown is the name the query asked for when nothing in the index
 	// defines or mentions it: the answer holds leads only.
 	Unknown string
+	// Missing is the symbol path a lookup asked for when nothing matched
+	// it: Leads then name the nearest symbols (NearSymbols, else the
+	// ranked search's best for its words).
+	Missing string
 }
 
 // Pipeline runs queries against one store.
@@ -223,7 +227,11 @@ func (p *Pipeline) Search(ctx context.Context, req Request) (Response, error) {
 		}
 		resp.Candidates = len(chunks)
 		resp.Results = mergeNested(resp.Results)
-		return resp, nil
+		if len(chunks) == 0 {
+			resp.Missing = sp.String()
+			resp.Leads, err = p.near(ctx, req, sp)
+		}
+		return resp, err
 	}
 	if len(req.Query) > maxQueryBytes {
 		return resp, fmt.Errorf("search: query too long (%d bytes, at most %d)", len(req.Query), maxQueryBytes)
@@ -245,6 +253,36 @@ func (p *Pipeline) Search(ctx context.Context, req Request) (Response, error) {
 	resp.Unknown = cs.Unknown
 	resp.Results, resp.Leads, err = p.Answer(ranked, cs.Unknown, prm)
 	return resp, err
+}
+
+// near names the symbols a lookup that matched nothing most likely meant:
+// NearSymbols, else the best of a ranked search for the path's words (a
+// bare name's typo, `validateTokn`, shares most of its terms).
+func (p *Pipeline) near(ctx context.Context, req Request, sp SymbolPath) ([]Lead, error) {
+	cs, err := NearSymbols(p.Store, sp, req.Paths, req.Languages)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	var out []Lead
+	for _, c := range cs {
+		out = append(out, Lead{Chunk: c})
+	}
+	if len(out) > 0 {
+		return out, nil
+	}
+	words := strings.Join(append(append([]string{}, sp.Parents...), sp.Name), " ")
+	plain := req
+	plain.Query = words
+	plain.Params.Threshold = 0
+	ranked, err := p.Search(ctx, plain)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range ranked.Results {
+		out = append(out, Lead{Chunk: r.Chunk, Probability: r.Score})
+	}
+	out = append(out, ranked.Leads...)
+	return out[:min(len(out), maxNear)], nil
 }
 
 // Answer selects the results and leads of a ranked list (see AnswerOf;

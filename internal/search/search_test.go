@@ -404,6 +404,10 @@ func TestSymbolLookupGolden(t *testing.T) {
 		"symbol = nonExistentSymbol",
 		"symbol = getSecret",
 		"symbol = AuthMiddleware.verify",
+		// Nothing matches: the nearest symbols are named instead.
+		"symbol = TokenService > validateTokn",
+		"symbol = TokenServce > validateToken",
+		"symbol = src/auth/base.ts > validateToken",
 	}
 	var b strings.Builder
 	for _, q := range queries {
@@ -414,6 +418,12 @@ func TestSymbolLookupGolden(t *testing.T) {
 		fmt.Fprintf(&b, "%s\n", q)
 		if len(resp.Results) == 0 {
 			b.WriteString("  (no results)\n")
+			if resp.Missing != sp(q) {
+				t.Errorf("%q: missing %q", q, resp.Missing)
+			}
+			for _, l := range resp.Leads {
+				fmt.Fprintf(&b, "  nearest: %s %s [%d-%d]\n", l.Chunk.NodeKind, l.Chunk.Breadcrumb, l.Chunk.StartLine, l.Chunk.EndLine)
+			}
 		}
 		for _, r := range resp.Results {
 			fmt.Fprintf(&b, "  %s %s [%d-%d]\n", r.Chunk.NodeKind, r.Chunk.Breadcrumb, r.Chunk.StartLine, r.Chunk.EndLine)
@@ -425,6 +435,16 @@ func TestSymbolLookupGolden(t *testing.T) {
 		t.Error("a query without the prefix was treated as a symbol lookup")
 	}
 	golden.Check(t, "testdata/symbol-lookup.txtar", []golden.File{{Name: "lookups", Data: b.String()}})
+}
+
+// sp is the symbol path of a `symbol = …` query as Response.Missing
+// writes it.
+func sp(q string) string {
+	p, _, err := search.ParseSymbolQuery(q)
+	if err != nil {
+		return ""
+	}
+	return p.String()
 }
 
 // Both backends implement the pipeline's reads.

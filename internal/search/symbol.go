@@ -105,7 +105,9 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 // declaration file's (fastify.js's fastify before fastify.d.ts's); a
 // function, class or type before
 // a variable that holds one (mocha's class Runner before lib/mocha.cjs's
-// `exports.Runner = require('./runner')`); a file's top-level declaration
+// `exports.Runner = require('./runner')`); an implementation before an
+// interface's signature of the name (AuthConfig's getSecret before
+// ConfigProvider's); a file's top-level declaration
 // before one nested in a function (vue's nextTick before the test helper
 // of that name in a describe() callback).
 func LookupSymbol(st Reader, p SymbolPath, paths, languages []string) ([]chunk.Chunk, error) {
@@ -114,9 +116,16 @@ func LookupSymbol(st Reader, p SymbolPath, paths, languages []string) ([]chunk.C
 		return cmp.Or(pathclass.Compare(a.RelativePath, b.RelativePath),
 			cmp.Compare(b2i(pathclass.Decl(a.RelativePath)), b2i(pathclass.Decl(b.RelativePath))),
 			cmp.Compare(b2i(!isCallableOrType(a.NodeKind)), b2i(!isCallableOrType(b.NodeKind))),
+			cmp.Compare(b2i(isSignature(a)), b2i(isSignature(b))),
 			cmp.Compare(a.Depth, b.Depth))
 	})
 	return out, err
+}
+
+// isSignature says whether c is a member of an interface or object type,
+// a declaration without code of its own.
+func isSignature(c chunk.Chunk) bool {
+	return slices.Contains(c.Modifiers, parse.SignatureModifier)
 }
 
 func b2i(b bool) int {
