@@ -28,13 +28,7 @@ func markCallees(m *Model, cands []Result, feats []Features) {
 	if m == nil || len(cands) < 2 {
 		return
 	}
-	order := make([]int, len(cands))
-	scores := make([]float64, len(cands))
-	for i := range cands {
-		order[i] = i
-		scores[i] = m.Score(&feats[i])
-	}
-	sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
+	order := byScore(m, feats)
 	sources := order[:min(calleeSources, len(order))]
 	isSource := make(map[int]bool, len(sources))
 	callers := map[string]int{}
@@ -74,6 +68,20 @@ func markCallees(m *Model, cands []Result, feats []Features) {
 	for i, c := range cands {
 		feats[i][FFileCallee] = fileBest[c.Chunk.RelativePath]
 	}
+}
+
+// byScore lists the candidates' indexes best first by the model's score
+// of feats as they stand: the first reading that the second-stage marks
+// (markCallees, markHubs) start from.
+func byScore(m *Model, feats []Features) []int {
+	order := make([]int, len(feats))
+	scores := make([]float64, len(feats))
+	for i := range feats {
+		order[i] = i
+		scores[i] = m.Score(&feats[i])
+	}
+	sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
+	return order
 }
 
 // simpleName is the last part of a chunk's name ("Mocha.prototype.retries"

@@ -1,9 +1,6 @@
 package search
 
-import (
-	"sort"
-	"strings"
-)
+import "strings"
 
 // hubSources is how many of a question's best candidates (by the model's
 // score before the mark) are read for calls, and are the names a call
@@ -29,13 +26,7 @@ func markHubs(m *Model, cands []Result, feats []Features) {
 	if m == nil || len(cands) < 2 {
 		return
 	}
-	order := make([]int, len(cands))
-	scores := make([]float64, len(cands))
-	for i := range cands {
-		order[i] = i
-		scores[i] = m.Score(&feats[i])
-	}
-	sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
+	order := byScore(m, feats)
 	top := order[:min(hubSources, len(order))]
 	strong := make(map[string]bool, len(top))
 	for _, i := range top {
