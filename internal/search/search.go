@@ -271,9 +271,10 @@ func (p *Pipeline) near(ctx context.Context, req Request, sp SymbolPath) ([]Lead
 		return out, nil
 	}
 	words := strings.Join(append(append([]string{}, sp.Parents...), sp.Name), " ")
+	// The request's own gate: what passes it is read in full, the rest
+	// named as leads, read light.
 	plain := req
 	plain.Query = words
-	plain.Params.Threshold = 0
 	ranked, err := p.Search(ctx, plain)
 	if err != nil {
 		return nil, err
