@@ -231,3 +231,50 @@ export function writeRows(rows: object) { return rows; }
 		}
 	}
 }
+
+// A question's strong candidate that calls other strong candidates is
+// marked a hub; a description of the same behaviour marks nothing.
+func TestGatherMarksHubsOfQuestionsOnly(t *testing.T) {
+	dir := t.TempDir()
+	testkit.WriteTree(t, dir, map[string]string{
+		"src/router.ts": `export function matchRoute(path: string): string[] {
+  return path.split('/').filter((route) => route !== '');
+}
+`,
+		"src/compose.ts": `export function composeMiddleware(handlers: string[]): (request: string) => string {
+  return (request) => handlers.reduce((acc, middleware) => acc + middleware, request);
+}
+`,
+		"src/dispatch.ts": `import { matchRoute } from './router';
+import { composeMiddleware } from './compose';
+
+export function dispatch(request: string): string {
+  return composeMiddleware(matchRoute(request))(request);
+}
+`,
+	})
+	pl := search.Pipeline{Store: indexDir(t, dir)}
+	hubs := func(query string) map[string]float64 {
+		cs, err := pl.Gather(context.Background(), search.Request{Query: query, Params: search.DefaultParams()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]float64{}
+		for i, r := range cs.Results {
+			out[r.Chunk.Name] = cs.Features[i][search.FHub]
+		}
+		return out
+	}
+	q := hubs("how does a request go through route matching and middleware")
+	if q["dispatch"] != 1 {
+		t.Errorf("question: dispatch, which calls matchRoute and composeMiddleware, has hub %v, want 1 (%v)", q["dispatch"], q)
+	}
+	if q["matchRoute"] != 0 || q["composeMiddleware"] != 0 {
+		t.Errorf("question: a candidate that calls no strong one is marked: %v", q)
+	}
+	for name, h := range hubs("request goes through route matching and middleware") {
+		if h != 0 {
+			t.Errorf("description: %s marked a hub (%v)", name, h)
+		}
+	}
+}
