@@ -1,13 +1,10 @@
 package search
 
 import (
-	"slices"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/scry-dev/scry/internal/parse"
 )
 
 // calleeSources is how many of the best candidates (by the model's score
@@ -52,7 +49,7 @@ func markCallees(m *Model, cands []Result, feats []Features) {
 		// A method signature of an interface is no code a call runs:
 		// `this.subscribe()` reaches an implementation, not the
 		// declaration beside it in types.ts.
-		if slices.Contains(c.Chunk.Modifiers, parse.SignatureModifier) {
+		if isSignature(c.Chunk) {
 			continue
 		}
 		if n := callers[simpleName(c.Chunk.Name)]; n > 0 {

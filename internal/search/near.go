@@ -27,9 +27,14 @@ func NearSymbols(st Reader, p SymbolPath, paths, languages []string) ([]chunk.Ch
 			// The parent whose name is closest to the one asked for first
 			// (`HonoBase > fetch`: Hono's fetch before FetcherLike's).
 			parent := strings.ToLower(p.Parents[len(p.Parents)-1])
+			dist := make(map[string]int, len(same))
+			for _, c := range same {
+				if _, ok := dist[c.ParentName]; !ok {
+					dist[c.ParentName] = levenshtein.ComputeDistance(parent, strings.ToLower(c.ParentName))
+				}
+			}
 			slices.SortStableFunc(same, func(a, b chunk.Chunk) int {
-				return cmp.Compare(levenshtein.ComputeDistance(parent, strings.ToLower(a.ParentName)),
-					levenshtein.ComputeDistance(parent, strings.ToLower(b.ParentName)))
+				return cmp.Compare(dist[a.ParentName], dist[b.ParentName])
 			})
 		}
 		if err != nil || len(same) > 0 {

@@ -561,10 +561,13 @@ func TestCalledNames(t *testing.T) {
 	}
 }
 
+// cand is a candidate of the second-stage marks: its file, name, text and
+// modifiers are all they read.
+func cand(file, name, text string, modifiers ...string) Result {
+	return Result{Chunk: chunk.Chunk{Name: name, EmbeddingText: text, RelativePath: file, Modifiers: modifiers}}
+}
+
 func TestMarkCalleesMarksWhatTheStrongestCandidatesCall(t *testing.T) {
-	cand := func(file, name, text string) Result {
-		return Result{Chunk: chunk.Chunk{Name: name, EmbeddingText: text, RelativePath: file}}
-	}
 	cands := []Result{
 		cand("Repository.ts", "Repository.save", "save(e) { return this.manager.save(e) }"),
 		cand("EntityManager.ts", "EntityManager.save", "save(e) { return new EntityPersistExecutor(e).execute() }"),
@@ -628,9 +631,6 @@ func FuzzCalledNames(f *testing.F) {
 }
 
 func TestMarkHubsMarksStrongCandidatesThatCallOtherStrongOnes(t *testing.T) {
-	cand := func(file, name, text string) Result {
-		return Result{Chunk: chunk.Chunk{Name: name, EmbeddingText: text, RelativePath: file}}
-	}
 	cands := []Result{
 		cand("request.ts", "cloneRawRequest", "cloneRawRequest(req) { return new Request(req.url) }"),
 		cand("hono-base.ts", "Hono.fetch", "fetch(request) { return this.#dispatch(request) }"),
@@ -672,11 +672,11 @@ func TestMarkHubsMarksStrongCandidatesThatCallOtherStrongOnes(t *testing.T) {
 // goes to the implementations of the name, not to the declaration.
 func TestMarkCalleesSkipsSignatures(t *testing.T) {
 	cands := []Result{
-		{Chunk: chunk.Chunk{Name: "handleUnsubscribe", RelativePath: "cacheCollection.ts", EmbeddingText: "handleUnsubscribe() { api.unsubscribe() }"}},
-		{Chunk: chunk.Chunk{Name: "pad", RelativePath: "a.ts", EmbeddingText: "pad() {}"}},
-		{Chunk: chunk.Chunk{Name: "pad", RelativePath: "b.ts", EmbeddingText: "pad() {}"}},
-		{Chunk: chunk.Chunk{Name: "unsubscribe", RelativePath: "types.ts", EmbeddingText: "unsubscribe(): void", Modifiers: []string{parse.SignatureModifier}}},
-		{Chunk: chunk.Chunk{Name: "unsubscribe", RelativePath: "buildInitiate.ts", EmbeddingText: "unsubscribe() { dispatch(remove()) }"}},
+		cand("cacheCollection.ts", "handleUnsubscribe", "handleUnsubscribe() { api.unsubscribe() }"),
+		cand("a.ts", "pad", "pad() {}"),
+		cand("b.ts", "pad", "pad() {}"),
+		cand("types.ts", "unsubscribe", "unsubscribe(): void", parse.SignatureModifier),
+		cand("buildInitiate.ts", "unsubscribe", "unsubscribe() { dispatch(remove()) }"),
 	}
 	feats := make([]Features, len(cands))
 	for i := range feats {
