@@ -43,7 +43,7 @@ func subject(q string) string {
 
 // queryTerms are the terms a query is searched and featurised with.
 func queryTerms(q string) []string {
-	return terms.Query(subject(q))
+	return terms.Query(withAcronyms(subject(q)))
 }
 
 // questionWords open a question that asks how, where or why something

@@ -94,12 +94,13 @@ type Request struct {
 }
 
 // subject is the text the request is searched and featurised with: its
-// query without task words, unless whole.
+// query without task words, unless whole, and with the short forms of the
+// phrases it writes out (see acronyms).
 func (r Request) subject() string {
 	if r.whole {
-		return r.Query
+		return withAcronyms(r.Query)
 	}
-	return subject(r.Query)
+	return withAcronyms(subject(r.Query))
 }
 
 // Result is one selected chunk.

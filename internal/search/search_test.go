@@ -713,3 +713,33 @@ func TestLookupOrdersDefinitionsByPart(t *testing.T) {
 		t.Errorf("symbol = nextTick answered\n %v\nwant\n %v", got, want)
 	}
 }
+
+// TestPhraseFindsItsShortForm: a question that writes out "command line"
+// finds the code that only spells cli, over code that shares the question's
+// other words; without the short form the other file ranks first.
+func TestPhraseFindsItsShortForm(t *testing.T) {
+	dir := t.TempDir()
+	testkit.WriteTree(t, dir, map[string]string{
+		"lib/translate-cli-options.js": "'use strict';\n\nfunction translateCliOptions(cliArgs) {\n  return { fix: cliArgs.fix, cache: cliArgs.cache };\n}\n\nmodule.exports = translateCliOptions;\n",
+		"lib/convert.js":               "'use strict';\n\nfunction convert(options) {\n  return Object.assign({}, options);\n}\n\nmodule.exports = convert;\n",
+	})
+	pl := search.Pipeline{Store: indexDir(t, dir)}
+	for _, tt := range []struct {
+		query, want string
+	}{
+		{"how command line flags are converted into options", "lib/translate-cli-options.js"},
+		{"which flags are converted into options", "lib/convert.js"}, // no phrase: no short form
+	} {
+		res, err := pl.Rank(context.Background(), search.Request{Query: tt.query, Params: search.DefaultParams()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res) == 0 || res[0].Chunk.RelativePath != tt.want {
+			got := "nothing"
+			if len(res) > 0 {
+				got = res[0].Chunk.RelativePath
+			}
+			t.Errorf("%q: first %s, want %s", tt.query, got, tt.want)
+		}
+	}
+}
