@@ -8,10 +8,11 @@ import (
 // acronyms are the short forms code spells for phrases a question writes
 // out: asked "how are command line flags turned into options", the answer
 // is translate-cli-options.js, and "regular expression" is RegExp in code.
-// Only whole phrases of two or more words are listed, and only short forms
-// that stand for nothing else in code: a one-word abbreviation (image/img,
-// directory/dir) matches everywhere its short form is common and was
-// measured to hurt as much as it helps (BENCHMARKS.md).
+// Only phrases of two or more words are listed: a one-word abbreviation
+// (image/img, directory/dir) matches everywhere its short form is common
+// and was measured to hurt as much as it helps (BENCHMARKS.md). Each short
+// form is one term as the index splits it (a numeronym such as i18n is
+// not: its digits split it).
 var acronyms = []struct {
 	phrase []string // lowercase words; the last may take a plural s
 	short  []string // terms added to the query
@@ -55,15 +56,11 @@ var acronyms = []struct {
 	{[]string{"user", "interface"}, []string{"ui"}},
 	{[]string{"operating", "system"}, []string{"os"}},
 	{[]string{"right", "to", "left"}, []string{"rtl"}},
-	{[]string{"two", "factor", "authentication"}, []string{"2fa"}},
 	{[]string{"multi", "factor", "authentication"}, []string{"mfa"}},
 	{[]string{"one", "time", "password"}, []string{"otp"}},
 	{[]string{"hash", "based", "message", "authentication", "code"}, []string{"hmac"}},
 	{[]string{"content", "delivery", "network"}, []string{"cdn"}},
 	{[]string{"web", "assembly"}, []string{"wasm"}},
-	{[]string{"internationalization"}, []string{"i18n"}},
-	{[]string{"localization"}, []string{"l10n"}},
-	{[]string{"accessibility"}, []string{"a11y"}},
 }
 
 // withAcronyms returns q with the short forms of the phrases it writes out

@@ -3,6 +3,8 @@ package search
 import (
 	"slices"
 	"testing"
+
+	"github.com/scry-dev/scry/internal/terms"
 )
 
 func TestWithAcronyms(t *testing.T) {
@@ -29,6 +31,18 @@ func TestWithAcronyms(t *testing.T) {
 	for _, tt := range tests {
 		if got := withAcronyms(tt.q); got != tt.want {
 			t.Errorf("withAcronyms(%q) = %q, want %q", tt.q, got, tt.want)
+		}
+	}
+	// A short form the index would split (i18n into 18 and i18n) would
+	// search for its pieces; stemmed (cors as cor) it is one term still.
+	for _, a := range acronyms {
+		if len(a.phrase) < 2 {
+			t.Errorf("%v: a one-word phrase", a.phrase)
+		}
+		for _, s := range a.short {
+			if got := terms.Query(s); len(got) != 1 {
+				t.Errorf("%v: short form %q is the terms %v, not one term", a.phrase, s, got)
+			}
 		}
 	}
 	if got := queryTerms("fix how command line flags become options"); !slices.Contains(got, "cli") || slices.Contains(got, "fix") {
