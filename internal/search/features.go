@@ -95,7 +95,8 @@ var FeatureNames = [NumFeatures]string{
 // they depend on its text alone.
 func QueryFeatures(q string) [NumQueryFeatures]float64 {
 	var out [NumQueryFeatures]float64
-	out[0] = math.Min(1, float64(len(queryTerms(q)))/12)
+	qterms := queryTerms(q)
+	out[0] = math.Min(1, float64(len(qterms))/12)
 	words, stops, code := 0, 0, 0
 	for _, raw := range rawWords(q) {
 		w := strings.ToLower(strings.Trim(raw, ".,;:!?()[]{}'\"`"))
@@ -114,7 +115,7 @@ func QueryFeatures(q string) [NumQueryFeatures]float64 {
 		out[1] = float64(stops) / float64(words)
 	}
 	out[2] = math.Min(1, float64(code)/3)
-	for _, t := range queryTerms(q) {
+	for _, t := range qterms {
 		if typeWords[t] {
 			out[3] = 1
 		}

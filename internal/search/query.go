@@ -41,9 +41,15 @@ func subject(q string) string {
 	return s
 }
 
+// searchText is the text a query is searched and featurised with: its
+// subject, with the short forms of the phrases it writes out.
+func searchText(q string) string {
+	return withAcronyms(subject(q))
+}
+
 // queryTerms are the terms a query is searched and featurised with.
 func queryTerms(q string) []string {
-	return terms.Query(withAcronyms(subject(q)))
+	return terms.Query(searchText(q))
 }
 
 // questionWords open a question that asks how, where or why something

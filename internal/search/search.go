@@ -93,14 +93,13 @@ type Request struct {
 	whole bool
 }
 
-// subject is the text the request is searched and featurised with: its
-// query without task words, unless whole, and with the short forms of the
-// phrases it writes out (see acronyms).
+// subject is the text the request is searched and featurised with (see
+// searchText), its task words kept when whole.
 func (r Request) subject() string {
 	if r.whole {
 		return withAcronyms(r.Query)
 	}
-	return withAcronyms(subject(r.Query))
+	return searchText(r.Query)
 }
 
 // Result is one selected chunk.
