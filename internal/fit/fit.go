@@ -127,6 +127,7 @@ var AblationGroups = []struct {
 	{"the question's words in code, not in strings", []int{search.FCovCode, search.FCovString}},
 	{"called by the strongest candidates (callee marks)", []int{search.FCallee, search.FFileCallee}},
 	{"a question's candidates that call other strong ones (hubs)", []int{search.FHub}},
+	{"strong files beside the chunk's in its directory (peers)", []int{search.FDirPeers}},
 	{"the whole query names the chunk", []int{search.FWholeName}},
 	{"types files and type questions", []int{search.FTypesFile, search.FQueryTypes}},
 	{"query descriptors (length, prose, code)", []int{search.FQueryTerms, search.FQueryProse, search.FQueryCode}},

@@ -278,3 +278,42 @@ export function dispatch(request: string): string {
 		}
 	}
 }
+
+// A candidate whose directory holds other strong files is marked by their
+// strength; a file alone in its directory, however strong, is not.
+func TestGatherMarksDirectoryPeers(t *testing.T) {
+	dir := t.TempDir()
+	testkit.WriteTree(t, dir, map[string]string{
+		"src/persistence/executor.ts": `export function executeInserts(entities: string[]): number {
+  return entities.length;
+}
+`,
+		"src/persistence/subjects.ts": `export function buildInsertSubjects(entities: string[]): string[] {
+  return entities.map((entity) => entity + ' insert');
+}
+`,
+		"src/logger/format.ts": `export function formatInsertLog(entities: string[]): string {
+  return 'insert ' + entities.join(',');
+}
+`,
+		"src/persistence/unrelated.ts": `export function closeConnection(): void {}
+`,
+	})
+	pl := search.Pipeline{Store: indexDir(t, dir)}
+	cs, err := pl.Gather(context.Background(), search.Request{Query: "how are entities turned into inserts", Params: search.DefaultParams()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	peers := map[string]float64{}
+	for i, r := range cs.Results {
+		peers[r.Chunk.RelativePath] = max(peers[r.Chunk.RelativePath], cs.Features[i][search.FDirPeers])
+	}
+	for _, p := range []string{"src/persistence/executor.ts", "src/persistence/subjects.ts"} {
+		if v, ok := peers[p]; !ok || v <= 0 || v > 1 {
+			t.Errorf("%s, beside another strong file, has peers %v (found %v), want in (0,1]: %v", p, v, ok, peers)
+		}
+	}
+	if v, ok := peers["src/logger/format.ts"]; !ok || v != 0 {
+		t.Errorf("format.ts, alone in its directory, has peers %v (found %v), want 0: %v", v, ok, peers)
+	}
+}

@@ -158,6 +158,7 @@ func (p *Pipeline) gather(ctx context.Context, req Request) (Candidates, error) 
 	if out.Question {
 		markHubs(p.model(), cands, out.Features)
 	}
+	markPeers(p.model(), cands, out.Features)
 	return out, ctx.Err()
 }
 
