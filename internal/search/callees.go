@@ -67,15 +67,23 @@ func markCallees(m *Model, cands []Result, feats []Features) {
 	}
 }
 
-// byScore lists the candidates' indexes best first by the model's score
-// of feats as they stand: the first reading that the second-stage marks
-// (markCallees, markHubs) start from.
-func byScore(m *Model, feats []Features) []int {
-	order := make([]int, len(feats))
+// firstScores is the model's score of each candidate's feats as they
+// stand: the first reading that the second-stage marks (markCallees,
+// markHubs, markPeers) start from.
+func firstScores(m *Model, feats []Features) []float64 {
 	scores := make([]float64, len(feats))
 	for i := range feats {
-		order[i] = i
 		scores[i] = m.Score(&feats[i])
+	}
+	return scores
+}
+
+// byScore lists the candidates' indexes best first by firstScores.
+func byScore(m *Model, feats []Features) []int {
+	scores := firstScores(m, feats)
+	order := make([]int, len(feats))
+	for i := range order {
+		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
 	return order

@@ -29,9 +29,10 @@ func markPeers(m *Model, cands []Result, feats []Features) {
 	if m == nil || len(cands) < 2 {
 		return
 	}
+	scores := firstScores(m, feats)
 	best := map[string]float64{}
 	for i, c := range cands {
-		s := m.Score(&feats[i])
+		s := scores[i]
 		if b, ok := best[c.Chunk.RelativePath]; !ok || s > b {
 			best[c.Chunk.RelativePath] = s
 		}
