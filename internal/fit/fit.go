@@ -128,6 +128,7 @@ var AblationGroups = []struct {
 	{"called by the strongest candidates (callee marks)", []int{search.FCallee, search.FFileCallee}},
 	{"a question's candidates that call other strong ones (hubs)", []int{search.FHub}},
 	{"strong files beside the chunk's in its directory (peers)", []int{search.FDirPeers}},
+	{"files that import the chunk's file or that it imports, among the strongest (links)", []int{search.FImportLinks}},
 	{"the whole query names the chunk", []int{search.FWholeName}},
 	{"types files and type questions", []int{search.FTypesFile, search.FQueryTypes}},
 	{"query descriptors (length, prose, code)", []int{search.FQueryTerms, search.FQueryProse, search.FQueryCode}},

@@ -67,6 +67,7 @@ const (
 	FCovString           // … found only in its string literals, not in its code: an error or log message that reads like the question
 	FHub                 // a question's strong candidate that calls other strong candidates by name (see markHubs): ½ for one, 1 for two or more
 	FDirPeers            // how strong the other files of the chunk's directory are among the query's best ten (see markPeers)
+	FImportLinks         // how strong the files are, among the query's best five, that the chunk's file imports or is imported by (see markLinks)
 	// Query descriptors: the same for every candidate of a query, so a
 	// linear score ignores them, but the trees use them to weigh the other
 	// features differently for a sentence of prose and for a terse subject
@@ -88,7 +89,7 @@ var FeatureNames = [NumFeatures]string{
 	"test", "aux", "decl", "noncode", "statement", "callable", "typedecl", "container", "lines",
 	"exported", "depth", "rare", "file_sum", "stem_name", "expanded",
 	"semantic", "semantic_rel", "file_semantic", "term_freq", "whole_name", "types_file", "callback", "callee", "file_callee",
-	"cov_code", "cov_string", "hub", "dir_peers",
+	"cov_code", "cov_string", "hub", "dir_peers", "import_links",
 	"query_terms", "query_prose", "query_code", "query_types",
 }
 

@@ -317,3 +317,55 @@ func TestGatherMarksDirectoryPeers(t *testing.T) {
 		t.Errorf("format.ts, alone in its directory, has peers %v (found %v), want 0: %v", v, ok, peers)
 	}
 }
+
+// A strong file and the file it imports are linked, both ways, whatever
+// their directories; a file that matches as well but imports nothing of
+// theirs is not. The imports are the statements the candidates use:
+// ESM with a .js extension for a .ts file, and CommonJS require.
+func TestGatherMarksImportLinks(t *testing.T) {
+	dir := t.TempDir()
+	testkit.WriteTree(t, dir, map[string]string{
+		"src/helper/streaming/sse.ts": `import { StreamingApi } from '../../utils/stream.js'
+
+export function writeServerSentEvents(stream: StreamingApi, event: string): void {
+  stream.write('event: ' + event)
+}
+`,
+		"src/utils/stream.ts": `export class StreamingApi {
+  write(chunk: string): void {}
+}
+`,
+		"src/jsx/events.ts": `export function serverSentEventNames(event: string): string[] {
+  return [event]
+}
+`,
+		"lib/reply.js": `const wrapEvents = require('./wrap-events')
+
+function sendServerSentEvents (reply, event) {
+  return wrapEvents(reply, event)
+}
+module.exports = { sendServerSentEvents }
+`,
+		"lib/wrap-events.js": `module.exports = function wrapEvents (reply, payload) {
+  return reply.send(payload)
+}
+`,
+	})
+	pl := search.Pipeline{Store: indexDir(t, dir)}
+	cs, err := pl.Gather(context.Background(), search.Request{Query: "write server-sent events to the stream", Params: search.DefaultParams()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]float64{}
+	for i, r := range cs.Results {
+		links[r.Chunk.RelativePath] = max(links[r.Chunk.RelativePath], cs.Features[i][search.FImportLinks])
+	}
+	for _, p := range []string{"src/helper/streaming/sse.ts", "src/utils/stream.ts", "lib/reply.js", "lib/wrap-events.js"} {
+		if v, ok := links[p]; !ok || v <= 0 || v > 1 {
+			t.Errorf("%s, linked by an import to a strong file, has links %v (found %v), want in (0,1]: %v", p, v, ok, links)
+		}
+	}
+	if v, ok := links["src/jsx/events.ts"]; !ok || v != 0 {
+		t.Errorf("events.ts, linked to nothing, has links %v (found %v), want 0: %v", v, ok, links)
+	}
+}

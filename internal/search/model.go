@@ -52,6 +52,14 @@ type Model struct {
 	// the first few places are worth most as different files; further down,
 	// a strong file's second chunk may be the very function asked for.
 	SpreadFirst int `json:"spread_first,omitempty"`
+	// SpreadTail, when set, gives the places after the first SpreadTail of
+	// a description's or a name's list to files not listed yet, in the
+	// order they would have come, before any further chunk of a listed
+	// file. Beside the best matches, what also answers is a file that
+	// works with them (the helper they import, the module that uses
+	// them), which ranks below their own further chunks; an agent that
+	// has read a file has its further chunks already.
+	SpreadTail int `json:"spread_tail,omitempty"`
 	// Provenance records how the model was produced (command, data, figures).
 	Provenance string `json:"provenance,omitempty"`
 }
@@ -257,12 +265,19 @@ func (m *Model) OrderTop(feats []Features, keyOf func(i int) (file, mirrorKey st
 		}
 		remaining = rest
 	}
+	// The tail spread reorders a longer list than k: the new files it
+	// brings up lie beyond the k-th place.
+	want := k
+	tail := m.SpreadTail > 0 && !question && k > m.SpreadTail
+	if tail {
+		want = n
+	}
 	// Greedy: the penalty depends on what ranked before, so the order is
 	// built one pick at a time over a window of the best remaining
 	// candidates (the penalty can only lower scores, so a candidate beyond
 	// the window cannot overtake one inside it by more than the window).
 	const window = 64
-	for len(remaining) > 0 && len(out) < k {
+	for len(remaining) > 0 && len(out) < want {
 		best, bestScore := -1, math.Inf(-1)
 		for k := 0; k < len(remaining) && k < window; k++ {
 			i := remaining[k]
@@ -276,6 +291,9 @@ func (m *Model) OrderTop(feats []Features, keyOf func(i int) (file, mirrorKey st
 		remaining = append(remaining[:best:best], remaining[best+1:]...)
 		place(i, bestScore)
 	}
+	if tail {
+		out = spreadTail(out, m.SpreadTail, keyOf)
+	}
 	if len(out) < k {
 		out = append(out, mirrors...)
 	}
@@ -283,6 +301,32 @@ func (m *Model) OrderTop(feats []Features, keyOf func(i int) (file, mirrorKey st
 		out = out[:k]
 	}
 	return out
+}
+
+// spreadTail moves, after the first from places of list, the first
+// result of each file not listed yet ahead of the further results of
+// listed files, keeping the order within each group.
+func spreadTail(list []Ranked, from int, keyOf func(i int) (file, mirrorKey string)) []Ranked {
+	if len(list) <= from {
+		return list
+	}
+	listed := map[string]bool{}
+	for _, r := range list[:from] {
+		file, _ := keyOf(r.Index)
+		listed[file] = true
+	}
+	out := append(make([]Ranked, 0, len(list)), list[:from]...)
+	var later []Ranked
+	for _, r := range list[from:] {
+		file, _ := keyOf(r.Index)
+		if listed[file] {
+			later = append(later, r)
+			continue
+		}
+		listed[file] = true
+		out = append(out, r)
+	}
+	return append(out, later...)
 }
 
 // definitionsFirst lifts the chunks that define what a bare-name query

@@ -176,24 +176,36 @@ func TestOrderSpreadsAQuestionOverFiles(t *testing.T) {
 		name        string
 		question    bool
 		spreadFirst int
+		spreadTail  int
 		k           int
 		want        []int
 	}{
 		// 0.95-0.25 = 0.7 beats b.ts's 0.5; 0.9-0.5 = 0.4 ties c.ts and
 		// ranks first as the better candidate; the mirror goes last.
-		{"description", false, 0, 6, []int{0, 1, 3, 2, 4, 5}},
-		{"question", true, 0, 6, []int{0, 3, 4, 1, 2, 5}},
-		{"question, top 2", true, 0, 2, []int{0, 3}},
-		{"description, top 2", false, 0, 2, []int{0, 1}},
+		{"description", false, 0, 0, 6, []int{0, 1, 3, 2, 4, 5}},
+		{"question", true, 0, 0, 6, []int{0, 3, 4, 1, 2, 5}},
+		{"question, top 2", true, 0, 0, 2, []int{0, 3}},
+		{"description, top 2", false, 0, 0, 2, []int{0, 1}},
 		// The first two places go to a.ts and b.ts; then a.ts's second
 		// chunk (0.7) before its third, which ties c.ts as above.
-		{"description, first 2 spread", false, 2, 6, []int{0, 3, 1, 2, 4, 5}},
-		{"description, first 2 spread, top 1", false, 2, 1, []int{0}},
-		{"question, first 2 spread", true, 2, 6, []int{0, 3, 4, 1, 2, 5}},
+		{"description, first 2 spread", false, 2, 0, 6, []int{0, 3, 1, 2, 4, 5}},
+		{"description, first 2 spread, top 1", false, 2, 0, 1, []int{0}},
+		{"question, first 2 spread", true, 2, 0, 6, []int{0, 3, 4, 1, 2, 5}},
+		// After the first two places (a.ts twice) the files not listed
+		// yet come first, b.ts then c.ts, then a.ts's third chunk; the
+		// mirror still goes last. c.ts comes from beyond the fourth place
+		// of the list without the tail spread.
+		{"description, tail after 2", false, 0, 2, 6, []int{0, 1, 3, 4, 2, 5}},
+		{"description, tail after 2, top 4", false, 0, 2, 4, []int{0, 1, 3, 4}},
+		{"description, tail after 1", false, 0, 1, 6, []int{0, 3, 4, 1, 2, 5}},
+		// A list no longer than the places kept has no tail.
+		{"description, tail after 2, top 2", false, 0, 2, 2, []int{0, 1}},
+		{"question, tail after 2", true, 0, 2, 6, []int{0, 3, 4, 1, 2, 5}},
 	}
 	for _, tt := range tests {
 		m := *m
 		m.SpreadFirst = tt.spreadFirst
+		m.SpreadTail = tt.spreadTail
 		var got []int
 		for _, o := range m.OrderTop(feats, keyOf, tt.k, tt.question) {
 			got = append(got, o.Index)

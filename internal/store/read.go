@@ -502,3 +502,43 @@ func containsIdent(text, name string) bool {
 		off = start + 1
 	}
 }
+
+// FileImports returns the import statements of each of these files that
+// is indexed and imports anything (those its chunks use: files.imports),
+// keyed by path.
+func (s *Store) FileImports(paths []string) (map[string][]string, error) {
+	out := make(map[string][]string, len(paths))
+	for start := 0; start < len(paths); start += 500 {
+		part := paths[start:min(start+500, len(paths))]
+		args := make([]any, len(part))
+		for i, p := range part {
+			args[i] = p
+		}
+		rows, err := s.db.QueryContext(context.Background(), `SELECT path, imports FROM files WHERE imports IS NOT NULL AND path IN (`+placeholders(len(part))+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("store: file imports: %w", err)
+		}
+		type fileList struct {
+			path string
+			list []byte
+		}
+		lists, err := collectRows(rows, func(r *sql.Rows) (fileList, error) {
+			var fl fileList
+			err := r.Scan(&fl.path, &fl.list)
+			return fl, err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("store: file imports: %w", err)
+		}
+		for _, fl := range lists {
+			stmts, err := importStatements(fl.list)
+			if err != nil {
+				return nil, fmt.Errorf("store: imports of %s: %w", fl.path, err)
+			}
+			if len(stmts) > 0 {
+				out[fl.path] = stmts
+			}
+		}
+	}
+	return out, nil
+}
