@@ -78,6 +78,35 @@ func firstScores(m *Model, feats []Features) []float64 {
 	return scores
 }
 
+// fileScore is a file with the score of its best candidate.
+type fileScore struct {
+	path  string
+	score float64
+}
+
+// filesByScore reads the files of cands by their best candidate's score:
+// that score by path, and the files best first (ties by path).
+func filesByScore(cands []Result, scores []float64) (map[string]float64, []fileScore) {
+	best := map[string]float64{}
+	for i, c := range cands {
+		s := scores[i]
+		if b, ok := best[c.Chunk.RelativePath]; !ok || s > b {
+			best[c.Chunk.RelativePath] = s
+		}
+	}
+	files := make([]fileScore, 0, len(best))
+	for p, s := range best {
+		files = append(files, fileScore{p, s})
+	}
+	sort.Slice(files, func(a, b int) bool {
+		if files[a].score != files[b].score {
+			return files[a].score > files[b].score
+		}
+		return files[a].path < files[b].path
+	})
+	return best, files
+}
+
 // byScore lists the candidates' indexes best first by firstScores.
 func byScore(m *Model, feats []Features) []int {
 	scores := firstScores(m, feats)

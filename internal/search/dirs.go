@@ -3,7 +3,6 @@ package search
 import (
 	"math"
 	"path"
-	"sort"
 )
 
 // peerFiles is how many of the best files (each by its best candidate's
@@ -29,28 +28,7 @@ func markPeers(m *Model, cands []Result, feats []Features) {
 	if m == nil || len(cands) < 2 {
 		return
 	}
-	scores := firstScores(m, feats)
-	best := map[string]float64{}
-	for i, c := range cands {
-		s := scores[i]
-		if b, ok := best[c.Chunk.RelativePath]; !ok || s > b {
-			best[c.Chunk.RelativePath] = s
-		}
-	}
-	type fileScore struct {
-		path  string
-		score float64
-	}
-	files := make([]fileScore, 0, len(best))
-	for p, s := range best {
-		files = append(files, fileScore{p, s})
-	}
-	sort.Slice(files, func(a, b int) bool {
-		if files[a].score != files[b].score {
-			return files[a].score > files[b].score
-		}
-		return files[a].path < files[b].path
-	})
+	_, files := filesByScore(cands, firstScores(m, feats))
 	files = files[:min(peerFiles, len(files))]
 	top := files[0].score
 	dirWeight := map[string]float64{}

@@ -4,7 +4,6 @@ import (
 	"math"
 	"path"
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -31,18 +30,11 @@ const (
 // (chunk.RelevantImports), so the file's code at the match, not an
 // import its matching code never touches, makes the link. Like
 // markPeers, it reads the model's first ranking, after the peers.
-func markLinks(m *Model, cands []Result, feats []Features, fileImports map[string][]string) {
+func markLinks(m *Model, cands []Result, feats []Features) {
 	if m == nil || len(cands) < 2 {
 		return
 	}
-	scores := firstScores(m, feats)
-	best := map[string]float64{}
-	for i, c := range cands {
-		s := scores[i]
-		if b, ok := best[c.Chunk.RelativePath]; !ok || s > b {
-			best[c.Chunk.RelativePath] = s
-		}
-	}
+	best, files := filesByScore(cands, firstScores(m, feats))
 	// Which candidate files each file's candidates import.
 	byModule := map[string][]string{}
 	for p := range best {
@@ -50,11 +42,18 @@ func markLinks(m *Model, cands []Result, feats []Features, fileImports map[strin
 			byModule[k] = append(byModule[k], p)
 		}
 	}
+	// A file's chunks repeat its import statements: each is read once.
+	specs := map[string]string{}
 	imports := map[string]map[string]bool{}
-	for from, stmts := range fileImports {
-		for _, stmt := range stmts {
-			spec, ok := relativeModule(stmt)
+	for _, c := range cands {
+		from := c.Chunk.RelativePath
+		for _, stmt := range c.Chunk.RelevantImports {
+			spec, ok := specs[stmt]
 			if !ok {
+				spec, _ = relativeModule(stmt)
+				specs[stmt] = spec
+			}
+			if spec == "" {
 				continue
 			}
 			target := path.Join(path.Dir(from), spec)
@@ -72,20 +71,6 @@ func markLinks(m *Model, cands []Result, feats []Features, fileImports map[strin
 	if len(imports) == 0 {
 		return
 	}
-	type fileScore struct {
-		path  string
-		score float64
-	}
-	files := make([]fileScore, 0, len(best))
-	for p, s := range best {
-		files = append(files, fileScore{p, s})
-	}
-	sort.Slice(files, func(a, b int) bool {
-		if files[a].score != files[b].score {
-			return files[a].score > files[b].score
-		}
-		return files[a].path < files[b].path
-	})
 	files = files[:min(linkFiles, len(files))]
 	top := files[0].score
 	mark := map[string]float64{}

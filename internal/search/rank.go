@@ -159,29 +159,8 @@ func (p *Pipeline) gather(ctx context.Context, req Request) (Candidates, error) 
 		markHubs(p.model(), cands, out.Features)
 	}
 	markPeers(p.model(), cands, out.Features)
-	links, err := p.fileImports(cands)
-	if err != nil {
-		return out, err
-	}
-	markLinks(p.model(), cands, out.Features, links)
+	markLinks(p.model(), cands, out.Features)
 	return out, ctx.Err()
-}
-
-// fileImports reads the import statements of the candidates' files.
-func (p *Pipeline) fileImports(cands []Result) (map[string][]string, error) {
-	seen := map[string]bool{}
-	var paths []string
-	for _, c := range cands {
-		if !seen[c.Chunk.RelativePath] {
-			seen[c.Chunk.RelativePath] = true
-			paths = append(paths, c.Chunk.RelativePath)
-		}
-	}
-	out, err := p.Store.FileImports(paths)
-	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
-	return out, nil
 }
 
 // anyVectorRank says whether the query was embedded and searched: some

@@ -36,7 +36,4 @@ type Reader interface {
 	Chunk(id string) (chunk.Chunk, error)
 	// ChunksByName returns the chunks named exactly name, in full.
 	ChunksByName(name string) ([]chunk.Chunk, error)
-	// FileImports returns the import statements of each of these files
-	// that imports anything (those its chunks use), keyed by path.
-	FileImports(paths []string) (map[string][]string, error)
 }

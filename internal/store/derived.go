@@ -177,20 +177,6 @@ func decodeImports(refs, list []byte) ([]string, error) {
 	return out, nil
 }
 
-// importStatements inverts importList.
-func importStatements(list []byte) ([]string, error) {
-	var out []string
-	for len(list) > 0 {
-		l, n := binary.Uvarint(list)
-		if n <= 0 || uint64(len(list)-n) < l {
-			return nil, fmt.Errorf("bad import list")
-		}
-		out = append(out, string(list[n:n+int(l)]))
-		list = list[n+int(l):]
-	}
-	return out, nil
-}
-
 // nthImport returns the k-th statement of an importList.
 func nthImport(list []byte, k uint64) (string, bool) {
 	for {

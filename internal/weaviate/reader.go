@@ -238,12 +238,6 @@ func (t *tenant) list(ctx context.Context, w where, light bool) ([]object, error
 	if err != nil {
 		return nil, err
 	}
-	return t.listFields(ctx, w, fields, level)
-}
-
-// listFields is list reading only fields (at least chunkId, path and
-// fileHash, which paging and liveness read) at the read level level.
-func (t *tenant) listFields(ctx context.Context, w where, fields, level string) ([]object, error) {
 	var out []object
 	last := ""
 	seen := map[string]bool{}
@@ -499,37 +493,6 @@ func (t *tenant) chunkIDsFiltered(ctx context.Context, paths, languages, kinds [
 		ids[i] = o.ChunkID
 	}
 	return ids, nil
-}
-
-// fileImports is the union of the import statements of each file's
-// chunks, in line order: a file's imports as the local index keeps them.
-func (t *tenant) fileImports(ctx context.Context, paths []string) (map[string][]string, error) {
-	level, err := t.c.readLevel(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string][]string{}
-	for start := 0; start < len(paths); start += 100 {
-		part := paths[start:min(start+100, len(paths))]
-		objs, err := t.listFields(ctx, anyText("path", part), "chunkId path fileHash startLine endLine depth seq relevantImports", level)
-		if err != nil {
-			return nil, err
-		}
-		sortLines(objs)
-		seen := map[string]map[string]bool{}
-		for _, o := range objs {
-			for _, s := range o.RelevantImports {
-				if seen[o.Path] == nil {
-					seen[o.Path] = map[string]bool{}
-				}
-				if !seen[o.Path][s] {
-					seen[o.Path][s] = true
-					out[o.Path] = append(out[o.Path], s)
-				}
-			}
-		}
-	}
-	return out, nil
 }
 
 func (t *tenant) chunksByIDs(ctx context.Context, ids []string) (map[string]chunk.Chunk, error) {

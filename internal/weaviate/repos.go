@@ -312,35 +312,6 @@ func (r *Reader) Chunk(id string) (chunk.Chunk, error) {
 	return c, nil
 }
 
-// FileImports reads the import statements of these files (prefixed paths
-// with several repositories): those their chunks use, as the local index
-// keeps them for the file.
-func (r *Reader) FileImports(paths []string) (map[string][]string, error) {
-	by := map[*tenant][]string{}
-	for _, p := range paths {
-		if t, raw, ok := r.route(p, "/"); ok {
-			by[t] = append(by[t], raw)
-		}
-	}
-	out := map[string][]string{}
-	for _, t := range r.tenants {
-		if len(by[t]) == 0 {
-			continue
-		}
-		m, err := t.fileImports(r.ctx, by[t])
-		if err != nil {
-			return nil, err
-		}
-		for p, stmts := range m {
-			if r.multi {
-				p = t.repo + "/" + p
-			}
-			out[p] = stmts
-		}
-	}
-	return out, nil
-}
-
 // ChunksByName returns the chunks named exactly name, in full.
 func (r *Reader) ChunksByName(name string) ([]chunk.Chunk, error) {
 	return r.chunksPerTenant(func(t *tenant) ([]chunk.Chunk, error) { return t.chunksByName(r.ctx, name) })

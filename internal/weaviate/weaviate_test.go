@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -294,27 +293,6 @@ func TestParity(t *testing.T) {
 	}
 	if a, b := strings.Join(chunkIDs(named[0]), ","), strings.Join(chunkIDs(named[1]), ","); a != b || !strings.HasSuffix(a, "=Session.prototype.renew") {
 		t.Errorf("ChunksNamed: sqlite %s, weaviate %s; want the assigned method last", a, b)
-	}
-	// Both read a file's imports alike: the statements its chunks use.
-	var paths []string
-	for p := range corpusFiles(t) {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	imports := [2]map[string][]string{}
-	for i, st := range []search.Reader{w.st, rd} {
-		if imports[i], err = st.FileImports(paths); err != nil {
-			t.Fatal(err)
-		}
-		for _, stmts := range imports[i] {
-			sort.Strings(stmts)
-		}
-	}
-	if !reflect.DeepEqual(imports[0], imports[1]) {
-		t.Errorf("FileImports: sqlite %q, weaviate %q", imports[0], imports[1])
-	}
-	if got := imports[1]["src/middleware.ts"]; len(got) != 1 || !strings.Contains(got[0], "./auth/token") {
-		t.Errorf("FileImports of src/middleware.ts: %q, want its import of ./auth/token", got)
 	}
 	// Exact symbol lookups are the same.
 	for _, name := range []string{"validateToken", "ISSUER", "AuthMiddleware > verify", "produce"} {
