@@ -299,15 +299,7 @@ func TestGatherMarksDirectoryPeers(t *testing.T) {
 		"src/persistence/unrelated.ts": `export function closeConnection(): void {}
 `,
 	})
-	pl := search.Pipeline{Store: indexDir(t, dir)}
-	cs, err := pl.Gather(context.Background(), search.Request{Query: "how are entities turned into inserts", Params: search.DefaultParams()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	peers := map[string]float64{}
-	for i, r := range cs.Results {
-		peers[r.Chunk.RelativePath] = max(peers[r.Chunk.RelativePath], cs.Features[i][search.FDirPeers])
-	}
+	peers := featureByFile(t, dir, "how are entities turned into inserts", search.FDirPeers)
 	for _, p := range []string{"src/persistence/executor.ts", "src/persistence/subjects.ts"} {
 		if v, ok := peers[p]; !ok || v <= 0 || v > 1 {
 			t.Errorf("%s, beside another strong file, has peers %v (found %v), want in (0,1]: %v", p, v, ok, peers)
@@ -351,15 +343,7 @@ module.exports = { sendServerSentEvents }
 }
 `,
 	})
-	pl := search.Pipeline{Store: indexDir(t, dir)}
-	cs, err := pl.Gather(context.Background(), search.Request{Query: "write server-sent events to the stream", Params: search.DefaultParams()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	links := map[string]float64{}
-	for i, r := range cs.Results {
-		links[r.Chunk.RelativePath] = max(links[r.Chunk.RelativePath], cs.Features[i][search.FImportLinks])
-	}
+	links := featureByFile(t, dir, "write server-sent events to the stream", search.FImportLinks)
 	for _, p := range []string{"src/helper/streaming/sse.ts", "src/utils/stream.ts", "lib/reply.js", "lib/wrap-events.js"} {
 		if v, ok := links[p]; !ok || v <= 0 || v > 1 {
 			t.Errorf("%s, linked by an import to a strong file, has links %v (found %v), want in (0,1]: %v", p, v, ok, links)
@@ -368,4 +352,20 @@ module.exports = { sendServerSentEvents }
 	if v, ok := links["src/jsx/events.ts"]; !ok || v != 0 {
 		t.Errorf("events.ts, linked to nothing, has links %v (found %v), want 0: %v", v, ok, links)
 	}
+}
+
+// featureByFile indexes dir, gathers the candidates of query and returns
+// the highest value of feature f among each file's candidates.
+func featureByFile(t *testing.T, dir, query string, f int) map[string]float64 {
+	t.Helper()
+	pl := search.Pipeline{Store: indexDir(t, dir)}
+	cs, err := pl.Gather(context.Background(), search.Request{Query: query, Params: search.DefaultParams()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for i, r := range cs.Results {
+		out[r.Chunk.RelativePath] = max(out[r.Chunk.RelativePath], cs.Features[i][f])
+	}
+	return out
 }
