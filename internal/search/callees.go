@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"sort"
 	"strings"
 	"unicode"
@@ -69,7 +70,7 @@ func markCallees(m *Model, cands []Result, feats []Features) {
 
 // firstScores is the model's score of each candidate's feats as they
 // stand: the first reading that the second-stage marks (markCallees,
-// markHubs, markPeers) start from.
+// markHubs, markPeers, markLinks) start from.
 func firstScores(m *Model, feats []Features) []float64 {
 	scores := make([]float64, len(feats))
 	for i := range feats {
@@ -78,33 +79,44 @@ func firstScores(m *Model, feats []Features) []float64 {
 	return scores
 }
 
-// fileScore is a file with the score of its best candidate.
-type fileScore struct {
-	path  string
-	score float64
+// strongFile is one of a query's best files and its weight in a
+// second-stage mark.
+type strongFile struct {
+	path   string
+	weight float64
 }
 
-// filesByScore reads the files of cands by their best candidate's score:
-// that score by path, and the files best first (ties by path).
-func filesByScore(cands []Result, scores []float64) (map[string]float64, []fileScore) {
+// strongFiles are the n best files of the model's first reading, each by
+// its best candidate, best first (ties by path), each weighing
+// exp(its score − the best file's): a file far below the best counts for
+// little. markPeers and markLinks read the query's best files so.
+func strongFiles(m *Model, cands []Result, feats []Features, n int) []strongFile {
+	scores := firstScores(m, feats)
 	best := map[string]float64{}
 	for i, c := range cands {
-		s := scores[i]
-		if b, ok := best[c.Chunk.RelativePath]; !ok || s > b {
-			best[c.Chunk.RelativePath] = s
+		if b, ok := best[c.Chunk.RelativePath]; !ok || scores[i] > b {
+			best[c.Chunk.RelativePath] = scores[i]
 		}
 	}
-	files := make([]fileScore, 0, len(best))
+	files := make([]strongFile, 0, len(best))
 	for p, s := range best {
-		files = append(files, fileScore{p, s})
+		files = append(files, strongFile{p, s})
 	}
 	sort.Slice(files, func(a, b int) bool {
-		if files[a].score != files[b].score {
-			return files[a].score > files[b].score
+		if files[a].weight != files[b].weight {
+			return files[a].weight > files[b].weight
 		}
 		return files[a].path < files[b].path
 	})
-	return best, files
+	files = files[:min(n, len(files))]
+	if len(files) == 0 {
+		return files
+	}
+	top := files[0].weight
+	for i := range files {
+		files[i].weight = math.Exp(files[i].weight - top)
+	}
+	return files
 }
 
 // byScore lists the candidates' indexes best first by firstScores.

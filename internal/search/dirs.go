@@ -1,9 +1,6 @@
 package search
 
-import (
-	"math"
-	"path"
-)
+import "path"
 
 // peerFiles is how many of the best files (each by its best candidate's
 // score before the mark) count as strong; peerCap is the share of them
@@ -28,15 +25,11 @@ func markPeers(m *Model, cands []Result, feats []Features) {
 	if m == nil || len(cands) < 2 {
 		return
 	}
-	_, files := filesByScore(cands, firstScores(m, feats))
-	files = files[:min(peerFiles, len(files))]
-	top := files[0].score
 	dirWeight := map[string]float64{}
 	own := map[string]float64{}
-	for _, f := range files {
-		w := math.Exp(f.score - top)
-		dirWeight[path.Dir(f.path)] += w
-		own[f.path] = w
+	for _, f := range strongFiles(m, cands, feats, peerFiles) {
+		dirWeight[path.Dir(f.path)] += f.weight
+		own[f.path] = f.weight
 	}
 	for i, c := range cands {
 		p := c.Chunk.RelativePath

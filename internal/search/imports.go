@@ -1,7 +1,6 @@
 package search
 
 import (
-	"math"
 	"path"
 	"regexp"
 	"strings"
@@ -34,10 +33,15 @@ func markLinks(m *Model, cands []Result, feats []Features) {
 	if m == nil || len(cands) < 2 {
 		return
 	}
-	best, files := filesByScore(cands, firstScores(m, feats))
 	// Which candidate files each file's candidates import.
 	byModule := map[string][]string{}
-	for p := range best {
+	files := map[string]bool{}
+	for _, c := range cands {
+		p := c.Chunk.RelativePath
+		if files[p] {
+			continue
+		}
+		files[p] = true
 		for _, k := range moduleKeys(p) {
 			byModule[k] = append(byModule[k], p)
 		}
@@ -68,17 +72,18 @@ func markLinks(m *Model, cands []Result, feats []Features) {
 			}
 		}
 	}
+	// No candidate imports another: nothing to mark, and the first
+	// reading need not be scored.
 	if len(imports) == 0 {
 		return
 	}
-	files = files[:min(linkFiles, len(files))]
-	top := files[0].score
+	strong := strongFiles(m, cands, feats, linkFiles)
 	mark := map[string]float64{}
-	for p := range best {
+	for p := range files {
 		linked := 0.0
-		for _, f := range files {
+		for _, f := range strong {
 			if f.path != p && (imports[f.path][p] || imports[p][f.path]) {
-				linked += math.Exp(f.score - top)
+				linked += f.weight
 			}
 		}
 		mark[p] = min(linked, linkCap) / linkCap
